@@ -1,0 +1,49 @@
+#!/usr/bin/env node
+import { runAdminQuery } from './admin-client.js';
+import type { CliIo } from './io.js';
+import { runServeCommand } from './serve.js';
+import { runTokenLocal } from './token.js';
+
+const USAGE = `gw: the model gateway
+
+  gw serve -f FILE [--port N] [--host H] [--prefix /api] [--admin-port N] [--admin-host H] [--redis URL]
+  gw token new                 print a fresh gwct_ token and its sha256: hash
+  gw token hash                print the hash of a token read from stdin
+  gw logs  [--since T] [--address A] [--model M] [--json] [--admin-url URL]
+  gw usage [--by address|model|repo|application|end_user] [--since T] [--json] [--admin-url URL]
+`;
+
+async function main(argv: readonly string[]): Promise<number> {
+  const io: CliIo = { stdin: process.stdin, stdout: process.stdout, stderr: process.stderr, env: process.env };
+  const [command, ...rest] = argv;
+  switch (command) {
+    case 'serve':
+      return runServeCommand(rest, io);
+    case 'token': {
+      const code = await runTokenLocal(rest[0] ?? '', io);
+      if (code !== -1) return code;
+      break;
+    }
+    case 'logs':
+      return runAdminQuery('logs', rest, io);
+    case 'usage':
+      return runAdminQuery('usage', rest, io);
+    case 'help':
+    case '--help':
+    case '-h':
+      io.stdout.write(USAGE);
+      return 0;
+  }
+  io.stderr.write(USAGE);
+  return 2;
+}
+
+main(process.argv.slice(2)).then(
+  (code) => {
+    process.exitCode = code;
+  },
+  (error: unknown) => {
+    process.stderr.write(`gw: ${error instanceof Error ? error.stack ?? error.message : String(error)}\n`);
+    process.exitCode = 1;
+  },
+);

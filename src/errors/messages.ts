@@ -1,0 +1,29 @@
+/**
+ * Message texts that more than one module produces, kept here so the wording
+ * the specification fixes lives in one place.
+ */
+export const MESSAGES = {
+  switchedOff: (id: string) => `gw: "${id}" is switched off for your company, an owner can switch it on in Models`,
+  notAModel: (id: string, usable: readonly string[]) =>
+    `gw: "${id}" is not a model this gateway serves for your company; models you can use: ${usable.length > 0 ? usable.join(', ') : '(none)'}`,
+  notServedBy: (id: string, provider: string, usable: readonly string[]) =>
+    `gw: "${id}" is not a model ${provider} serves for your company; models you can use there: ${usable.length > 0 ? usable.join(', ') : '(none)'}`,
+  providerNotConnected: (provider: string) =>
+    `gw: provider "${provider}" is not connected for your company; an owner connects it with a ProviderCredential`,
+  unknownProvider: (provider: string) =>
+    `gw: "${provider}" is not a provider; use a bare model id or one of provider_a, provider_b, provider_c, provider_d before the colon`,
+  xApiKeyNeverRead:
+    'gw: the x-api-key header is never read by this gateway; send your gwct_ token as "Authorization: Bearer <token>" (SDK option authToken / auth_token with apiKey unset, or ANTHROPIC_AUTH_TOKEN for Claude Code, and unset ANTHROPIC_API_KEY)',
+  noBearer: 'gw: no bearer token; send your gwct_ token as "Authorization: Bearer <token>" (SDK option authToken, or ANTHROPIC_AUTH_TOKEN)',
+  malformedToken: 'gw: the bearer token is not a well-formed gwct_ token (wrong prefix, length or checksum)',
+  noLiveToken: 'gw: the bearer token matches no live token (unknown or revoked)',
+} as const;
+
+export const CREDENTIAL_MESSAGES = {
+  notOnCredentials: (id: string, provider: string) =>
+    `gw: "${id}" is not allowed on any of your company's ${provider} credentials; an owner can add it to a ProviderCredential's models`,
+  busy: (provider: string) =>
+    `gw: every ${provider} credential of your company is busy right now; a retry soon succeeds`,
+  exhausted: (provider: string, resetIso: string | null) =>
+    `gw: every ${provider} subscription seat has used up its 5-hour or weekly window and no API key serves this model; nothing frees until ${resetIso ?? 'a window resets'}`,
+} as const;

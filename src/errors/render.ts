@@ -1,0 +1,22 @@
+import { FAULTS } from './catalogue.js';
+import type { GatewayError } from './gateway-error.js';
+import type { LocalResponse } from '../pipeline/types.js';
+
+/** The error shape of DESIGN §5, identical for every data plane. */
+export function renderGatewayError(error: GatewayError, requestId: string): LocalResponse {
+  const body = JSON.stringify({
+    type: 'error',
+    error: { type: FAULTS[error.fault].type, message: error.message },
+    source: 'gateway',
+    fault: error.fault,
+    request_id: requestId,
+  });
+  const headers: Array<[string, string]> = [
+    ['content-type', 'application/json'],
+    ['x-gw-source', 'gateway'],
+    ['x-gw-fault', error.fault],
+    ['x-gw-request-id', requestId],
+  ];
+  for (const [name, value] of error.headers) headers.push([name, value]);
+  return { status: error.status, headers, body };
+}

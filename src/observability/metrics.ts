@@ -1,0 +1,77 @@
+import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
+
+/** Every metric the gateway exports, on one registry per process. */
+export class GatewayMetrics {
+  readonly registry = new Registry();
+  readonly requests = new Counter({
+    name: 'gw_requests_total',
+    help: 'Requests by route, status and gateway fault (fault="" for relayed provider answers).',
+    labelNames: ['company', 'route', 'status', 'fault'] as const,
+    registers: [this.registry],
+  });
+  readonly tokens = new Counter({
+    name: 'gw_tokens_total',
+    help: 'Tokens metered, by company, provider, model and kind (input, output, cache_creation, cache_read).',
+    labelNames: ['company', 'provider', 'model', 'kind'] as const,
+    registers: [this.registry],
+  });
+  readonly cost = new Counter({
+    name: 'gw_cost_usd_total',
+    help: 'Cost in USD by company, provider and model.',
+    labelNames: ['company', 'provider', 'model'] as const,
+    registers: [this.registry],
+  });
+  readonly duration = new Histogram({
+    name: 'gw_request_duration_seconds',
+    help: 'Whole request duration, from its head to its last byte.',
+    labelNames: ['route'] as const,
+    buckets: [0.005, 0.01, 0.05, 0.1, 0.5, 1, 2.5, 5, 10, 30, 60, 120, 300],
+    registers: [this.registry],
+  });
+  readonly ttfb = new Histogram({
+    name: 'gw_time_to_first_byte_seconds',
+    help: 'Time from the request head to the first relayed response byte.',
+    labelNames: ['route'] as const,
+    buckets: [0.001, 0.005, 0.01, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30],
+    registers: [this.registry],
+  });
+  readonly inFlight = new Gauge({
+    name: 'gw_requests_in_flight',
+    help: 'Requests being served right now.',
+    registers: [this.registry],
+  });
+  readonly credentialUnhealthy = new Counter({
+    name: 'gw_credential_unhealthy_total',
+    help: 'Times a provider answered 401/403 and the credential was marked unhealthy.',
+    labelNames: ['company', 'credential'] as const,
+    registers: [this.registry],
+  });
+  readonly seatExhausted = new Counter({
+    name: 'gw_seat_window_exhausted_total',
+    help: 'Times a subscription seat reported an exhausted window.',
+    labelNames: ['company', 'credential', 'window'] as const,
+    registers: [this.registry],
+  });
+  readonly redactions = new Counter({
+    name: 'gw_redactions_total',
+    help: 'Credentials replaced in request bodies, by rule.',
+    labelNames: ['company', 'rule'] as const,
+    registers: [this.registry],
+  });
+  readonly redactionBudgetExhausted = new Counter({
+    name: 'gw_redaction_budget_exhausted_total',
+    help: 'Request bodies whose scan stopped at the time budget (forwarded with what was found so far redacted).',
+    labelNames: ['company'] as const,
+    registers: [this.registry],
+  });
+  readonly stateErrors = new Counter({
+    name: 'gw_state_errors_total',
+    help: 'Failed state operations, by operation.',
+    labelNames: ['operation'] as const,
+    registers: [this.registry],
+  });
+
+  constructor(defaults = true) {
+    if (defaults) collectDefaultMetrics({ register: this.registry });
+  }
+}

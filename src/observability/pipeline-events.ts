@@ -1,0 +1,63 @@
+import type { FinishedInfo, PipelineEvents } from '../pipeline/events.js';
+import type { UsageRecord } from '../metering/usage-record.js';
+import type { Logger } from './logger.js';
+import type { GatewayMetrics } from './metrics.js';
+
+/** Pipeline events → one pino line per request and the Prometheus metrics. Never logs headers, bodies or secrets. */
+export function observabilityEvents(logger: Logger, metrics: GatewayMetrics): PipelineEvents {
+  return {
+    requestFinished(record: UsageRecord | null, info: FinishedInfo): void {
+      const company = info.company ?? '';
+      metrics.requests.inc({ company, route: info.route ?? 'none', status: String(info.status), fault: info.fault ?? '' });
+      metrics.duration.observe({ route: info.route ?? 'none' }, info.durationMs / 1000);
+      if (info.ttfbMs !== null) metrics.ttfb.observe({ route: info.route ?? 'none' }, info.ttfbMs / 1000);
+      if (record && record.fault === null) {
+        const labels = { company, provider: record.provider ?? '', model: record.provider_model ?? '' };
+        metrics.tokens.inc({ ...labels, kind: 'input' }, record.input_tokens);
+        metrics.tokens.inc({ ...labels, kind: 'output' }, record.output_tokens);
+        metrics.tokens.inc({ ...labels, kind: 'cache_creation' }, record.cache_creation_input_tokens);
+        metrics.tokens.inc({ ...labels, kind: 'cache_read' }, record.cache_read_input_tokens);
+        if (record.cost_usd !== null) metrics.cost.inc(labels, record.cost_usd);
+      }
+      logger.info(
+        {
+          request_id: info.requestId,
+          method: info.method,
+          route: info.route,
+          status: info.status,
+          fault: info.fault,
+          address: info.address,
+          model: record?.model ?? null,
+          provider: record?.provider ?? null,
+          credential: record?.credential ?? null,
+          input_tokens: record?.input_tokens,
+          output_tokens: record?.output_tokens,
+          cost_usd: record?.cost_usd,
+          duration_ms: info.durationMs,
+          ttfb_ms: info.ttfbMs,
+          outcome: info.outcome,
+        },
+        'request',
+      );
+    },
+    credentialUnhealthy(company, credential, status) {
+      metrics.credentialUnhealthy.inc({ company, credential });
+      logger.warn({ company, credential, upstream_status: status }, 'credential marked unhealthy');
+    },
+    seatWindowExhausted(company, credential, window, resetAt) {
+      metrics.seatExhausted.inc({ company, credential, window });
+      logger.warn({ company, credential, window, reset_at: resetAt === null ? null : new Date(resetAt).toISOString() }, 'seat window exhausted');
+    },
+    redaction(company, countsByRule, budgetExhausted, requestId) {
+      for (const [rule, n] of Object.entries(countsByRule)) metrics.redactions.inc({ company, rule }, n);
+      if (budgetExhausted) {
+        metrics.redactionBudgetExhausted.inc({ company });
+        logger.warn({ request_id: requestId, company, rules: Object.keys(countsByRule) }, 'secret scan stopped at its time budget; forwarded with what was found redacted');
+      }
+    },
+    stateError(operation, error) {
+      metrics.stateErrors.inc({ operation });
+      logger.error({ operation, err: error instanceof Error ? { type: error.name, message: error.message } : String(error) }, 'state operation failed');
+    },
+  };
+}

@@ -1,0 +1,44 @@
+import type { Attribution } from '../attribution/attribution.js';
+import type { Fault } from '../errors/catalogue.js';
+import type { JsonMeter } from '../metering/json-meter.js';
+import type { SseMeter } from '../metering/sse-meter.js';
+import type { Usage } from '../metering/usage.js';
+import type { ModelDecision } from '../policy/authorize-model.js';
+import type { CompanyRecords, TokenRecord } from '../state/records.js';
+import type { Lease } from '../state/state.js';
+import type { RouteName } from './routes.js';
+import type { RequestHead } from './types.js';
+
+/** Everything the pipeline learns about one request, from its head to its end. */
+export class RequestContext {
+  readonly requestId: string;
+  readonly startedAt: number;
+  readonly head: RequestHead;
+  readonly route: RouteName | null;
+  readonly query: string;
+
+  token: TokenRecord | null = null;
+  company: CompanyRecords | null = null;
+  attribution: Attribution = {};
+  slotHeld = false;
+  stream = false;
+  model: ModelDecision | null = null;
+  lease: Lease | null = null;
+  leaseRenewedAt = 0;
+  redactions: Record<string, number> | null = null;
+
+  status = 0;
+  fault: Fault | null = null;
+  firstByteAt: number | null = null;
+  usage: Usage | null = null;
+  meter: SseMeter | JsonMeter | null = null;
+  finished = false;
+
+  constructor(requestId: string, startedAt: number, head: RequestHead, route: RouteName | null, query: string) {
+    this.requestId = requestId;
+    this.startedAt = startedAt;
+    this.head = head;
+    this.route = route;
+    this.query = query;
+  }
+}

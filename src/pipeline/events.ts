@@ -1,0 +1,31 @@
+import type { UsageRecord } from '../metering/usage-record.js';
+
+/** What the pipeline reports to observability (logs, metrics); implemented at the edge. */
+export interface PipelineEvents {
+  requestFinished(record: UsageRecord | null, info: FinishedInfo): void;
+  credentialUnhealthy(company: string, credential: string, status: number): void;
+  seatWindowExhausted(company: string, credential: string, window: string, resetAt: number | null): void;
+  redaction(company: string, countsByRule: Readonly<Record<string, number>>, budgetExhausted: boolean, requestId: string): void;
+  stateError(operation: string, error: unknown): void;
+}
+
+export interface FinishedInfo {
+  readonly requestId: string;
+  readonly route: string | null;
+  readonly method: string;
+  readonly status: number;
+  readonly fault: string | null;
+  readonly company: string | null;
+  readonly address: string | null;
+  readonly durationMs: number;
+  readonly ttfbMs: number | null;
+  readonly outcome: string;
+}
+
+export const SILENT_EVENTS: PipelineEvents = {
+  requestFinished() {},
+  credentialUnhealthy() {},
+  seatWindowExhausted() {},
+  redaction() {},
+  stateError() {},
+};

@@ -1,0 +1,343 @@
+import { randomUUID } from 'node:crypto';
+import { readAttribution } from '../attribution/attribution.js';
+import { authenticate } from '../auth/authenticate.js';
+import { readSeatWindows } from '../credentials/seat-windows.js';
+import { GatewayError, isGatewayError } from '../errors/gateway-error.js';
+import { CREDENTIAL_MESSAGES } from '../errors/messages.js';
+import { renderGatewayError } from '../errors/render.js';
+import { costOf } from '../metering/cost.js';
+import { JsonMeter } from '../metering/json-meter.js';
+import { SseMeter } from '../metering/sse-meter.js';
+import { emptyUsage } from '../metering/usage.js';
+import type { UsageRecord } from '../metering/usage-record.js';
+import type { ServedModels } from '../models/served-models.js';
+import { authorizeModel } from '../policy/authorize-model.js';
+import type { CredentialRecord } from '../state/records.js';
+import type { GatewayState } from '../state/state.js';
+import type { PipelineConfig } from './config.js';
+import { RequestContext } from './context.js';
+import type { PipelineEvents } from './events.js';
+import { forwardHeaders } from './forward-headers.js';
+import { findTopLevelString } from './json-top-level.js';
+import { modelsListBody } from './models-response.js';
+import type { RedactorPort } from './ports.js';
+import { readBodyFields } from './request-body.js';
+import { matchRoute } from './routes.js';
+import type { BodyOutcome, EndOutcome, HeaderMap, HeadersOutcome, LocalResponse, RequestHead, ResponseDecision } from './types.js';
+
+export interface PipelineDeps {
+  readonly state: GatewayState;
+  readonly servedModels: ServedModels;
+  readonly redactor: RedactorPort | null;
+  readonly events: PipelineEvents;
+  readonly config: PipelineConfig;
+  readonly now?: () => number;
+  readonly newRequestId?: () => string;
+}
+
+interface UpstreamAddress {
+  readonly origin: string;
+  readonly basePath: string;
+}
+
+/**
+ * The request, phase by phase (DESIGN §4), with no transport in sight. Both
+ * data planes (gw serve and the ext_proc service) drive these same methods:
+ * begin → onRequestHeaders → onRequestBody → onResponseHeaders →
+ * onResponseChunk* → finish. A behaviour difference between them is a bug.
+ */
+export class Pipeline {
+  private readonly state: GatewayState;
+  private readonly served: ServedModels;
+  private readonly redactor: RedactorPort | null;
+  private readonly events: PipelineEvents;
+  readonly config: PipelineConfig;
+  private readonly now: () => number;
+  private readonly newRequestId: () => string;
+  private readonly addresses = new WeakMap<CredentialRecord, UpstreamAddress>();
+
+  constructor(deps: PipelineDeps) {
+    this.state = deps.state;
+    this.served = deps.servedModels;
+    this.redactor = deps.redactor;
+    this.events = deps.events;
+    this.config = deps.config;
+    this.now = deps.now ?? Date.now;
+    this.newRequestId = deps.newRequestId ?? (() => `req_${randomUUID().replaceAll('-', '')}`);
+  }
+
+  begin(head: RequestHead): RequestContext {
+    const { route, query } = matchRoute(head.method, head.path, this.config.pathPrefix);
+    return new RequestContext(this.newRequestId(), this.now(), head, route, query);
+  }
+
+  /** Phase 1: route, authenticate, take a caller slot. */
+  async onRequestHeaders(ctx: RequestContext): Promise<HeadersOutcome> {
+    try {
+      if (ctx.route === null) {
+        const path = ctx.head.path.split('?')[0]?.slice(0, 200) ?? '';
+        throw new GatewayError('not_found', `gw: no route for ${ctx.head.method.slice(0, 16)} ${path}; the gateway serves POST /v1/messages, POST /v1/messages/count_tokens and GET /v1/models`);
+      }
+      if (ctx.route === 'base') {
+        // Claude Code pre-connects with an unauthenticated HEAD: answer it, touch nothing.
+        ctx.status = 200;
+        return { kind: 'respond', response: { status: 200, headers: [['x-gw-request-id', ctx.requestId]], body: '' } };
+      }
+      const token = await this.guard('token lookup', () => authenticate(ctx.head.headers, this.state));
+      const company = await this.guard('company lookup', () => this.state.getCompany(token.company));
+      if (!company) throw new GatewayError('no_session', 'gw: the bearer token matches no live token (unknown or revoked)');
+      ctx.token = token;
+      ctx.company = company;
+      ctx.attribution = readAttribution(ctx.head.headers, company.settings);
+      if (ctx.route === 'models') {
+        ctx.status = 200;
+        const body = await modelsListBody(company, this.served);
+        return { kind: 'respond', response: { status: 200, headers: [['content-type', 'application/json'], ['x-gw-source', 'gateway'], ['x-gw-request-id', ctx.requestId]], body } };
+      }
+      const settings = company.settings;
+      const limit = settings.capOverrides[token.name] ?? settings.callerCap;
+      const acquired = await this.guard('caller slot', () =>
+        this.state.acquireCallerSlot({ company: company.company, tokenHash: token.hash, limit, requestId: ctx.requestId, ttlMs: this.config.slotTtlMs, waitMs: settings.queueWaitMs }),
+      );
+      if (!acquired) {
+        throw new GatewayError('user_cap', `gw: your concurrency cap of ${limit} requests in flight did not clear within ${settings.queueWaitMs / 1000}s; retry with fewer requests in flight`);
+      }
+      ctx.slotHeld = true;
+      return { kind: 'body' };
+    } catch (error) {
+      return { kind: 'respond', response: this.errorResponse(ctx, error) };
+    }
+  }
+
+  /** Phase 2: read the body's few fields, decide model and policy, redact, lease, plan the forward. */
+  async onRequestBody(ctx: RequestContext, body: Buffer): Promise<BodyOutcome> {
+    try {
+      const company = ctx.company;
+      if (!company || !ctx.token) throw new GatewayError('internal_error', 'gw: request body before authentication');
+      if (body.length > this.config.maxBodyBytes) throw tooLarge(this.config.maxBodyBytes);
+      const fields = readBodyFields(body, ctx.route === 'messages');
+      ctx.stream = fields.stream && ctx.route === 'messages';
+      const decision = await this.guard('model lists', () => authorizeModel(fields.model, company, this.served));
+      ctx.model = decision;
+
+      let out = body;
+      if (company.settings.secretScanning && this.redactor) {
+        const result = this.redactor(out, { budgetMs: this.config.redactionBudgetMs });
+        out = result.body;
+        if (Object.keys(result.countsByRule).length > 0 || result.budgetExhausted) {
+          ctx.redactions = result.countsByRule;
+          this.events.redaction(company.company, result.countsByRule, result.budgetExhausted, ctx.requestId);
+        }
+      }
+      if (decision.forwardId !== fields.model) out = spliceModel(out, decision.forwardId);
+
+      const session = ctx.head.headers['x-claude-code-session-id'] ?? fields.sessionId;
+      const outcome = await this.guard('lease', () =>
+        this.state.acquireLease({
+          company: company.company,
+          candidates: decision.candidates,
+          session: session ? `${ctx.token?.name}\u0000${session}` : null,
+          requestId: ctx.requestId,
+          ttlMs: this.config.leaseTtlMs,
+        }),
+      );
+      if (!outcome.ok) {
+        const message =
+          outcome.reason === 'busy'
+            ? CREDENTIAL_MESSAGES.busy(decision.provider)
+            : CREDENTIAL_MESSAGES.exhausted(decision.provider, outcome.earliestReset === null ? null : new Date(outcome.earliestReset).toISOString());
+        throw new GatewayError('no_capacity', message);
+      }
+      ctx.lease = outcome.lease;
+      ctx.leaseRenewedAt = this.now();
+      const credential = outcome.lease.credential;
+      const address = this.addressOf(credential);
+      const headers = forwardHeaders(ctx.head.headers, credential, out.length);
+      const endpoint = ctx.route === 'count_tokens' ? '/v1/messages/count_tokens' : '/v1/messages';
+      return {
+        kind: 'forward',
+        plan: {
+          origin: address.origin,
+          path: address.basePath + endpoint + ctx.query,
+          removeHeaders: headers.remove,
+          setHeaders: headers.set,
+          body: out,
+          cluster: clusterName(credential),
+        },
+      };
+    } catch (error) {
+      return { kind: 'respond', response: this.errorResponse(ctx, error) };
+    }
+  }
+
+  /** Phase 3: tag the provider's answer, learn seat windows and credential health from it. */
+  onResponseHeaders(ctx: RequestContext, status: number, headers: HeaderMap): ResponseDecision {
+    ctx.status = status;
+    const lease = ctx.lease;
+    if (lease) {
+      const credential = lease.credential;
+      if (credential.kind === 'subscriptionSeat') {
+        const windows = readSeatWindows(headers);
+        if (windows.length > 0) {
+          this.background('seat windows', this.state.updateSeatWindows(lease.company, credential.name, windows));
+          for (const w of windows) if (w.exhausted) this.events.seatWindowExhausted(lease.company, credential.name, w.window, w.resetAt);
+        }
+      }
+      if (status === 401 || status === 403) {
+        this.background('credential health', this.state.markCredentialUnhealthy(lease.company, credential.name, `upstream answered ${status}`));
+        this.events.credentialUnhealthy(lease.company, credential.name, status);
+      }
+    }
+    const contentType = headers['content-type'] ?? '';
+    const streaming = contentType.startsWith('text/event-stream');
+    ctx.usage = emptyUsage();
+    ctx.meter = streaming ? new SseMeter(ctx.usage) : new JsonMeter(ctx.usage);
+    const add: Array<readonly [string, string]> = [
+      ['x-gw-source', 'upstream'],
+      ['x-gw-request-id', ctx.requestId],
+    ];
+    if (ctx.attribution.warning) add.push(['x-gw-warning', ctx.attribution.warning]);
+    return { addHeaders: add, streaming };
+  }
+
+  /** Phase 4, per chunk: the data plane has already passed the chunk on; meter it on the side. */
+  onResponseChunk(ctx: RequestContext, chunk: Uint8Array): void {
+    if (ctx.firstByteAt === null) ctx.firstByteAt = this.now();
+    ctx.meter?.push(chunk);
+    const lease = ctx.lease;
+    if (lease !== null) {
+      // Renew a third of the way into the TTL, so a live stream never loses its lease or slot.
+      const now = this.now();
+      if (now - ctx.leaseRenewedAt > this.config.leaseTtlMs / 3) {
+        ctx.leaseRenewedAt = now;
+        this.background('lease renewal', this.state.renewLease(lease, this.config.leaseTtlMs));
+        const token = ctx.token;
+        if (ctx.slotHeld && token) {
+          this.background('slot renewal', this.state.renewCallerSlot(token.company, token.hash, ctx.requestId, this.config.slotTtlMs));
+        }
+      }
+    }
+  }
+
+  /**
+   * Phase 5, on every ending (normal, client disconnect, upstream reset,
+   * shutdown): release the lease and the caller slot, and write exactly one
+   * usage record with what was seen. Safe to call more than once.
+   */
+  async finish(ctx: RequestContext, outcome: EndOutcome): Promise<void> {
+    if (ctx.finished) return;
+    ctx.finished = true;
+    ctx.meter?.end();
+    const releases: Promise<void>[] = [];
+    if (ctx.lease) releases.push(this.state.releaseLease(ctx.lease));
+    if (ctx.slotHeld && ctx.token) releases.push(this.state.releaseCallerSlot(ctx.token.company, ctx.token.hash, ctx.requestId));
+    for (const result of await Promise.allSettled(releases)) if (result.status === 'rejected') this.events.stateError('release', result.reason);
+
+    const end = this.now();
+    const ttfb = ctx.firstByteAt === null ? null : ctx.firstByteAt - ctx.startedAt;
+    const finalOutcome = ctx.fault !== null ? 'gateway_error' : outcome;
+    const record = this.usageRecord(ctx, end, ttfb, finalOutcome);
+    if (record) {
+      try {
+        await this.state.recordUsage(record);
+      } catch (error) {
+        this.events.stateError('record usage', error);
+      }
+    }
+    this.events.requestFinished(record, {
+      requestId: ctx.requestId,
+      route: ctx.route,
+      method: ctx.head.method,
+      status: ctx.status,
+      fault: ctx.fault,
+      company: ctx.company?.company ?? null,
+      address: ctx.token?.address ?? null,
+      durationMs: end - ctx.startedAt,
+      ttfbMs: ttfb,
+      outcome: finalOutcome,
+    });
+  }
+
+  /** Render any failure as a gateway error, and remember it for the record. */
+  errorResponse(ctx: RequestContext, error: unknown): LocalResponse {
+    const gatewayError = isGatewayError(error) ? error : new GatewayError('internal_error', 'gw: internal error; the request was not forwarded');
+    if (!isGatewayError(error)) this.events.stateError('pipeline', error);
+    ctx.status = gatewayError.status;
+    ctx.fault = gatewayError.fault;
+    return renderGatewayError(gatewayError, ctx.requestId);
+  }
+
+  private usageRecord(ctx: RequestContext, end: number, ttfb: number | null, outcome: string): UsageRecord | null {
+    const token = ctx.token;
+    if (!token || (ctx.route !== 'messages' && ctx.route !== 'count_tokens')) return null;
+    const usage = ctx.route === 'messages' && ctx.usage ? ctx.usage : emptyUsage();
+    const decision = ctx.model;
+    const record: UsageRecord = {
+      request_id: ctx.requestId,
+      time: new Date(ctx.startedAt).toISOString(),
+      company: token.company,
+      address: token.address,
+      endpoint: ctx.route,
+      model: decision?.parsed.raw ?? null,
+      provider: decision?.provider ?? null,
+      provider_model: decision?.forwardId ?? null,
+      credential: ctx.lease?.credential.name ?? null,
+      input_tokens: usage.input_tokens,
+      output_tokens: usage.output_tokens,
+      cache_creation_input_tokens: usage.cache_creation_input_tokens,
+      cache_read_input_tokens: usage.cache_read_input_tokens,
+      cost_usd: ctx.route === 'count_tokens' ? 0 : ctx.fault !== null ? 0 : costOf(usage, decision?.price),
+      status: ctx.status,
+      fault: ctx.fault,
+      stream: ctx.stream,
+      duration_ms: end - ctx.startedAt,
+      ttfb_ms: ttfb,
+      outcome,
+    };
+    if (ctx.attribution.repo !== undefined) record.repo = ctx.attribution.repo;
+    if (ctx.attribution.application !== undefined) record.application = ctx.attribution.application;
+    if (ctx.attribution.endUser !== undefined) record.end_user = ctx.attribution.endUser;
+    if (ctx.redactions) record.redactions = ctx.redactions;
+    return record;
+  }
+
+  private addressOf(credential: CredentialRecord): UpstreamAddress {
+    let address = this.addresses.get(credential);
+    if (!address) {
+      const url = new URL(credential.baseUrl);
+      address = { origin: url.origin, basePath: url.pathname.replace(/\/+$/, '') };
+      this.addresses.set(credential, address);
+    }
+    return address;
+  }
+
+  /** State failures fail closed: 503 unavailable, never an unauthenticated pass. */
+  private async guard<T>(operation: string, run: () => Promise<T>): Promise<T> {
+    try {
+      return await run();
+    } catch (error) {
+      if (isGatewayError(error)) throw error;
+      this.events.stateError(operation, error);
+      throw new GatewayError('unavailable', 'gw: the gateway cannot reach its state right now; nothing was forwarded, retry shortly');
+    }
+  }
+
+  private background(operation: string, work: Promise<void>): void {
+    work.catch((error: unknown) => this.events.stateError(operation, error));
+  }
+}
+
+export function tooLarge(limit: number): GatewayError {
+  return new GatewayError('request_too_large', `gw: the request body is larger than the gateway's limit of ${Math.round(limit / 1024 / 1024)} MiB`);
+}
+
+/** The Envoy cluster (and connection pool) a credential's provider address maps to. */
+export function clusterName(credential: CredentialRecord): string {
+  return `${credential.provider}|${credential.baseUrl}`;
+}
+
+function spliceModel(body: Buffer, model: string): Buffer {
+  const span = findTopLevelString(body, 'model');
+  if (!span) return body;
+  return Buffer.concat([body.subarray(0, span[0]), Buffer.from(JSON.stringify(model)), body.subarray(span[1])]);
+}

@@ -1,0 +1,44 @@
+/** Request header names are lower-case; a repeated header arrives joined by ", " (as Node and Envoy give them). */
+export type HeaderMap = Readonly<Record<string, string | undefined>>;
+
+export interface RequestHead {
+  readonly method: string;
+  /** Path with its query string, as the client sent it. */
+  readonly path: string;
+  readonly headers: HeaderMap;
+}
+
+/** An answer the gateway gives itself (errors, HEAD, GET /v1/models). */
+export interface LocalResponse {
+  readonly status: number;
+  readonly headers: ReadonlyArray<readonly [string, string]>;
+  readonly body: string;
+}
+
+/** What the data plane must do to forward the request upstream. */
+export interface ForwardPlan {
+  /** Scheme, host and port of the provider, e.g. `https://api.anthropic.com`. */
+  readonly origin: string;
+  /** Path (with the provider's base path and the client's query string). */
+  readonly path: string;
+  /** Names of client headers that must not be forwarded (lower-case). */
+  readonly removeHeaders: readonly string[];
+  /** Headers to set (replacing any the client sent). content-length is included. */
+  readonly setHeaders: ReadonlyArray<readonly [string, string]>;
+  /** The body to send; the very same Buffer when nothing changed. */
+  readonly body: Buffer;
+  /** Name of the provider cluster, for data planes that route by name (Envoy). */
+  readonly cluster: string;
+}
+
+export type HeadersOutcome = { readonly kind: 'respond'; readonly response: LocalResponse } | { readonly kind: 'body' };
+export type BodyOutcome = { readonly kind: 'respond'; readonly response: LocalResponse } | { readonly kind: 'forward'; readonly plan: ForwardPlan };
+
+/** Response header names and values to add to a relayed provider response. */
+export interface ResponseDecision {
+  readonly addHeaders: ReadonlyArray<readonly [string, string]>;
+  /** True when the body is an event stream (meter and relay chunk by chunk). */
+  readonly streaming: boolean;
+}
+
+export type EndOutcome = 'complete' | 'client_disconnect' | 'upstream_error' | 'gateway_error' | 'shutdown';

@@ -1,0 +1,125 @@
+import { hashToken } from '../auth/token.js';
+import { normalizeModelId } from '../models/normalize.js';
+import { PROVIDER_DEFAULTS } from '../models/providers.js';
+import type { GatewaySettings, GatewayToken, ProviderCredential, Secret } from '../resources/types.js';
+import type { CompanyRecords, CredentialRecord, TokenRecord } from '../state/records.js';
+import { notReady, ready, type ResourceCondition } from './conditions.js';
+import { readSecretKey } from './secrets.js';
+import { settingsRecord } from './settings.js';
+
+export interface ResourceSet {
+  readonly settings: readonly GatewaySettings[];
+  readonly tokens: readonly GatewayToken[];
+  readonly credentials: readonly ProviderCredential[];
+  readonly secrets: readonly Secret[];
+}
+
+export interface DesiredState {
+  readonly companies: readonly CompanyRecords[];
+  readonly conditions: readonly ResourceCondition[];
+}
+
+/** Name of the Secret that holds a generated token's value, and its key. */
+export function generatedTokenSecretName(tokenName: string): string {
+  return `${tokenName}-gwct`;
+}
+export const GENERATED_TOKEN_KEY = 'token';
+
+const ns = (meta: { namespace?: string }): string => meta.namespace ?? 'default';
+const byName = <T extends { metadata: { name: string } }>(a: T, b: T): number => (a.metadata.name < b.metadata.name ? -1 : a.metadata.name > b.metadata.name ? 1 : 0);
+
+/**
+ * Level-triggered reconcile as a pure function: from the resources and the
+ * Secrets they reference alone, the records every company should have in
+ * state, and the Ready condition of every resource. The operator and
+ * `gw serve -f` both call it, so a file and a cluster holding the same
+ * documents give the same records.
+ */
+export function desiredState(resources: ResourceSet): DesiredState {
+  const conditions: ResourceCondition[] = [];
+  const namespaces = new Set<string>();
+  for (const r of [...resources.settings, ...resources.tokens, ...resources.credentials]) {
+    if (!r.metadata.deletionTimestamp) namespaces.add(ns(r.metadata));
+  }
+  const live = <T extends { metadata: { deletionTimestamp?: string } }>(list: readonly T[]): T[] => list.filter((r) => !r.metadata.deletionTimestamp);
+  const companies: CompanyRecords[] = [];
+  for (const company of [...namespaces].sort()) {
+    const inNs = <T extends { metadata: { namespace?: string; name: string } }>(list: readonly T[]): T[] =>
+      live(list as readonly (T & { metadata: { deletionTimestamp?: string } })[]).filter((r) => ns(r.metadata) === company).sort(byName);
+
+    // Two settings in one namespace is a conflict: neither wins silently; defaults apply until it is fixed.
+    const settingsDocs = inNs(resources.settings);
+    let chosen: GatewaySettings | undefined;
+    if (settingsDocs.length === 1) {
+      chosen = settingsDocs[0];
+      conditions.push(ready('GatewaySettings', company, chosen!.metadata.name, 'settings applied'));
+    } else {
+      for (const doc of settingsDocs) {
+        conditions.push(
+          notReady('GatewaySettings', company, doc.metadata.name, 'SettingsConflict',
+            `namespace "${company}" has ${settingsDocs.length} GatewaySettings (${settingsDocs.map((d) => d.metadata.name).join(', ')}); keep one. Defaults apply meanwhile`),
+        );
+      }
+    }
+    const settings = settingsRecord(company, chosen?.spec);
+
+    const tokens: TokenRecord[] = [];
+    const seen = new Set<string>();
+    for (const doc of inNs(resources.tokens)) {
+      const name = doc.metadata.name;
+      const address = `${name}@${settings.tokenDomain}`;
+      if (doc.spec.revoked) {
+        conditions.push({ ...ready('GatewayToken', company, name, 'token is revoked and is not served'), reason: 'Revoked', address });
+        continue;
+      }
+      let hash = doc.spec.tokenHash;
+      if (!hash) {
+        const generated = readSecretKey(resources.secrets, company, generatedTokenSecretName(name), GENERATED_TOKEN_KEY);
+        if (!generated.ok) {
+          conditions.push(notReady('GatewayToken', company, name, 'TokenPending', 'no tokenHash and no generated token Secret yet'));
+          continue;
+        }
+        hash = hashToken(generated.value);
+      }
+      if (seen.has(hash)) {
+        conditions.push(notReady('GatewayToken', company, name, 'DuplicateHash', 'another GatewayToken in this namespace has the same hash'));
+        continue;
+      }
+      seen.add(hash);
+      tokens.push({ hash, company, name, address });
+      conditions.push(ready('GatewayToken', company, name, `token is live as ${address}`, { address }));
+    }
+
+    const credentials: CredentialRecord[] = [];
+    for (const doc of inNs(resources.credentials)) {
+      const name = doc.metadata.name;
+      const spec = doc.spec;
+      const defaults = PROVIDER_DEFAULTS[spec.provider];
+      const baseUrl = spec.baseUrl ?? defaults.baseUrl;
+      if (!baseUrl) {
+        conditions.push(notReady('ProviderCredential', company, name, 'BaseUrlRequired', `provider ${spec.provider} has no default address; set spec.baseUrl`));
+        continue;
+      }
+      const secret = readSecretKey(resources.secrets, company, spec.secretRef.name, spec.secretRef.key);
+      if (!secret.ok) {
+        conditions.push(notReady('ProviderCredential', company, name, secret.reason, secret.message));
+        continue;
+      }
+      credentials.push({
+        company,
+        name,
+        provider: spec.provider,
+        kind: spec.kind,
+        secret: secret.value,
+        baseUrl: baseUrl.replace(/\/+$/, ''),
+        authScheme: spec.kind === 'subscriptionSeat' ? 'bearer' : (spec.authScheme ?? defaults.authScheme),
+        maxConcurrency: spec.maxConcurrency ?? 4,
+        models: spec.models && spec.models.length > 0 ? spec.models.map(normalizeModelId) : null,
+        priority: spec.priority ?? 0,
+      });
+      conditions.push(ready('ProviderCredential', company, name, `credential is in the ${spec.provider} pool`));
+    }
+    companies.push({ company, settings, tokens, credentials });
+  }
+  return { companies, conditions };
+}

@@ -1,0 +1,44 @@
+import type { IncomingMessage } from 'node:http';
+
+export type BodyRead = { readonly ok: true; readonly body: Buffer } | { readonly ok: false; readonly reason: 'too_large' | 'aborted' };
+
+/** Buffer the request body up to `limit` bytes; stop reading as soon as it is exceeded. */
+export function readBody(req: IncomingMessage, limit: number): Promise<BodyRead> {
+  return new Promise((resolve) => {
+    const declared = req.headers['content-length'];
+    if (declared !== undefined && Number(declared) > limit) {
+      resolve({ ok: false, reason: 'too_large' });
+      return;
+    }
+    const chunks: Buffer[] = [];
+    let size = 0;
+    let settled = false;
+    const settle = (result: BodyRead): void => {
+      if (settled) return;
+      settled = true;
+      req.off('data', onData);
+      req.off('end', onEnd);
+      req.off('error', onAbort);
+      req.off('close', onClose);
+      resolve(result);
+    };
+    const onData = (chunk: Buffer): void => {
+      size += chunk.length;
+      if (size > limit) {
+        req.pause();
+        settle({ ok: false, reason: 'too_large' });
+        return;
+      }
+      chunks.push(chunk);
+    };
+    const onEnd = (): void => settle({ ok: true, body: chunks.length === 1 ? (chunks[0] as Buffer) : Buffer.concat(chunks, size) });
+    const onAbort = (): void => settle({ ok: false, reason: 'aborted' });
+    const onClose = (): void => {
+      if (!req.complete) onAbort();
+    };
+    req.on('data', onData);
+    req.on('end', onEnd);
+    req.on('error', onAbort);
+    req.on('close', onClose);
+  });
+}

@@ -1,0 +1,59 @@
+import type { CredentialRecord } from './records.js';
+import type { CredentialHealth, LeaseOutcome } from './state.js';
+
+export interface CandidateLoad {
+  readonly credential: CredentialRecord;
+  readonly inUse: number;
+  readonly health: CredentialHealth;
+}
+
+export type Choice =
+  | { readonly ok: true; readonly credential: CredentialRecord }
+  | Exclude<LeaseOutcome, { ok: true }>;
+
+/**
+ * The pool rule, shared by every state implementation (the Redis Lua script
+ * mirrors it and the contract suite holds both to it): skip unhealthy
+ * credentials and seats inside an exhausted window; keep a caller session on
+ * the credential it used if that one has room (prompt caches keep hitting);
+ * otherwise the highest priority, then the least loaded relative to its size.
+ */
+export function chooseCredential(loads: readonly CandidateLoad[], stickyName: string | null, now: number): Choice {
+  let usable = 0;
+  let earliestReset: number | null = null;
+  let best: CandidateLoad | null = null;
+  for (const load of loads) {
+    if (!load.health.healthy) continue;
+    const blockedUntil = exhaustedUntil(load.health, now);
+    if (blockedUntil !== null) {
+      if (earliestReset === null || blockedUntil < earliestReset) earliestReset = blockedUntil;
+      continue;
+    }
+    usable++;
+    if (load.inUse >= load.credential.maxConcurrency) continue;
+    if (stickyName !== null && load.credential.name === stickyName) return { ok: true, credential: load.credential };
+    if (best === null || better(load, best)) best = load;
+  }
+  if (best) return { ok: true, credential: best.credential };
+  if (usable > 0) return { ok: false, reason: 'busy' };
+  if (earliestReset !== null) return { ok: false, reason: 'exhausted', earliestReset };
+  return { ok: false, reason: 'busy' };
+}
+
+function better(a: CandidateLoad, b: CandidateLoad): boolean {
+  if (a.credential.priority !== b.credential.priority) return a.credential.priority > b.credential.priority;
+  return a.inUse / a.credential.maxConcurrency < b.inUse / b.credential.maxConcurrency;
+}
+
+/** Epoch ms until which the credential's windows block it, or null if none does. */
+export function exhaustedUntil(health: CredentialHealth, now: number): number | null {
+  let until: number | null = null;
+  for (const w of health.windows) {
+    if (!w.exhausted) continue;
+    // A window with no reset stays blocked until the upstream says otherwise.
+    const reset = w.resetAt ?? Number.MAX_SAFE_INTEGER;
+    if (reset <= now) continue;
+    if (until === null || reset > until) until = reset;
+  }
+  return until;
+}

@@ -1,0 +1,215 @@
+import type { UsageRecord } from '../metering/usage-record.js';
+import { chooseCredential } from './lease-choice.js';
+import { addToTotals, emptyTotals, groupKey, type LogQuery, type UsageQuery, type UsageTotals } from './queries.js';
+import type { CompanyRecords, TokenRecord } from './records.js';
+import type {
+  CallerSlotRequest,
+  CredentialHealth,
+  GatewayState,
+  Lease,
+  LeaseOutcome,
+  LeaseRequest,
+  SeatWindow,
+} from './state.js';
+
+const HEALTHY: CredentialHealth = Object.freeze({ healthy: true, reason: null, windows: Object.freeze([]) });
+const STICKY_TTL_MS = 60 * 60 * 1000;
+const MAX_RECORDS_PER_COMPANY = 100_000;
+
+type Expiring = Map<string, number>;
+
+/** All state in this process: the one-machine gateway and the contract suite's reference. */
+export class MemoryState implements GatewayState {
+  readonly kind = 'memory' as const;
+  private readonly companies = new Map<string, CompanyRecords>();
+  private readonly tokens = new Map<string, TokenRecord>();
+  private readonly leases = new Map<string, Expiring>();
+  private readonly sticky = new Map<string, { name: string; expiresAt: number }>();
+  private readonly slots = new Map<string, Expiring>();
+  private readonly slotWaiters = new Map<string, Array<() => void>>();
+  private readonly health = new Map<string, CredentialHealth>();
+  private readonly records = new Map<string, UsageRecord[]>();
+  private readonly recordIds = new Set<string>();
+  private leaseSeq = 0;
+
+  constructor(private readonly now: () => number = Date.now) {}
+
+  async findToken(hash: string): Promise<TokenRecord | null> {
+    return this.tokens.get(hash) ?? null;
+  }
+
+  async getCompany(company: string): Promise<CompanyRecords | null> {
+    return this.companies.get(company) ?? null;
+  }
+
+  async acquireCallerSlot(request: CallerSlotRequest): Promise<boolean> {
+    const key = `${request.company}\u0000${request.tokenHash}`;
+    const deadline = this.now() + request.waitMs;
+    for (;;) {
+      const held = live(this.slots, key, this.now());
+      if (held.size < request.limit) {
+        held.set(request.requestId, this.now() + request.ttlMs);
+        return true;
+      }
+      const remaining = deadline - this.now();
+      if (remaining <= 0) return false;
+      // Wake on a release, or at the deadline, or when the earliest slot's TTL runs out.
+      const earliest = Math.min(...held.values()) - this.now();
+      await this.waitForSlot(key, Math.max(1, Math.min(remaining, earliest)));
+    }
+  }
+
+  private waitForSlot(key: string, ms: number): Promise<void> {
+    return new Promise((resolve) => {
+      const waiters = this.slotWaiters.get(key) ?? [];
+      this.slotWaiters.set(key, waiters);
+      const timer = setTimeout(done, ms);
+      waiters.push(done);
+      function done(): void {
+        clearTimeout(timer);
+        const at = waiters.indexOf(done);
+        if (at !== -1) waiters.splice(at, 1);
+        resolve();
+      }
+    });
+  }
+
+  async renewCallerSlot(company: string, tokenHash: string, requestId: string, ttlMs: number): Promise<void> {
+    const held = this.slots.get(`${company}\u0000${tokenHash}`);
+    if (held?.has(requestId)) held.set(requestId, this.now() + ttlMs);
+  }
+
+  async releaseCallerSlot(company: string, tokenHash: string, requestId: string): Promise<void> {
+    const key = `${company}\u0000${tokenHash}`;
+    this.slots.get(key)?.delete(requestId);
+    this.slotWaiters.get(key)?.[0]?.();
+  }
+
+  async acquireLease(request: LeaseRequest): Promise<LeaseOutcome> {
+    const now = this.now();
+    const stickyKey = request.session === null ? null : `${request.company}\u0000${request.session}`;
+    const stuck = stickyKey === null ? undefined : this.sticky.get(stickyKey);
+    const stickyName = stuck && stuck.expiresAt > now ? stuck.name : null;
+    const loads = request.candidates.map((credential) => ({
+      credential,
+      inUse: live(this.leases, leaseKey(request.company, credential.name), now).size,
+      health: this.health.get(leaseKey(request.company, credential.name)) ?? HEALTHY,
+    }));
+    const choice = chooseCredential(loads, stickyName, now);
+    if (!choice.ok) return choice;
+    const id = `${request.requestId}:${++this.leaseSeq}`;
+    live(this.leases, leaseKey(request.company, choice.credential.name), now).set(id, now + request.ttlMs);
+    if (stickyKey !== null) this.sticky.set(stickyKey, { name: choice.credential.name, expiresAt: now + STICKY_TTL_MS });
+    return { ok: true, lease: { id, company: request.company, credential: choice.credential } };
+  }
+
+  async renewLease(lease: Lease, ttlMs: number): Promise<void> {
+    const held = this.leases.get(leaseKey(lease.company, lease.credential.name));
+    if (held?.has(lease.id)) held.set(lease.id, this.now() + ttlMs);
+  }
+
+  async releaseLease(lease: Lease): Promise<void> {
+    this.leases.get(leaseKey(lease.company, lease.credential.name))?.delete(lease.id);
+  }
+
+  async credentialHealth(company: string, credential: string): Promise<CredentialHealth> {
+    return this.health.get(leaseKey(company, credential)) ?? HEALTHY;
+  }
+
+  async markCredentialUnhealthy(company: string, credential: string, reason: string): Promise<void> {
+    const key = leaseKey(company, credential);
+    const current = this.health.get(key) ?? HEALTHY;
+    this.health.set(key, { ...current, healthy: false, reason });
+  }
+
+  async updateSeatWindows(company: string, credential: string, windows: readonly SeatWindow[]): Promise<void> {
+    const key = leaseKey(company, credential);
+    const current = this.health.get(key) ?? HEALTHY;
+    const merged = new Map(current.windows.map((w) => [w.window, w]));
+    for (const w of windows) merged.set(w.window, w);
+    this.health.set(key, { ...current, windows: [...merged.values()] });
+  }
+
+  async recordUsage(record: UsageRecord): Promise<void> {
+    if (this.recordIds.has(record.request_id)) return;
+    this.recordIds.add(record.request_id);
+    let list = this.records.get(record.company);
+    if (!list) this.records.set(record.company, (list = []));
+    list.push(record);
+    if (list.length > MAX_RECORDS_PER_COMPANY) {
+      const dropped = list.splice(0, list.length - MAX_RECORDS_PER_COMPANY);
+      for (const r of dropped) this.recordIds.delete(r.request_id);
+    }
+  }
+
+  async queryLogs(query: LogQuery): Promise<UsageRecord[]> {
+    const limit = query.limit ?? 100;
+    const out: UsageRecord[] = [];
+    for (const record of this.matching(query.company, query.since)) {
+      if (query.address !== undefined && record.address !== query.address) continue;
+      if (query.model !== undefined && record.model !== query.model) continue;
+      out.push(record);
+    }
+    out.sort((a, b) => (a.time < b.time ? 1 : a.time > b.time ? -1 : 0));
+    return out.slice(0, limit);
+  }
+
+  async queryUsage(query: UsageQuery): Promise<UsageTotals[]> {
+    const groups = new Map<string | null, UsageTotals>();
+    for (const record of this.matching(query.company, query.since)) {
+      const key = groupKey(record, query.groupBy);
+      let totals = groups.get(key);
+      if (!totals) groups.set(key, (totals = emptyTotals(key)));
+      addToTotals(totals, record);
+    }
+    return [...groups.values()].sort((a, b) => b.cost_usd - a.cost_usd || b.requests - a.requests);
+  }
+
+  private *matching(company: string | undefined, since: string | undefined): Iterable<UsageRecord> {
+    const lists = company === undefined ? [...this.records.values()] : [this.records.get(company) ?? []];
+    for (const list of lists) for (const record of list) if (since === undefined || record.time >= since) yield record;
+  }
+
+  async replaceCompany(records: CompanyRecords): Promise<void> {
+    const previous = this.companies.get(records.company);
+    if (previous) {
+      for (const token of previous.tokens) this.tokens.delete(token.hash);
+      // A rotated secret gets a fresh start; an unchanged one keeps what the upstream taught us.
+      for (const old of previous.credentials) {
+        const now = records.credentials.find((c) => c.name === old.name);
+        if (!now || now.secret !== old.secret) this.health.delete(leaseKey(records.company, old.name));
+      }
+    }
+    this.companies.set(records.company, records);
+    for (const token of records.tokens) this.tokens.set(token.hash, token);
+  }
+
+  async removeCompany(company: string): Promise<void> {
+    const previous = this.companies.get(company);
+    if (previous) for (const token of previous.tokens) this.tokens.delete(token.hash);
+    this.companies.delete(company);
+  }
+
+  async listCompanies(): Promise<string[]> {
+    return [...this.companies.keys()];
+  }
+
+  async close(): Promise<void> {
+    for (const waiters of this.slotWaiters.values()) for (const wake of [...waiters]) wake();
+  }
+}
+
+function leaseKey(company: string, credential: string): string {
+  return `${company}\u0000${credential}`;
+}
+
+/** The entries of `key` whose TTL has not run out (expired ones are dropped on the way). */
+function live(map: Map<string, Expiring>, key: string, now: number): Expiring {
+  let entries = map.get(key);
+  if (!entries) {
+    map.set(key, (entries = new Map()));
+    return entries;
+  }
+  for (const [id, expiresAt] of entries) if (expiresAt <= now) entries.delete(id);
+  return entries;
+}

@@ -1,0 +1,86 @@
+import type { UsageRecord } from '../metering/usage-record.js';
+import type { CompanyRecords, CredentialRecord, TokenRecord } from './records.js';
+import type { LogQuery, UsageQuery, UsageTotals } from './queries.js';
+
+/** A credential lease held for the length of one request. */
+export interface Lease {
+  readonly id: string;
+  readonly company: string;
+  readonly credential: CredentialRecord;
+}
+
+export interface LeaseRequest {
+  readonly company: string;
+  /** Candidates already filtered by provider, model and health, best priority first. */
+  readonly candidates: readonly CredentialRecord[];
+  /** Sticky key (caller session) or null. */
+  readonly session: string | null;
+  readonly requestId: string;
+  readonly ttlMs: number;
+}
+
+export type LeaseOutcome =
+  | { readonly ok: true; readonly lease: Lease }
+  | { readonly ok: false; readonly reason: 'busy' }
+  | { readonly ok: false; readonly reason: 'exhausted'; readonly earliestReset: number | null };
+
+export interface SeatWindow {
+  /** `5h` or `7d`. */
+  readonly window: string;
+  readonly exhausted: boolean;
+  readonly utilization: number | null;
+  /** Epoch ms of the reset the upstream gave. */
+  readonly resetAt: number | null;
+}
+
+export interface CredentialHealth {
+  readonly healthy: boolean;
+  readonly reason: string | null;
+  readonly windows: readonly SeatWindow[];
+}
+
+export interface CallerSlotRequest {
+  readonly company: string;
+  readonly tokenHash: string;
+  readonly limit: number;
+  readonly requestId: string;
+  readonly ttlMs: number;
+  /** How long to wait for a slot to free before giving up. */
+  readonly waitMs: number;
+}
+
+/**
+ * The operator ↔ data-plane contract. One implementation keeps everything in
+ * this process (gw serve on one machine); the Redis one shares it between
+ * processes. A single contract test suite runs against both.
+ */
+export interface GatewayState {
+  readonly kind: 'memory' | 'redis';
+
+  findToken(hash: string): Promise<TokenRecord | null>;
+  getCompany(company: string): Promise<CompanyRecords | null>;
+
+  acquireCallerSlot(request: CallerSlotRequest): Promise<boolean>;
+  renewCallerSlot(company: string, tokenHash: string, requestId: string, ttlMs: number): Promise<void>;
+  releaseCallerSlot(company: string, tokenHash: string, requestId: string): Promise<void>;
+
+  acquireLease(request: LeaseRequest): Promise<LeaseOutcome>;
+  renewLease(lease: Lease, ttlMs: number): Promise<void>;
+  releaseLease(lease: Lease): Promise<void>;
+
+  credentialHealth(company: string, credential: string): Promise<CredentialHealth>;
+  markCredentialUnhealthy(company: string, credential: string, reason: string): Promise<void>;
+  updateSeatWindows(company: string, credential: string, windows: readonly SeatWindow[]): Promise<void>;
+
+  /** Idempotent by request_id: a second write of the same id changes nothing. */
+  recordUsage(record: UsageRecord): Promise<void>;
+  queryLogs(query: LogQuery): Promise<UsageRecord[]>;
+  queryUsage(query: UsageQuery): Promise<UsageTotals[]>;
+
+  /** Writer side (reconcile): replace everything one company has. */
+  replaceCompany(records: CompanyRecords): Promise<void>;
+  removeCompany(company: string): Promise<void>;
+  listCompanies(): Promise<string[]>;
+
+  close(): Promise<void>;
+}

@@ -1,0 +1,49 @@
+import { request, type Dispatcher } from 'undici';
+import type { ModelListFetcher } from '../models/served-models.js';
+import type { CredentialRecord } from '../state/records.js';
+import { DEFAULT_API_VERSION } from '../pipeline/forward-headers.js';
+import { OAUTH_BETA_FLAG } from '../models/providers.js';
+
+const MAX_PAGES = 10;
+const TIMEOUT_MS = 5_000;
+
+/**
+ * GET {baseUrl}/v1/models with a company credential, following the
+ * upstream's pagination. Any failure (no such endpoint on a local runtime,
+ * a timeout, a bad shape) means "no list": requests then go through and the
+ * provider answers for itself.
+ */
+export function httpModelListFetcher(dispatcher?: Dispatcher): ModelListFetcher {
+  return async (credential: CredentialRecord) => {
+    const ids: string[] = [];
+    let after: string | null = null;
+    for (let page = 0; page < MAX_PAGES; page++) {
+      const url = new URL(credential.baseUrl.replace(/\/+$/, '') + '/v1/models');
+      url.searchParams.set('limit', '1000');
+      if (after) url.searchParams.set('after_id', after);
+      const headers: Record<string, string> = { 'anthropic-version': DEFAULT_API_VERSION, accept: 'application/json' };
+      if (credential.authScheme === 'bearer') headers.authorization = `Bearer ${credential.secret}`;
+      else headers['x-api-key'] = credential.secret;
+      if (credential.kind === 'subscriptionSeat') headers['anthropic-beta'] = OAUTH_BETA_FLAG;
+      const response = await request(url, {
+        method: 'GET',
+        headers,
+        signal: AbortSignal.timeout(TIMEOUT_MS),
+        ...(dispatcher ? { dispatcher } : {}),
+      });
+      if (response.statusCode !== 200) {
+        await response.body.dump();
+        return null;
+      }
+      const body = (await response.body.json()) as { data?: unknown; has_more?: unknown; last_id?: unknown };
+      if (!Array.isArray(body.data)) return null;
+      for (const entry of body.data) {
+        const id = (entry as { id?: unknown } | null)?.id;
+        if (typeof id === 'string' && id !== '') ids.push(id);
+      }
+      if (body.has_more !== true || typeof body.last_id !== 'string') return ids;
+      after = body.last_id;
+    }
+    return ids;
+  };
+}

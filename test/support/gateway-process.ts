@@ -1,0 +1,70 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { join } from 'node:path';
+import { freePort } from './free-port.js';
+
+export const ROOT = join(import.meta.dirname, '..', '..');
+export const GW_BIN = join(ROOT, 'dist', 'cli', 'main.js');
+export const ADMIN_TOKEN = 'test-admin-token-0123456789';
+
+export interface GatewayProcess {
+  readonly url: string;
+  readonly adminUrl: string;
+  readonly child: ChildProcess;
+  /** Every line the process wrote to stdout and stderr (for leak checks). */
+  readonly output: string[];
+  stop(signal?: NodeJS.Signals): Promise<number | null>;
+}
+
+/** Start the built `gw serve` as its own process, as a user would, on free loopback ports. */
+export async function startGateway(file: string, options: { args?: string[]; env?: Record<string, string> } = {}): Promise<GatewayProcess> {
+  const port = await freePort();
+  const adminPort = await freePort();
+  const child = spawn(process.execPath, [GW_BIN, 'serve', '-f', file, '--port', String(port), '--admin-port', String(adminPort), ...(options.args ?? [])], {
+    env: { ...process.env, GW_ADMIN_TOKEN: ADMIN_TOKEN, GW_LOG_LEVEL: 'debug', ...(options.env ?? {}) },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  const output: string[] = [];
+  const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+  await new Promise<void>((resolve, reject) => {
+    let buffered = '';
+    const onData = (chunk: Buffer): void => {
+      buffered += chunk.toString('utf8');
+      const lines = buffered.split('\n');
+      buffered = lines.pop() ?? '';
+      for (const line of lines) {
+        output.push(line);
+        if (line.startsWith('gw serve: listening')) resolve();
+      }
+    };
+    child.stdout?.on('data', onData);
+    child.stderr?.on('data', (c: Buffer) => output.push(...c.toString('utf8').split('\n').filter((l) => l !== '')));
+    void exited.then((code) => reject(new Error(`gw serve exited with ${code} before listening:\n${output.join('\n')}`)));
+  });
+  return {
+    url: `http://127.0.0.1:${port}`,
+    adminUrl: `http://127.0.0.1:${adminPort}`,
+    child,
+    output,
+    async stop(signal: NodeJS.Signals = 'SIGTERM') {
+      if (child.exitCode !== null || child.signalCode !== null) return child.exitCode;
+      child.kill(signal);
+      return exited;
+    },
+  };
+}
+
+export async function adminGet(gateway: GatewayProcess, path: string): Promise<{ status: number; body: unknown }> {
+  const res = await fetch(gateway.adminUrl + path, { headers: { authorization: `Bearer ${ADMIN_TOKEN}` } });
+  return { status: res.status, body: await res.json() };
+}
+
+/** Usage is written just after the response ends; poll briefly for it. */
+export async function waitForLogs(gateway: GatewayProcess, count: number, query = ''): Promise<Array<Record<string, unknown>>> {
+  for (let i = 0; i < 100; i++) {
+    const { body } = await adminGet(gateway, `/admin/v1/logs?limit=1000${query}`);
+    const data = (body as { data: Array<Record<string, unknown>> }).data;
+    if (data.length >= count) return data;
+    await new Promise((r) => setTimeout(r, 50));
+  }
+  throw new Error(`expected ${count} usage records`);
+}

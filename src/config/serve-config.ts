@@ -12,6 +12,8 @@ export interface ServeConfig {
   /** sha256 of the admin bearer token; null disables the admin API (metrics and health stay up). */
   readonly adminToken: string | null;
   readonly redisUrl: string | null;
+  /** AES-256-GCM key for provider secrets at rest in Redis (32 bytes). */
+  readonly encryptionKey: Buffer | null;
   readonly pipeline: PipelineConfig;
   readonly shutdownGraceMs: number;
   readonly upstreamHeadersTimeoutMs: number;
@@ -56,6 +58,21 @@ export function readServeConfig(argv: readonly string[], env: NodeJS.ProcessEnv)
   if (adminToken !== null && adminToken.length < 16) problems.push('the admin token must be at least 16 characters');
   const redisUrl = args.values.get('redis') ?? env.GW_REDIS_URL ?? null;
   if (redisUrl !== null && !/^rediss?:\/\//.test(redisUrl)) problems.push('--redis must be a redis:// or rediss:// URL');
+  let encryptionKeyText: string | null = env.GW_ENCRYPTION_KEY ?? null;
+  const keyFile = args.values.get('encryption-key-file') ?? env.GW_ENCRYPTION_KEY_FILE;
+  if (keyFile) {
+    try {
+      encryptionKeyText = readFileSync(keyFile, 'utf8').trim();
+    } catch (error) {
+      problems.push(`--encryption-key-file ${keyFile}: ${(error as Error).message}`);
+    }
+  }
+  let encryptionKey: Buffer | null = null;
+  if (encryptionKeyText !== null) {
+    encryptionKey = Buffer.from(encryptionKeyText, 'base64');
+    if (encryptionKey.length !== 32) problems.push('the encryption key (GW_ENCRYPTION_KEY or --encryption-key-file) must be base64 of 32 bytes, e.g. `openssl rand -base64 32`');
+  }
+  if (redisUrl !== null && encryptionKeyText === null) problems.push('--redis needs an encryption key for provider secrets: GW_ENCRYPTION_KEY or --encryption-key-file');
   const maxBodyMb = positive(args.values.get('max-body-mb'), DEFAULT_PIPELINE_CONFIG.maxBodyBytes / 1024 / 1024, '--max-body-mb', problems);
   const config: ServeConfig = {
     file: file ?? '',
@@ -65,6 +82,7 @@ export function readServeConfig(argv: readonly string[], env: NodeJS.ProcessEnv)
     adminPort: port(args.values.get('admin-port') ?? env.GW_ADMIN_PORT, 9090, '--admin-port', problems),
     adminToken,
     redisUrl,
+    encryptionKey,
     pipeline: Object.freeze({
       ...DEFAULT_PIPELINE_CONFIG,
       pathPrefix: prefix,

@@ -1,3 +1,4 @@
+import type { SpendPlan } from '../governance/spend-admission.js';
 import type { Attribution } from '../attribution/attribution.js';
 import type { Fault } from '../errors/catalogue.js';
 import type { JsonMeter } from '../metering/json-meter.js';
@@ -26,6 +27,8 @@ export class RequestContext {
   lease: Lease | null = null;
   leaseRenewedAt = 0;
   redactions: Record<string, number> | null = null;
+  /** Spend counters reserved at admission, settled at the end. */
+  spend: SpendPlan | null = null;
 
   status = 0;
   fault: Fault | null = null;

@@ -4,6 +4,7 @@ import { authenticate } from '../auth/authenticate.js';
 import { readSeatWindows } from '../credentials/seat-windows.js';
 import { GatewayError, isGatewayError } from '../errors/gateway-error.js';
 import { CREDENTIAL_MESSAGES } from '../errors/messages.js';
+import { MICROS, overBudget, spendPlan, unpricedRefused, worstCaseMicros } from '../governance/spend-admission.js';
 import { renderGatewayError } from '../errors/render.js';
 import { costOf } from '../metering/cost.js';
 import { JsonMeter } from '../metering/json-meter.js';
@@ -11,7 +12,7 @@ import { SseMeter } from '../metering/sse-meter.js';
 import { emptyUsage } from '../metering/usage.js';
 import type { UsageRecord } from '../metering/usage-record.js';
 import type { ServedModels } from '../models/served-models.js';
-import { authorizeModel } from '../policy/authorize-model.js';
+import { authorizeModel, type ModelDecision } from '../policy/authorize-model.js';
 import type { CredentialRecord } from '../state/records.js';
 import type { GatewayState } from '../state/state.js';
 import type { PipelineConfig } from './config.js';
@@ -119,6 +120,7 @@ export class Pipeline {
       ctx.stream = fields.stream && ctx.route === 'messages';
       const decision = await this.guard('model lists', () => authorizeModel(fields.model, company, this.served));
       ctx.model = decision;
+      if (ctx.route === 'messages') await this.admitSpend(ctx, decision.price, body.length, fields.maxTokens ?? 0);
 
       let out = body;
       if (company.settings.secretScanning && this.redactor) {
@@ -142,6 +144,7 @@ export class Pipeline {
         }),
       );
       if (!outcome.ok) {
+        await this.returnReservation(ctx);
         const message =
           outcome.reason === 'busy'
             ? CREDENTIAL_MESSAGES.busy(decision.provider)
@@ -230,6 +233,7 @@ export class Pipeline {
     ctx.meter?.end();
     const releases: Promise<void>[] = [];
     if (ctx.lease) releases.push(this.state.releaseLease(ctx.lease));
+    if (ctx.spend) releases.push(this.settleSpend(ctx));
     if (ctx.slotHeld && ctx.token) releases.push(this.state.releaseCallerSlot(ctx.token.company, ctx.token.hash, ctx.requestId));
     for (const result of await Promise.allSettled(releases)) if (result.status === 'rejected') this.events.stateError('release', result.reason);
 
@@ -299,6 +303,41 @@ export class Pipeline {
     if (ctx.attribution.endUser !== undefined) record.end_user = ctx.attribution.endUser;
     if (ctx.redactions) record.redactions = ctx.redactions;
     return record;
+  }
+
+  /**
+   * Reserve the worst case before forwarding, so concurrent requests cannot
+   * overshoot a limit; settlement at the end replaces it with the metered cost.
+   */
+  private async admitSpend(ctx: RequestContext, price: ModelDecision['price'], bodyBytes: number, maxTokens: number): Promise<void> {
+    const company = ctx.company as NonNullable<RequestContext['company']>;
+    const token = ctx.token as NonNullable<RequestContext['token']>;
+    if (!price) {
+      if (company.settings.refuseUnpriced) throw unpricedRefused(ctx.model?.parsed.raw ?? '');
+      return;
+    }
+    const now = this.now();
+    const plan = spendPlan(company.settings, token.hash, now, worstCaseMicros(bodyBytes, maxTokens, price));
+    if (!plan) return;
+    const outcome = await this.guard('spend', () => this.state.reserveSpend(company.company, plan.checks, plan.reservedMicros));
+    if (!outcome.ok) throw overBudget(outcome.failed, now);
+    ctx.spend = plan;
+  }
+
+  private async returnReservation(ctx: RequestContext): Promise<void> {
+    const plan = ctx.spend;
+    if (!plan || !ctx.company) return;
+    ctx.spend = null;
+    await this.state.adjustSpend(ctx.company.company, plan.checks, -plan.reservedMicros).catch((error: unknown) => this.events.stateError('spend', error));
+  }
+
+  private async settleSpend(ctx: RequestContext): Promise<void> {
+    const plan = ctx.spend;
+    if (!plan || !ctx.company) return;
+    ctx.spend = null;
+    const usage = ctx.usage;
+    const actual = usage ? Math.round((costOf(usage, ctx.model?.price) ?? 0) * MICROS) : 0;
+    await this.state.adjustSpend(ctx.company.company, plan.checks, actual - plan.reservedMicros);
   }
 
   private addressOf(credential: CredentialRecord): UpstreamAddress {

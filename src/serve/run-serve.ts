@@ -11,6 +11,9 @@ import { Pipeline } from '../pipeline/pipeline.js';
 import type { RedactorPort } from '../pipeline/ports.js';
 import { desiredState } from '../reconcile/desired-records.js';
 import { MemoryState } from '../state/memory.js';
+import { connectRedis } from '../state/redis/connect.js';
+import { RedisState } from '../state/redis/redis-state.js';
+import { SecretBox } from '../state/secret-box.js';
 import type { GatewayState } from '../state/state.js';
 import { httpModelListFetcher } from '../upstream/model-list.js';
 import { createGatewayServer } from './gateway-server.js';
@@ -29,6 +32,38 @@ export interface RunServeDeps {
   readonly redactor?: RedactorPort | null;
 }
 
+/**
+ * Memory, or Redis when --redis is given. With Redis, the file is applied
+ * again whenever the connection comes back: a Redis that restarted empty is
+ * repaired without a restart of the gateway (level-triggered, as the
+ * operator's resync is).
+ */
+async function stateFor(config: ServeConfig, logger: Logger, reapply: () => Promise<void>): Promise<GatewayState> {
+  if (config.redisUrl === null || config.encryptionKey === null) return new MemoryState();
+  const redis = connectRedis(config.redisUrl);
+  // Connection errors are expected while Redis is away; requests fail closed meanwhile.
+  let lastLogged = 0;
+  redis.on('error', (error: Error) => {
+    if (Date.now() - lastLogged > 5_000) {
+      lastLogged = Date.now();
+      logger.error({ detail: error.message }, 'redis connection error');
+    }
+  });
+  const state = new RedisState(redis, new SecretBox(config.encryptionKey), {
+    onBuffered: (n) => n > 0 && logger.warn({ buffered: n }, 'usage records buffered until redis is back'),
+  });
+  await state.ready();
+  let connectedOnce = false;
+  redis.on('ready', () => {
+    if (!connectedOnce) return;
+    logger.info('redis is back: applying the configuration again and flushing buffered usage');
+    reapply().catch((error: unknown) => logger.error({ detail: error instanceof Error ? error.message : String(error) }, 'reapply after reconnect failed'));
+    void state.flush();
+  });
+  connectedOnce = true;
+  return state;
+}
+
 /** Apply the file's documents to state through the same reconcile the operator runs. */
 export async function applyFile(file: string, state: GatewayState, logger: Logger): Promise<void> {
   const resources = loadResources(readFileSync(file, 'utf8'), process.env, file);
@@ -44,7 +79,7 @@ export async function applyFile(file: string, state: GatewayState, logger: Logge
 /** `gw serve`: the pipeline behind the Node data plane, with the admin listener beside it. */
 export async function runServe(config: ServeConfig, deps: RunServeDeps): Promise<RunningGateway> {
   const { logger } = deps;
-  const state = deps.state ?? new MemoryState();
+  const state: GatewayState = deps.state ?? (await stateFor(config, logger, (): Promise<void> => applyFile(config.file, state, logger)));
   await applyFile(config.file, state, logger);
   const metrics = new GatewayMetrics();
   const pipeline = new Pipeline({

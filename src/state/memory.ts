@@ -10,6 +10,8 @@ import type {
   LeaseOutcome,
   LeaseRequest,
   SeatWindow,
+  SpendCheck,
+  SpendOutcome,
 } from './state.js';
 
 const HEALTHY: CredentialHealth = Object.freeze({ healthy: true, reason: null, windows: Object.freeze([]) });
@@ -29,6 +31,7 @@ export class MemoryState implements GatewayState {
   private readonly slotWaiters = new Map<string, Array<() => void>>();
   private readonly health = new Map<string, CredentialHealth>();
   private readonly records = new Map<string, UsageRecord[]>();
+  private readonly spend = new Map<string, number>();
   private readonly recordIds = new Set<string>();
   private leaseSeq = 0;
 
@@ -112,6 +115,28 @@ export class MemoryState implements GatewayState {
     this.leases.get(leaseKey(lease.company, lease.credential.name))?.delete(lease.id);
   }
 
+  async reserveSpend(company: string, checks: readonly SpendCheck[], amountMicros: number): Promise<SpendOutcome> {
+    for (const check of checks) {
+      if ((this.spend.get(`${company}\u0000${check.counter}`) ?? 0) + amountMicros > check.limitMicros) return { ok: false, failed: check };
+    }
+    for (const check of checks) {
+      const key = `${company}\u0000${check.counter}`;
+      this.spend.set(key, (this.spend.get(key) ?? 0) + amountMicros);
+    }
+    return { ok: true };
+  }
+
+  async adjustSpend(company: string, checks: readonly SpendCheck[], deltaMicros: number): Promise<void> {
+    for (const check of checks) {
+      const key = `${company}\u0000${check.counter}`;
+      this.spend.set(key, (this.spend.get(key) ?? 0) + deltaMicros);
+    }
+  }
+
+  async spendOf(company: string, counter: string): Promise<number> {
+    return this.spend.get(`${company}\u0000${counter}`) ?? 0;
+  }
+
   async credentialHealth(company: string, credential: string): Promise<CredentialHealth> {
     return this.health.get(leaseKey(company, credential)) ?? HEALTHY;
   }
@@ -154,9 +179,10 @@ export class MemoryState implements GatewayState {
     return out.slice(0, limit);
   }
 
+  /** `since` counts whole days (UTC), as the Redis per-day aggregates do. */
   async queryUsage(query: UsageQuery): Promise<UsageTotals[]> {
     const groups = new Map<string | null, UsageTotals>();
-    for (const record of this.matching(query.company, query.since)) {
+    for (const record of this.matching(query.company, query.since?.slice(0, 10))) {
       const key = groupKey(record, query.groupBy);
       let totals = groups.get(key);
       if (!totals) groups.set(key, (totals = emptyTotals(key)));

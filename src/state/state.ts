@@ -39,6 +39,18 @@ export interface CredentialHealth {
   readonly windows: readonly SeatWindow[];
 }
 
+/** One spend counter a request must fit under (ids are company-relative; the state adds the company). */
+export interface SpendCheck {
+  readonly counter: string;
+  readonly limitMicros: number;
+  /** Epoch ms of the window's real reset; counters expire after it. */
+  readonly resetAt: number;
+  /** For the 402 message. */
+  readonly label: string;
+}
+
+export type SpendOutcome = { readonly ok: true } | { readonly ok: false; readonly failed: SpendCheck };
+
 export interface CallerSlotRequest {
   readonly company: string;
   readonly tokenHash: string;
@@ -67,6 +79,12 @@ export interface GatewayState {
   acquireLease(request: LeaseRequest): Promise<LeaseOutcome>;
   renewLease(lease: Lease, ttlMs: number): Promise<void>;
   releaseLease(lease: Lease): Promise<void>;
+
+  /** Atomically add `amountMicros` to every counter if none would pass its limit. */
+  reserveSpend(company: string, checks: readonly SpendCheck[], amountMicros: number): Promise<SpendOutcome>;
+  /** Add `deltaMicros` (negative to give back) to the counters, after settlement. */
+  adjustSpend(company: string, checks: readonly SpendCheck[], deltaMicros: number): Promise<void>;
+  spendOf(company: string, counter: string): Promise<number>;
 
   credentialHealth(company: string, credential: string): Promise<CredentialHealth>;
   markCredentialUnhealthy(company: string, credential: string, reason: string): Promise<void>;

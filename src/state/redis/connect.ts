@@ -1,0 +1,36 @@
+import { Cluster, Redis, type RedisOptions } from 'ioredis';
+
+export type RedisClient = Redis | Cluster;
+
+/**
+ * One connection per process. Commands fail at once while Redis is away
+ * (no offline queue), so requests fail closed with 503 instead of hanging;
+ * ioredis keeps reconnecting in the background and the gateway recovers
+ * without a restart. `rediss://` gives TLS; `?cluster=true` (or several
+ * comma-separated hosts) gives Redis Cluster.
+ */
+export function connectRedis(url: string): RedisClient {
+  const parsed = new URL(url);
+  const tls = parsed.protocol === 'rediss:';
+  const options: RedisOptions = {
+    enableOfflineQueue: false,
+    maxRetriesPerRequest: 0,
+    commandTimeout: 2_000,
+    connectTimeout: 2_000,
+    retryStrategy: (times) => Math.min(50 * times, 1_000),
+    lazyConnect: false,
+    ...(parsed.username ? { username: decodeURIComponent(parsed.username) } : {}),
+    ...(parsed.password ? { password: decodeURIComponent(parsed.password) } : {}),
+    ...(tls ? { tls: { servername: parsed.hostname } } : {}),
+  };
+  const hosts = parsed.host.split(',');
+  if (parsed.searchParams.get('cluster') === 'true' || hosts.length > 1) {
+    const nodes = hosts.map((h) => {
+      const [host, port] = h.split(':');
+      return { host: host as string, port: Number(port ?? 6379) };
+    });
+    return new Cluster(nodes, { enableOfflineQueue: false, redisOptions: options, clusterRetryStrategy: (times) => Math.min(50 * times, 1_000) });
+  }
+  const db = Number(parsed.pathname.slice(1) || '0');
+  return new Redis({ ...options, host: parsed.hostname, port: Number(parsed.port || 6379), db });
+}

@@ -1,0 +1,25 @@
+/**
+ * Every Redis key the gateway uses. Company keys carry a `{company}` hash
+ * tag so all of a company's keys live in one Cluster slot and one Lua script
+ * may touch them together. Token keys are looked up by hash alone (the
+ * company is not known yet), so they stand on their own.
+ */
+export const keys = {
+  token: (hash: string) => `gw:token:${hash}`,
+  companies: () => 'gw:companies',
+  /** Companies that have usage records (a removed company's usage stays readable). */
+  usageCompanies: () => 'gw:usage-companies',
+  records: (c: string) => `gw:{${c}}:records`,
+  tokenSet: (c: string) => `gw:{${c}}:tokens`,
+  leases: (c: string, credential: string) => `gw:{${c}}:leases:${credential}`,
+  health: (c: string, credential: string) => `gw:{${c}}:health:${credential}`,
+  fingerprint: (c: string, credential: string) => `gw:{${c}}:fp:${credential}`,
+  sticky: (c: string, session: string) => `gw:{${c}}:sticky:${session}`,
+  slots: (c: string, tokenHash: string) => `gw:{${c}}:slots:${tokenHash}`,
+  spend: (c: string, counter: string) => `gw:{${c}}:spend:${counter}`,
+  usageId: (c: string, requestId: string) => `gw:{${c}}:usage-id:${requestId}`,
+  usageStream: (c: string) => `gw:{${c}}:usage`,
+  aggregate: (c: string, day: string, group: string) => `gw:{${c}}:agg:${day}:${group}`,
+  aggregateDays: (c: string) => `gw:{${c}}:agg-days`,
+  invalidations: () => 'gw:invalidate',
+} as const;

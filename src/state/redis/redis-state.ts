@@ -1,0 +1,370 @@
+import { createHash } from 'node:crypto';
+import type { UsageRecord } from '../../metering/usage-record.js';
+import { USAGE_GROUPS, addToTotals, emptyTotals, type LogQuery, type UsageQuery, type UsageTotals } from '../queries.js';
+import type { CompanyRecords, TokenRecord } from '../records.js';
+import type { SecretBox } from '../secret-box.js';
+import type {
+  CallerSlotRequest,
+  CredentialHealth,
+  GatewayState,
+  Lease,
+  LeaseOutcome,
+  LeaseRequest,
+  SeatWindow,
+  SpendCheck,
+  SpendOutcome,
+} from '../state.js';
+import { decodeCompany, encodeCompany } from './company-codec.js';
+import type { RedisClient } from './connect.js';
+import { keys } from './keys.js';
+import { ACQUIRE_LEASE, ACQUIRE_SLOT, ADJUST_SPEND, RECORD_USAGE, RENEW_ZSET_MEMBER, RESERVE_SPEND } from './scripts.js';
+
+const STICKY_TTL_MS = 60 * 60 * 1000;
+const USAGE_ID_TTL_MS = 24 * 60 * 60 * 1000;
+const STREAM_MAX = 100_000;
+const AGGREGATE_RETENTION_MS = 400 * 24 * 60 * 60 * 1000;
+const SLOT_POLL_MS = 25;
+const MAX_BUFFERED_RECORDS = 50_000;
+const LOG_SCAN_LIMIT = 100_000;
+
+type ScriptRunner = (numKeys: number, ...args: Array<string | number>) => Promise<unknown>;
+
+export interface RedisStateOptions {
+  readonly now?: () => number;
+  /** Called when buffered usage records could not be written and are kept for a retry. */
+  readonly onBuffered?: (count: number) => void;
+}
+
+/**
+ * GatewayState shared by every gateway process through one Redis (or Redis
+ * Cluster). Token lookups hit Redis on every request, so a revocation takes
+ * effect on the very next request with no cache to go stale; company
+ * records are cached per process keyed by their exact stored text.
+ */
+export class RedisState implements GatewayState {
+  readonly kind = 'redis' as const;
+  private readonly now: () => number;
+  private readonly parsed = new Map<string, { raw: string; records: CompanyRecords }>();
+  private readonly buffer: UsageRecord[] = [];
+  private flushTimer: NodeJS.Timeout | null = null;
+  private readonly knownUsageCompanies = new Set<string>();
+  private readonly run: Record<'lease' | 'renew' | 'slot' | 'reserve' | 'adjust' | 'usage', ScriptRunner>;
+
+  constructor(
+    private readonly redis: RedisClient,
+    private readonly box: SecretBox,
+    private readonly options: RedisStateOptions = {},
+  ) {
+    this.now = options.now ?? Date.now;
+    const define = (name: string, lua: string): ScriptRunner => {
+      redis.defineCommand(name, { lua });
+      const command = (redis as unknown as Record<string, (...args: Array<string | number>) => Promise<unknown>>)[name];
+      if (!command) throw new Error(`script ${name} was not defined`);
+      return (numKeys, ...args) => command.call(redis, numKeys, ...args);
+    };
+    this.run = {
+      lease: define('gwAcquireLease', ACQUIRE_LEASE),
+      renew: define('gwRenewMember', RENEW_ZSET_MEMBER),
+      slot: define('gwAcquireSlot', ACQUIRE_SLOT),
+      reserve: define('gwReserveSpend', RESERVE_SPEND),
+      adjust: define('gwAdjustSpend', ADJUST_SPEND),
+      usage: define('gwRecordUsage', RECORD_USAGE),
+    };
+  }
+
+  /** Resolves once connected (or rejects after `timeoutMs`). */
+  async ready(timeoutMs = 10_000): Promise<void> {
+    const deadline = Date.now() + timeoutMs;
+    while (this.redis.status !== 'ready') {
+      if (Date.now() > deadline) throw new Error(`Redis not reachable within ${timeoutMs} ms (status ${this.redis.status})`);
+      await new Promise((r) => setTimeout(r, 25));
+    }
+  }
+
+  async findToken(hash: string): Promise<TokenRecord | null> {
+    const raw = await this.redis.get(keys.token(hash));
+    return raw === null ? null : (JSON.parse(raw) as TokenRecord);
+  }
+
+  async getCompany(company: string): Promise<CompanyRecords | null> {
+    const raw = await this.redis.get(keys.records(company));
+    if (raw === null) return null;
+    const cached = this.parsed.get(company);
+    if (cached && cached.raw === raw) return cached.records;
+    const records = decodeCompany(raw, this.box);
+    this.parsed.set(company, { raw, records });
+    return records;
+  }
+
+  async acquireCallerSlot(request: CallerSlotRequest): Promise<boolean> {
+    const key = keys.slots(request.company, request.tokenHash);
+    const deadline = this.now() + request.waitMs;
+    for (;;) {
+      const got = await this.run.slot(1, key, this.now(), request.ttlMs, request.limit, request.requestId);
+      if (got === 1) return true;
+      const remaining = deadline - this.now();
+      if (remaining <= 0) return false;
+      await new Promise((r) => setTimeout(r, Math.min(SLOT_POLL_MS, remaining)));
+    }
+  }
+
+  async renewCallerSlot(company: string, tokenHash: string, requestId: string, ttlMs: number): Promise<void> {
+    await this.run.renew(1, keys.slots(company, tokenHash), this.now(), ttlMs, requestId);
+  }
+
+  async releaseCallerSlot(company: string, tokenHash: string, requestId: string): Promise<void> {
+    await this.redis.zrem(keys.slots(company, tokenHash), requestId);
+  }
+
+  async acquireLease(request: LeaseRequest): Promise<LeaseOutcome> {
+    const { company } = request;
+    const leaseId = `${request.requestId}:${Math.random().toString(36).slice(2, 8)}`;
+    const keyArgs: string[] = [keys.sticky(company, request.session ?? '-')];
+    const argv: Array<string | number> = [this.now(), request.ttlMs, leaseId, request.session === null ? 0 : STICKY_TTL_MS, request.candidates.length];
+    for (const c of request.candidates) {
+      keyArgs.push(keys.leases(company, c.name), keys.health(company, c.name));
+      argv.push(c.name, c.maxConcurrency, c.priority);
+    }
+    const result = (await this.run.lease(keyArgs.length, ...keyArgs, ...argv)) as string[];
+    if (result[0] === 'ok') {
+      const credential = request.candidates.find((c) => c.name === result[1]);
+      if (!credential) throw new Error('lease script chose an unknown credential');
+      return { ok: true, lease: { id: leaseId, company, credential } };
+    }
+    if (result[0] === 'exhausted') {
+      const reset = Number(result[1]);
+      return { ok: false, reason: 'exhausted', earliestReset: reset >= Number.MAX_SAFE_INTEGER ? null : reset };
+    }
+    return { ok: false, reason: 'busy' };
+  }
+
+  async renewLease(lease: Lease, ttlMs: number): Promise<void> {
+    await this.run.renew(1, keys.leases(lease.company, lease.credential.name), this.now(), ttlMs, lease.id);
+  }
+
+  async releaseLease(lease: Lease): Promise<void> {
+    await this.redis.zrem(keys.leases(lease.company, lease.credential.name), lease.id);
+  }
+
+  async reserveSpend(company: string, checks: readonly SpendCheck[], amountMicros: number): Promise<SpendOutcome> {
+    if (checks.length === 0) return { ok: true };
+    const args: Array<string | number> = checks.map((c) => keys.spend(company, c.counter));
+    args.push(amountMicros);
+    for (const c of checks) args.push(c.limitMicros, c.resetAt + 24 * 60 * 60 * 1000);
+    const failed = Number(await this.run.reserve(checks.length, ...args));
+    return failed === 0 ? { ok: true } : { ok: false, failed: checks[failed - 1] as SpendCheck };
+  }
+
+  async adjustSpend(company: string, checks: readonly SpendCheck[], deltaMicros: number): Promise<void> {
+    if (checks.length === 0 || deltaMicros === 0) return;
+    await this.run.adjust(checks.length, ...checks.map((c) => keys.spend(company, c.counter)), Math.round(deltaMicros));
+  }
+
+  async spendOf(company: string, counter: string): Promise<number> {
+    return Number((await this.redis.get(keys.spend(company, counter))) ?? '0');
+  }
+
+  async credentialHealth(company: string, credential: string): Promise<CredentialHealth> {
+    const h = await this.redis.hgetall(keys.health(company, credential));
+    const windows: SeatWindow[] = [];
+    for (const w of ['5h', '7d']) {
+      if (h[`w:${w}:exhausted`] === undefined) continue;
+      const reset = h[`w:${w}:reset`];
+      const util = h[`w:${w}:utilization`];
+      windows.push({ window: w, exhausted: h[`w:${w}:exhausted`] === '1', resetAt: reset ? Number(reset) : null, utilization: util ? Number(util) : null });
+    }
+    return { healthy: h.unhealthy === undefined, reason: h.unhealthy ?? null, windows };
+  }
+
+  async markCredentialUnhealthy(company: string, credential: string, reason: string): Promise<void> {
+    await this.redis.hset(keys.health(company, credential), 'unhealthy', reason);
+  }
+
+  async updateSeatWindows(company: string, credential: string, windows: readonly SeatWindow[]): Promise<void> {
+    const fields: Record<string, string> = {};
+    for (const w of windows) {
+      fields[`w:${w.window}:exhausted`] = w.exhausted ? '1' : '0';
+      fields[`w:${w.window}:reset`] = w.resetAt === null ? '' : String(w.resetAt);
+      fields[`w:${w.window}:utilization`] = w.utilization === null ? '' : String(w.utilization);
+    }
+    if (Object.keys(fields).length > 0) await this.redis.hset(keys.health(company, credential), fields);
+  }
+
+  async recordUsage(record: UsageRecord): Promise<void> {
+    try {
+      await this.writeUsage(record);
+    } catch {
+      // Kept and retried: a Redis restart must not lose usage. Bounded so an outage cannot exhaust memory.
+      if (this.buffer.length >= MAX_BUFFERED_RECORDS) this.buffer.shift();
+      this.buffer.push(record);
+      this.options.onBuffered?.(this.buffer.length);
+      this.scheduleFlush();
+    }
+  }
+
+  /** Records waiting for Redis to come back. */
+  bufferedRecords(): number {
+    return this.buffer.length;
+  }
+
+  private scheduleFlush(): void {
+    if (this.flushTimer) return;
+    this.flushTimer = setTimeout(() => {
+      this.flushTimer = null;
+      void this.flush();
+    }, 250);
+    this.flushTimer.unref();
+  }
+
+  async flush(): Promise<void> {
+    while (this.buffer.length > 0) {
+      const record = this.buffer[0] as UsageRecord;
+      try {
+        await this.writeUsage(record);
+      } catch {
+        this.scheduleFlush();
+        return;
+      }
+      this.buffer.shift();
+    }
+    this.options.onBuffered?.(0);
+  }
+
+  private async writeUsage(record: UsageRecord): Promise<void> {
+    const c = record.company;
+    if (!this.knownUsageCompanies.has(c)) {
+      await this.redis.sadd(keys.usageCompanies(), c);
+      this.knownUsageCompanies.add(c);
+    }
+    const day = record.time.slice(0, 10);
+    const aggKeys = USAGE_GROUPS.map((g) => keys.aggregate(c, day, g));
+    const groupValues = USAGE_GROUPS.map((g) => {
+      const v = record[g];
+      return typeof v === 'string' ? v : '';
+    });
+    await this.run.usage(
+      3 + aggKeys.length,
+      keys.usageId(c, record.request_id),
+      keys.usageStream(c),
+      keys.aggregateDays(c),
+      ...aggKeys,
+      JSON.stringify(record),
+      USAGE_ID_TTL_MS,
+      STREAM_MAX,
+      day,
+      AGGREGATE_RETENTION_MS,
+      record.input_tokens,
+      record.output_tokens,
+      record.cache_creation_input_tokens,
+      record.cache_read_input_tokens,
+      Math.round((record.cost_usd ?? 0) * 1e6),
+      ...groupValues,
+    );
+  }
+
+  private async companiesFor(company: string | undefined): Promise<string[]> {
+    return company !== undefined ? [company] : this.redis.smembers(keys.usageCompanies());
+  }
+
+  async queryLogs(query: LogQuery): Promise<UsageRecord[]> {
+    const limit = query.limit ?? 100;
+    const out: UsageRecord[] = [];
+    for (const company of await this.companiesFor(query.company)) {
+      let end = '+';
+      let scanned = 0;
+      let found = 0;
+      scan: while (scanned < LOG_SCAN_LIMIT && found < limit) {
+        const batch = (await this.redis.xrevrange(keys.usageStream(company), end, '-', 'COUNT', 500)) as Array<[string, string[]]>;
+        if (batch.length === 0) break;
+        for (const [id, fields] of batch) {
+          scanned++;
+          end = `(${id}`;
+          const record = JSON.parse(fields[1] as string) as UsageRecord;
+          if (query.since !== undefined && record.time < query.since) {
+            // Records are written when requests end; a little slack keeps long requests that started earlier.
+            if (Number(id.split('-')[0]) < Date.parse(query.since)) break scan;
+            continue;
+          }
+          if (query.address !== undefined && record.address !== query.address) continue;
+          if (query.model !== undefined && record.model !== query.model) continue;
+          out.push(record);
+          if (++found >= limit) break scan;
+        }
+      }
+    }
+    out.sort((a, b) => (a.time < b.time ? 1 : a.time > b.time ? -1 : 0));
+    return out.slice(0, limit);
+  }
+
+  /** Totals from the per-day aggregates; `since` counts whole days (UTC), as the aggregates do. */
+  async queryUsage(query: UsageQuery): Promise<UsageTotals[]> {
+    const sinceDay = query.since?.slice(0, 10);
+    const groups = new Map<string | null, UsageTotals>();
+    for (const company of await this.companiesFor(query.company)) {
+      const days = (await this.redis.smembers(keys.aggregateDays(company))).filter((d) => sinceDay === undefined || d >= sinceDay);
+      for (const day of days) {
+        const hash = await this.redis.hgetall(keys.aggregate(company, day, query.groupBy));
+        for (const [field, value] of Object.entries(hash)) {
+          const bar = field.lastIndexOf('|');
+          const raw = field.slice(0, bar);
+          const key = raw === '' ? null : raw;
+          let totals = groups.get(key);
+          if (!totals) groups.set(key, (totals = emptyTotals(key)));
+          const n = Number(value);
+          switch (field.slice(bar + 1)) {
+            case 'requests': totals.requests += n; break;
+            case 'input_tokens': totals.input_tokens += n; break;
+            case 'output_tokens': totals.output_tokens += n; break;
+            case 'cache_creation_input_tokens': totals.cache_creation_input_tokens += n; break;
+            case 'cache_read_input_tokens': totals.cache_read_input_tokens += n; break;
+            case 'cost_micros': totals.cost_usd = Math.round((totals.cost_usd + n / 1e6) * 1e6) / 1e6; break;
+          }
+        }
+      }
+    }
+    return [...groups.values()].sort((a, b) => b.cost_usd - a.cost_usd || b.requests - a.requests);
+  }
+
+  async replaceCompany(records: CompanyRecords): Promise<void> {
+    const c = records.company;
+    const wanted = new Set(records.tokens.map((t) => t.hash));
+    const existing = await this.redis.smembers(keys.tokenSet(c));
+    // Revocations first: a removed token must stop working before anything else changes.
+    for (const hash of existing) {
+      if (!wanted.has(hash)) {
+        await this.redis.del(keys.token(hash));
+        await this.redis.srem(keys.tokenSet(c), hash);
+      }
+    }
+    for (const credential of records.credentials) {
+      const fp = createHash('sha256').update(credential.secret).digest('hex').slice(0, 32);
+      const previous = await this.redis.getset(keys.fingerprint(c, credential.name), fp);
+      // A rotated secret starts healthy; an unchanged one keeps what the upstream taught us.
+      if (previous !== null && previous !== fp) await this.redis.del(keys.health(c, credential.name));
+    }
+    await this.redis.set(keys.records(c), encodeCompany(records, this.box));
+    for (const token of records.tokens) await this.redis.set(keys.token(token.hash), JSON.stringify(token));
+    if (records.tokens.length > 0) await this.redis.sadd(keys.tokenSet(c), ...records.tokens.map((t) => t.hash));
+    await this.redis.sadd(keys.companies(), c);
+    await this.redis.publish(keys.invalidations(), c);
+  }
+
+  async removeCompany(company: string): Promise<void> {
+    for (const hash of await this.redis.smembers(keys.tokenSet(company))) await this.redis.del(keys.token(hash));
+    await this.redis.del(keys.tokenSet(company), keys.records(company));
+    await this.redis.srem(keys.companies(), company);
+    await this.redis.publish(keys.invalidations(), company);
+    this.parsed.delete(company);
+  }
+
+  async listCompanies(): Promise<string[]> {
+    return this.redis.smembers(keys.companies());
+  }
+
+  async close(): Promise<void> {
+    if (this.flushTimer) clearTimeout(this.flushTimer);
+    this.flushTimer = null;
+    if (this.buffer.length > 0 && this.redis.status === 'ready') await this.flush();
+    this.redis.disconnect();
+  }
+}

@@ -1,0 +1,134 @@
+/**
+ * Every multi-key decision is one Lua script, so it is atomic across all
+ * gateway processes. The lease script mirrors chooseCredential in
+ * ../lease-choice.ts; the shared contract suite holds both to the same rule.
+ */
+
+/** KEYS: sticky, then (leases, health) per candidate. ARGV: now, ttl, leaseId, stickyTtl, n, then (name, max, priority) per candidate. */
+export const ACQUIRE_LEASE = `
+local now = tonumber(ARGV[1])
+local ttl = tonumber(ARGV[2])
+local lease_id = ARGV[3]
+local sticky_ttl = tonumber(ARGV[4])
+local n = tonumber(ARGV[5])
+local sticky = false
+if sticky_ttl > 0 then sticky = redis.call('GET', KEYS[1]) end
+local usable = 0
+local earliest = false
+local chosen = false
+local best = false
+local best_prio = 0
+local best_load = 0
+for i = 1, n do
+  local name = ARGV[5 + (i - 1) * 3 + 1]
+  local max = tonumber(ARGV[5 + (i - 1) * 3 + 2])
+  local prio = tonumber(ARGV[5 + (i - 1) * 3 + 3])
+  local lk = KEYS[1 + (i - 1) * 2 + 1]
+  local hk = KEYS[1 + (i - 1) * 2 + 2]
+  local h = redis.call('HMGET', hk, 'unhealthy', 'w:5h:exhausted', 'w:5h:reset', 'w:7d:exhausted', 'w:7d:reset')
+  if not h[1] then
+    local blocked = false
+    for w = 0, 1 do
+      if h[2 + w * 2] == '1' then
+        local reset = tonumber(h[3 + w * 2] or '') or 9007199254740991
+        if reset > now and ((not blocked) or reset > blocked) then blocked = reset end
+      end
+    end
+    if blocked then
+      if (not earliest) or blocked < earliest then earliest = blocked end
+    else
+      usable = usable + 1
+      redis.call('ZREMRANGEBYSCORE', lk, '-inf', now)
+      local in_use = redis.call('ZCARD', lk)
+      if in_use < max then
+        if sticky and sticky == name then
+          chosen = i
+          break
+        end
+        local load = in_use / max
+        if (not best) or prio > best_prio or (prio == best_prio and load < best_load) then
+          best = i
+          best_prio = prio
+          best_load = load
+        end
+      end
+    end
+  end
+end
+if not chosen then chosen = best end
+if chosen then
+  local lk = KEYS[1 + (chosen - 1) * 2 + 1]
+  redis.call('ZADD', lk, now + ttl, lease_id)
+  redis.call('PEXPIRE', lk, ttl * 4)
+  local name = ARGV[5 + (chosen - 1) * 3 + 1]
+  if sticky_ttl > 0 then redis.call('SET', KEYS[1], name, 'PX', sticky_ttl) end
+  return {'ok', name}
+end
+if usable > 0 then return {'busy'} end
+if earliest then return {'exhausted', tostring(earliest)} end
+return {'busy'}
+`;
+
+/** KEYS: leases. ARGV: now, ttl, leaseId. Renews only a lease that still exists. */
+export const RENEW_ZSET_MEMBER = `
+if redis.call('ZSCORE', KEYS[1], ARGV[3]) then
+  redis.call('ZADD', KEYS[1], tonumber(ARGV[1]) + tonumber(ARGV[2]), ARGV[3])
+  redis.call('PEXPIRE', KEYS[1], tonumber(ARGV[2]) * 4)
+  return 1
+end
+return 0
+`;
+
+/** KEYS: slots. ARGV: now, ttl, limit, requestId. */
+export const ACQUIRE_SLOT = `
+local now = tonumber(ARGV[1])
+redis.call('ZREMRANGEBYSCORE', KEYS[1], '-inf', now)
+if redis.call('ZCARD', KEYS[1]) < tonumber(ARGV[3]) then
+  redis.call('ZADD', KEYS[1], now + tonumber(ARGV[2]), ARGV[4])
+  redis.call('PEXPIRE', KEYS[1], tonumber(ARGV[2]) * 4)
+  return 1
+end
+return 0
+`;
+
+/** KEYS: counters. ARGV: amount, then (limit, expireAt) per counter. Returns 0 when reserved, else the 1-based index that would pass its limit. */
+export const RESERVE_SPEND = `
+local amount = tonumber(ARGV[1])
+for i = 1, #KEYS do
+  local current = tonumber(redis.call('GET', KEYS[i]) or '0')
+  if current + amount > tonumber(ARGV[2 + (i - 1) * 2]) then return i end
+end
+for i = 1, #KEYS do
+  redis.call('INCRBY', KEYS[i], amount)
+  redis.call('PEXPIREAT', KEYS[i], tonumber(ARGV[3 + (i - 1) * 2]))
+end
+return 0
+`;
+
+/** KEYS: counters. ARGV: delta. */
+export const ADJUST_SPEND = `
+for i = 1, #KEYS do
+  if redis.call('EXISTS', KEYS[i]) == 1 then redis.call('INCRBY', KEYS[i], tonumber(ARGV[1])) end
+end
+return 0
+`;
+
+/**
+ * KEYS: usage-id, stream, days-set, then 5 aggregate keys (address, model, repo, application, end_user).
+ * ARGV: record JSON, id TTL ms, stream max length, day, retention ms, input, output, cache creation, cache read, cost micros, then 5 group values.
+ * Idempotent by request id: a second write of the same id changes nothing.
+ */
+export const RECORD_USAGE = `
+if not redis.call('SET', KEYS[1], '1', 'NX', 'PX', tonumber(ARGV[2])) then return 0 end
+redis.call('XADD', KEYS[2], 'MAXLEN', '~', tonumber(ARGV[3]), '*', 'r', ARGV[1])
+redis.call('SADD', KEYS[3], ARGV[4])
+local fields = {'requests', 'input_tokens', 'output_tokens', 'cache_creation_input_tokens', 'cache_read_input_tokens', 'cost_micros'}
+local values = {1, tonumber(ARGV[6]), tonumber(ARGV[7]), tonumber(ARGV[8]), tonumber(ARGV[9]), tonumber(ARGV[10])}
+for g = 1, 5 do
+  local key = KEYS[3 + g]
+  local value = ARGV[10 + g]
+  for f = 1, 6 do redis.call('HINCRBY', key, value .. '|' .. fields[f], values[f]) end
+  redis.call('PEXPIRE', key, tonumber(ARGV[5]))
+end
+return 1
+`;

@@ -1,0 +1,227 @@
+import { randomBytes } from 'node:crypto';
+import { Redis } from 'ioredis';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { spendPlan, worstCaseMicros } from '../../../src/governance/spend-admission.js';
+import { priceFromBase } from '../../../src/models/price.js';
+import type { UsageRecord } from '../../../src/metering/usage-record.js';
+import { settingsRecord } from '../../../src/reconcile/settings.js';
+import { MemoryState } from '../../../src/state/memory.js';
+import type { CompanyRecords, CredentialRecord } from '../../../src/state/records.js';
+import { connectRedis } from '../../../src/state/redis/connect.js';
+import { RedisState } from '../../../src/state/redis/redis-state.js';
+import { SecretBox } from '../../../src/state/secret-box.js';
+import type { GatewayState, LeaseRequest } from '../../../src/state/state.js';
+import { startRedis, type TestRedis } from '../../support/redis-server.js';
+
+/**
+ * One contract, two implementations: everything the data planes rely on
+ * behaves the same in memory and in Redis. Time is a test clock that both
+ * implementations read, so TTLs and windows are exercised without sleeping.
+ */
+let clock = 1_800_000_000_000;
+const now = (): number => clock;
+let redisServer: TestRedis;
+const box = new SecretBox(randomBytes(32));
+
+interface Impl {
+  name: string;
+  make(): Promise<GatewayState>;
+}
+
+const IMPLEMENTATIONS: Impl[] = [
+  { name: 'memory', make: async () => new MemoryState(now) },
+  {
+    name: 'redis',
+    make: async () => {
+      const raw = new Redis(redisServer.url);
+      await raw.flushall();
+      raw.disconnect();
+      const state = new RedisState(connectRedis(redisServer.url), box, { now });
+      await state.ready();
+      return state;
+    },
+  },
+];
+
+beforeAll(async () => {
+  redisServer = await startRedis();
+});
+afterAll(async () => {
+  await redisServer?.destroy();
+});
+
+function credential(name: string, extra: Partial<CredentialRecord> = {}): CredentialRecord {
+  return { company: 'acme', name, provider: 'vendor', kind: 'apiKey', secret: `sk-secret-${name}`, baseUrl: 'http://127.0.0.1:1', authScheme: 'xApiKey', maxConcurrency: 2, models: null, priority: 0, ...extra };
+}
+
+function company(credentials: CredentialRecord[], tokens: CompanyRecords['tokens'] = []): CompanyRecords {
+  return { company: 'acme', settings: settingsRecord('acme', { tokenDomain: 'acme.example' }), tokens, credentials };
+}
+
+function leaseRequest(candidates: CredentialRecord[], requestId: string, session: string | null = null, ttlMs = 1000): LeaseRequest {
+  return { company: 'acme', candidates, session, requestId, ttlMs };
+}
+
+function usageRecord(id: string, extra: Partial<UsageRecord> = {}): UsageRecord {
+  return {
+    request_id: id, time: new Date(clock).toISOString(), company: 'acme', address: 'alice@acme.example', endpoint: 'messages', model: 'claude-sonnet-4-5',
+    provider: 'vendor', provider_model: 'claude-sonnet-4-5', credential: 'k1', input_tokens: 10, output_tokens: 5, cache_creation_input_tokens: 1,
+    cache_read_input_tokens: 2, cost_usd: 0.5, status: 200, fault: null, stream: true, duration_ms: 3, ttfb_ms: 1, outcome: 'complete', ...extra,
+  };
+}
+
+describe.each(IMPLEMENTATIONS)('GatewayState contract: $name', (impl) => {
+  let state: GatewayState;
+  beforeEach(async () => {
+    clock = 1_800_000_000_000;
+    state = await impl.make();
+    return () => state.close();
+  });
+
+  it('stores tokens by hash and forgets revoked ones on the next replace', async () => {
+    const alice = { hash: 'sha256:' + 'a'.repeat(64), company: 'acme', name: 'alice', address: 'alice@acme.example' };
+    const bob = { hash: 'sha256:' + 'b'.repeat(64), company: 'acme', name: 'bob', address: 'bob@acme.example' };
+    await state.replaceCompany(company([credential('k1')], [alice, bob]));
+    expect(await state.findToken(alice.hash)).toEqual(alice);
+    await state.replaceCompany(company([credential('k1')], [bob]));
+    expect(await state.findToken(alice.hash)).toBeNull();
+    expect(await state.findToken(bob.hash)).toEqual(bob);
+    const records = await state.getCompany('acme');
+    expect(records?.credentials[0]?.secret).toBe('sk-secret-k1');
+    expect(await state.listCompanies()).toEqual(['acme']);
+    await state.removeCompany('acme');
+    expect(await state.findToken(bob.hash)).toBeNull();
+    expect(await state.getCompany('acme')).toBeNull();
+  });
+
+  it('never lets parallel acquirers exceed maxConcurrency', async () => {
+    const pool = [credential('k1', { maxConcurrency: 3 }), credential('k2', { maxConcurrency: 2 })];
+    const results = await Promise.all(Array.from({ length: 40 }, (_, i) => state.acquireLease(leaseRequest(pool, `r${i}`))));
+    const granted = results.filter((r) => r.ok);
+    expect(granted).toHaveLength(5);
+    const byName = new Map<string, number>();
+    for (const r of granted) if (r.ok) byName.set(r.lease.credential.name, (byName.get(r.lease.credential.name) ?? 0) + 1);
+    expect(Object.fromEntries(byName)).toEqual({ k1: 3, k2: 2 });
+    expect(results.filter((r) => !r.ok).every((r) => !r.ok && r.reason === 'busy')).toBe(true);
+    const first = granted[0];
+    if (!first?.ok) throw new Error('unreachable');
+    await state.releaseLease(first.lease);
+    expect((await state.acquireLease(leaseRequest(pool, 'again'))).ok).toBe(true);
+  });
+
+  it('prefers higher priority, then the least loaded, and keeps a session sticky while it has room', async () => {
+    const pool = [credential('low', { priority: 0, maxConcurrency: 4 }), credential('high', { priority: 5, maxConcurrency: 1 })];
+    const a = await state.acquireLease(leaseRequest(pool, 'a'));
+    expect(a.ok && a.lease.credential.name).toBe('high');
+    const b = await state.acquireLease(leaseRequest(pool, 'b'));
+    expect(b.ok && b.lease.credential.name).toBe('low');
+    const even = [credential('x', { maxConcurrency: 4 }), credential('y', { maxConcurrency: 4 })];
+    const first = await state.acquireLease(leaseRequest(even, 'c1', 'session-1'));
+    const firstName = first.ok ? first.lease.credential.name : '';
+    const other = await state.acquireLease(leaseRequest(even, 'c2'));
+    expect(other.ok && other.lease.credential.name).not.toBe(firstName);
+    // The session returns to its credential although the other one is now equally loaded.
+    const again = await state.acquireLease(leaseRequest(even, 'c3', 'session-1'));
+    expect(again.ok && again.lease.credential.name).toBe(firstName);
+  });
+
+  it('frees a lease whose TTL ran out (a crashed process) and keeps a renewed one', async () => {
+    const pool = [credential('k1', { maxConcurrency: 1 })];
+    const held = await state.acquireLease(leaseRequest(pool, 'crashed', null, 1000));
+    expect(held.ok).toBe(true);
+    expect((await state.acquireLease(leaseRequest(pool, 'waiting'))).ok).toBe(false);
+    clock += 600;
+    if (held.ok) await state.renewLease(held.lease, 1000);
+    clock += 600;
+    expect((await state.acquireLease(leaseRequest(pool, 'still-held'))).ok).toBe(false);
+    clock += 1001;
+    expect((await state.acquireLease(leaseRequest(pool, 'after-ttl'))).ok).toBe(true);
+  });
+
+  it('skips a seat whose window is exhausted until the reset the upstream gave, and unhealthy credentials', async () => {
+    const seat = credential('seat', { kind: 'subscriptionSeat', priority: 10 });
+    const key = credential('key');
+    await state.updateSeatWindows('acme', 'seat', [{ window: '5h', exhausted: true, utilization: 1, resetAt: clock + 5000 }]);
+    const health = await state.credentialHealth('acme', 'seat');
+    expect(health.windows).toEqual([{ window: '5h', exhausted: true, utilization: 1, resetAt: clock + 5000 }]);
+    const used = await state.acquireLease(leaseRequest([seat, key], 'r1'));
+    expect(used.ok && used.lease.credential.name).toBe('key');
+    const onlySeat = await state.acquireLease(leaseRequest([seat], 'r2'));
+    expect(onlySeat).toEqual({ ok: false, reason: 'exhausted', earliestReset: clock + 5000 });
+    clock += 5001;
+    const reset = await state.acquireLease(leaseRequest([seat, key], 'r3'));
+    expect(reset.ok && reset.lease.credential.name).toBe('seat');
+    await state.markCredentialUnhealthy('acme', 'key', 'upstream answered 401');
+    expect((await state.credentialHealth('acme', 'key')).healthy).toBe(false);
+    expect(await state.acquireLease(leaseRequest([key], 'r4'))).toEqual({ ok: false, reason: 'busy' });
+  });
+
+  it('caps callers, queues for a slot and gives up after the wait', async () => {
+    const slot = (id: string, waitMs: number): Promise<boolean> => state.acquireCallerSlot({ company: 'acme', tokenHash: 'sha256:t', limit: 2, requestId: id, ttlMs: 60_000, waitMs });
+    expect(await slot('a', 0)).toBe(true);
+    expect(await slot('b', 0)).toBe(true);
+    expect(await slot('c', 0)).toBe(false);
+    // Real time passes for the queue wait; the test clock only decides TTLs.
+    const waiting = slot('d', 5_000);
+    await new Promise((r) => setTimeout(r, 30));
+    await state.releaseCallerSlot('acme', 'sha256:t', 'a');
+    expect(await waiting).toBe(true);
+    clock += 60_001;
+    expect(await slot('e', 0)).toBe(true);
+  });
+
+  it('reserves spend atomically, settles it, and starts a new window with a new counter', async () => {
+    const settings = settingsRecord('acme', { spendLimits: { timeZone: 'Europe/Berlin', perToken: [{ window: 'daily', usd: 1 }] } });
+    const plan = spendPlan(settings, 'sha256:' + 'c'.repeat(64), clock, 100_000);
+    if (!plan) throw new Error('plan expected');
+    const results = await Promise.all(Array.from({ length: 25 }, () => state.reserveSpend('acme', plan.checks, plan.reservedMicros)));
+    expect(results.filter((r) => r.ok)).toHaveLength(10);
+    const counter = plan.checks[0]?.counter as string;
+    expect(await state.spendOf('acme', counter)).toBe(1_000_000);
+    await state.adjustSpend('acme', plan.checks, -100_000 + 40_000);
+    expect(await state.spendOf('acme', counter)).toBe(940_000);
+    const refused = await state.reserveSpend('acme', plan.checks, 100_000);
+    expect(refused.ok).toBe(false);
+    const tomorrow = spendPlan(settings, 'sha256:' + 'c'.repeat(64), plan.checks[0]!.resetAt + 1, 100_000);
+    expect(tomorrow?.checks[0]?.counter).not.toBe(counter);
+    expect((await state.reserveSpend('acme', tomorrow!.checks, 100_000)).ok).toBe(true);
+    expect(worstCaseMicros(300, 100, priceFromBase(3, 15))).toBe(100 * 3 + 100 * 15);
+  });
+
+  it('writes usage once per request id and aggregates it', async () => {
+    await state.recordUsage(usageRecord('req_1', { repo: 'github.com/acme/w' }));
+    await state.recordUsage(usageRecord('req_1', { repo: 'github.com/acme/w' }));
+    await state.recordUsage(usageRecord('req_2', { address: 'bob@acme.example', cost_usd: 0.25 }));
+    const logs = await state.queryLogs({ company: 'acme' });
+    expect(logs.map((r) => r.request_id).sort()).toEqual(['req_1', 'req_2']);
+    expect(await state.queryLogs({ address: 'bob@acme.example' })).toHaveLength(1);
+    const byAddress = await state.queryUsage({ groupBy: 'address', company: 'acme' });
+    expect(byAddress).toEqual([
+      { key: 'alice@acme.example', requests: 1, input_tokens: 10, output_tokens: 5, cache_creation_input_tokens: 1, cache_read_input_tokens: 2, cost_usd: 0.5 },
+      { key: 'bob@acme.example', requests: 1, input_tokens: 10, output_tokens: 5, cache_creation_input_tokens: 1, cache_read_input_tokens: 2, cost_usd: 0.25 },
+    ]);
+    const byRepo = await state.queryUsage({ groupBy: 'repo' });
+    expect(byRepo.map((t) => [t.key, t.requests])).toEqual([['github.com/acme/w', 1], [null, 1]]);
+    const future = new Date(clock + 2 * 86_400_000).toISOString();
+    expect(await state.queryUsage({ groupBy: 'model', since: future })).toEqual([]);
+  });
+});
+
+describe('Redis specifics', () => {
+  it('stores provider secrets only sealed', async () => {
+    const raw = new Redis(redisServer.url);
+    await raw.flushall();
+    const state = new RedisState(connectRedis(redisServer.url), box, { now });
+    await state.ready();
+    await state.replaceCompany(company([credential('k1')]));
+    const keys = await raw.keys('*');
+    for (const key of keys) {
+      const type = await raw.type(key);
+      const value = type === 'string' ? await raw.get(key) : JSON.stringify(type === 'hash' ? await raw.hgetall(key) : await raw.smembers(key).catch(() => []));
+      expect(value ?? '').not.toContain('sk-secret-k1');
+    }
+    expect(keys.filter((k) => k.startsWith('gw:{acme}')).length).toBeGreaterThan(0);
+    raw.disconnect();
+    await state.close();
+  });
+});

@@ -1,0 +1,70 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { createConnection } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { freePort } from './free-port.js';
+
+/**
+ * A real redis-server on a free loopback port in a temp directory
+ * (`make test-deps` installs the Debian package). Append-only persistence
+ * is on so a restart keeps the data, as the chart's bundled Redis does.
+ */
+export interface TestRedis {
+  readonly url: string;
+  readonly port: number;
+  stop(): Promise<void>;
+  kill(): Promise<void>;
+  start(): Promise<void>;
+  destroy(): Promise<void>;
+}
+
+function waitForPort(port: number, timeoutMs = 10_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  return new Promise((resolve, reject) => {
+    const attempt = (): void => {
+      const socket = createConnection(port, '127.0.0.1');
+      socket.once('connect', () => {
+        socket.end();
+        resolve();
+      });
+      socket.once('error', () => {
+        socket.destroy();
+        if (Date.now() > deadline) reject(new Error(`redis-server did not listen on ${port}`));
+        else setTimeout(attempt, 25);
+      });
+    };
+    attempt();
+  });
+}
+
+export async function startRedis(): Promise<TestRedis> {
+  const port = await freePort();
+  const dir = mkdtempSync(join(tmpdir(), 'gw-redis-'));
+  let child: ChildProcess | null = null;
+  const launch = async (): Promise<void> => {
+    child = spawn('redis-server', ['--port', String(port), '--bind', '127.0.0.1', '--dir', dir, '--save', '', '--appendonly', 'yes', '--appendfsync', 'always', '--protected-mode', 'no', '--loglevel', 'warning'], { stdio: 'ignore' });
+    await waitForPort(port);
+  };
+  const halt = async (signal: NodeJS.Signals): Promise<void> => {
+    const c = child as ChildProcess | null;
+    if (!c || c.exitCode !== null || c.signalCode !== null) return;
+    const exited = new Promise<void>((resolve) => c.once('exit', () => resolve()));
+    c.kill(signal);
+    await exited;
+    child = null;
+  };
+  await launch();
+  process.once('exit', () => (child as ChildProcess | null)?.kill('SIGKILL'));
+  return {
+    url: `redis://127.0.0.1:${port}`,
+    port,
+    stop: () => halt('SIGTERM'),
+    kill: () => halt('SIGKILL'),
+    start: launch,
+    async destroy() {
+      await halt('SIGKILL');
+      rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}

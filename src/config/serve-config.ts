@@ -12,6 +12,8 @@ export interface ServeConfig {
   /** sha256 of the admin bearer token; null disables the admin API (metrics and health stay up). */
   readonly adminToken: string | null;
   readonly redisUrl: string | null;
+  /** PEM of an extra CA for rediss:// (GW_REDIS_TLS_CA_FILE). */
+  readonly redisTlsCa: string | null;
   /** AES-256-GCM key for provider secrets at rest in Redis (32 bytes). */
   readonly encryptionKey: Buffer | null;
   readonly pipeline: PipelineConfig;
@@ -58,6 +60,15 @@ export function readServeConfig(argv: readonly string[], env: NodeJS.ProcessEnv)
   if (adminToken !== null && adminToken.length < 16) problems.push('the admin token must be at least 16 characters');
   const redisUrl = args.values.get('redis') ?? env.GW_REDIS_URL ?? null;
   if (redisUrl !== null && !/^rediss?:\/\//.test(redisUrl)) problems.push('--redis must be a redis:// or rediss:// URL');
+  let redisTlsCa: string | null = null;
+  const caFile = args.values.get('redis-tls-ca-file') ?? env.GW_REDIS_TLS_CA_FILE;
+  if (caFile) {
+    try {
+      redisTlsCa = readFileSync(caFile, 'utf8');
+    } catch (error) {
+      problems.push(`--redis-tls-ca-file ${caFile}: ${(error as Error).message}`);
+    }
+  }
   let encryptionKeyText: string | null = env.GW_ENCRYPTION_KEY ?? null;
   const keyFile = args.values.get('encryption-key-file') ?? env.GW_ENCRYPTION_KEY_FILE;
   if (keyFile) {
@@ -82,6 +93,7 @@ export function readServeConfig(argv: readonly string[], env: NodeJS.ProcessEnv)
     adminPort: port(args.values.get('admin-port') ?? env.GW_ADMIN_PORT, 9090, '--admin-port', problems),
     adminToken,
     redisUrl,
+    redisTlsCa,
     encryptionKey,
     pipeline: Object.freeze({
       ...DEFAULT_PIPELINE_CONFIG,

@@ -40,7 +40,7 @@ export interface RunServeDeps {
  */
 async function stateFor(config: ServeConfig, logger: Logger, reapply: () => Promise<void>): Promise<GatewayState> {
   if (config.redisUrl === null || config.encryptionKey === null) return new MemoryState();
-  const redis = connectRedis(config.redisUrl);
+  const redis = connectRedis(config.redisUrl, config.redisTlsCa ? { tlsCa: config.redisTlsCa } : {});
   // Connection errors are expected while Redis is away; requests fail closed meanwhile.
   let lastLogged = 0;
   redis.on('error', (error: Error) => {

@@ -38,12 +38,28 @@ function waitForPort(port: number, timeoutMs = 10_000): Promise<void> {
   });
 }
 
-export async function startRedis(): Promise<TestRedis> {
+export interface RedisOptions {
+  readonly password?: string;
+  /** Serve TLS only, with this certificate and key. */
+  readonly tls?: { certFile: string; keyFile: string; caFile: string };
+  /** Extra redis-server arguments (cluster mode, say). */
+  readonly args?: string[];
+}
+
+export async function startRedis(options: RedisOptions = {}): Promise<TestRedis> {
   const port = await freePort();
   const dir = mkdtempSync(join(tmpdir(), 'gw-redis-'));
   let child: ChildProcess | null = null;
+  const args = ['--bind', '127.0.0.1', '--dir', dir, '--save', '', '--appendonly', 'yes', '--appendfsync', 'always', '--protected-mode', 'no', '--loglevel', 'warning'];
+  if (options.tls) {
+    args.push('--port', '0', '--tls-port', String(port), '--tls-cert-file', options.tls.certFile, '--tls-key-file', options.tls.keyFile, '--tls-ca-cert-file', options.tls.caFile, '--tls-auth-clients', 'no');
+  } else {
+    args.push('--port', String(port));
+  }
+  if (options.password) args.push('--requirepass', options.password);
+  args.push(...(options.args ?? []));
   const launch = async (): Promise<void> => {
-    child = spawn('redis-server', ['--port', String(port), '--bind', '127.0.0.1', '--dir', dir, '--save', '', '--appendonly', 'yes', '--appendfsync', 'always', '--protected-mode', 'no', '--loglevel', 'warning'], { stdio: 'ignore' });
+    child = spawn('redis-server', args, { stdio: 'ignore', cwd: dir });
     await waitForPort(port);
   };
   const halt = async (signal: NodeJS.Signals): Promise<void> => {
@@ -56,8 +72,9 @@ export async function startRedis(): Promise<TestRedis> {
   };
   await launch();
   process.once('exit', () => (child as ChildProcess | null)?.kill('SIGKILL'));
+  const auth = options.password ? `:${encodeURIComponent(options.password)}@` : '';
   return {
-    url: `redis://127.0.0.1:${port}`,
+    url: `${options.tls ? 'rediss' : 'redis'}://${auth}127.0.0.1:${port}`,
     port,
     stop: () => halt('SIGTERM'),
     kill: () => halt('SIGKILL'),

@@ -9,7 +9,12 @@ export type RedisClient = Redis | Cluster;
  * without a restart. `rediss://` gives TLS; `?cluster=true` (or several
  * comma-separated hosts) gives Redis Cluster.
  */
-export function connectRedis(url: string): RedisClient {
+export interface RedisConnectOptions {
+  /** PEM of a CA to trust for rediss:// besides the system's (a private CA, as in-cluster Redis often uses). */
+  readonly tlsCa?: string;
+}
+
+export function connectRedis(url: string, connect: RedisConnectOptions = {}): RedisClient {
   const parsed = new URL(url);
   const tls = parsed.protocol === 'rediss:';
   const options: RedisOptions = {
@@ -21,7 +26,7 @@ export function connectRedis(url: string): RedisClient {
     lazyConnect: false,
     ...(parsed.username ? { username: decodeURIComponent(parsed.username) } : {}),
     ...(parsed.password ? { password: decodeURIComponent(parsed.password) } : {}),
-    ...(tls ? { tls: { servername: parsed.hostname } } : {}),
+    ...(tls ? { tls: { servername: parsed.hostname, ...(connect.tlsCa ? { ca: connect.tlsCa } : {}) } } : {}),
   };
   const hosts = parsed.host.split(',');
   if (parsed.searchParams.get('cluster') === 'true' || hosts.length > 1) {
@@ -29,7 +34,13 @@ export function connectRedis(url: string): RedisClient {
       const [host, port] = h.split(':');
       return { host: host as string, port: Number(port ?? 6379) };
     });
-    return new Cluster(nodes, { enableOfflineQueue: false, redisOptions: options, clusterRetryStrategy: (times) => Math.min(50 * times, 1_000) });
+    // Cluster nodes announce their own addresses; with TLS, verify them against the name in the URL.
+    return new Cluster(nodes, {
+      enableOfflineQueue: false,
+      redisOptions: options,
+      clusterRetryStrategy: (times) => Math.min(50 * times, 1_000),
+      ...(tls ? { dnsLookup: (address, callback) => callback(null, address), slotsRefreshTimeout: 2_000 } : {}),
+    });
   }
   const db = Number(parsed.pathname.slice(1) || '0');
   return new Redis({ ...options, host: parsed.hostname, port: Number(parsed.port || 6379), db });

@@ -11,6 +11,7 @@ import { connectRedis } from '../../../src/state/redis/connect.js';
 import { RedisState } from '../../../src/state/redis/redis-state.js';
 import { SecretBox } from '../../../src/state/secret-box.js';
 import type { GatewayState, LeaseRequest } from '../../../src/state/state.js';
+import { startRedisCluster, type TestRedisCluster } from '../../support/redis-cluster.js';
 import { startRedis, type TestRedis } from '../../support/redis-server.js';
 
 /**
@@ -21,6 +22,7 @@ import { startRedis, type TestRedis } from '../../support/redis-server.js';
 let clock = 1_800_000_000_000;
 const now = (): number => clock;
 let redisServer: TestRedis;
+let redisCluster: TestRedisCluster;
 const box = new SecretBox(randomBytes(32));
 
 interface Impl {
@@ -41,13 +43,29 @@ const IMPLEMENTATIONS: Impl[] = [
       return state;
     },
   },
+  {
+    // Every company key carries a {company} hash tag; a Cluster proves the scripts never cross slots.
+    name: 'redis cluster',
+    make: async () => {
+      for (const node of redisCluster.nodes) {
+        const raw = new Redis(node.url);
+        await raw.flushall();
+        raw.disconnect();
+      }
+      const state = new RedisState(connectRedis(redisCluster.url), box, { now });
+      await state.ready();
+      return state;
+    },
+  },
 ];
 
 beforeAll(async () => {
   redisServer = await startRedis();
+  redisCluster = await startRedisCluster();
 });
 afterAll(async () => {
   await redisServer?.destroy();
+  await redisCluster?.destroy();
 });
 
 function credential(name: string, extra: Partial<CredentialRecord> = {}): CredentialRecord {

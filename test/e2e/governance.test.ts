@@ -255,6 +255,59 @@ describe.each(DATA_PLANES)('governance through $name backed by Redis', (plane) =
     expect(refusedAt).toBe(2);
   });
 
+  it('marks a credential unhealthy after an upstream 401 and leases the healthy one from then on', async () => {
+    await flush();
+    const bad = await mock();
+    const good = await mock();
+    bad.behaviour = { kind: 'status', status: 401, errorType: 'authentication_error', message: 'invalid x-api-key' };
+    const config = writeGatewayConfig({
+      credentials: [
+        { name: 'revoked-upstream', provider: 'vendor', baseUrl: bad.url, secret: 'sk-ant-api03-bad-0000000000000000', priority: 5 },
+        { name: 'fine', provider: 'vendor', baseUrl: good.url, secret: 'sk-ant-api03-good-000000000000000' },
+      ],
+    });
+    const g = await gateway(config);
+    const token = config.tokens.alice as string;
+    const first = await call(g, token, { body: body('claude-haiku-4-5', false) });
+    expect(first.status).toBe(401);
+    expect(first.headers.get('x-gw-source')).toBe('upstream');
+    await first.text();
+    for (let i = 0; i < 3; i++) {
+      const res = await call(g, token, { body: body('claude-haiku-4-5', false) });
+      expect(res.status).toBe(200);
+      await res.text();
+    }
+    expect(bad.messageRequests()).toHaveLength(1);
+    expect(good.messageRequests()).toHaveLength(3);
+    const metrics = await (await fetch(`${g.adminUrl}/metrics`)).text();
+    expect(metrics).toMatch(/gw_credential_unhealthy_total\{company="acme",credential="revoked-upstream"\} 1/);
+  });
+
+  it('admits unpriced models with cost_usd null, or refuses them when the settings say so', async () => {
+    await flush();
+    const up = await mock({ models: ['local-llama-70b'] });
+    const admit = writeGatewayConfig({
+      settings: { spendLimits: { perToken: [{ window: 'daily', usd: 1 }] } },
+      credentials: [{ name: 'local', provider: 'provider_d', baseUrl: up.url, secret: 'local-runtime-key-0000000000' }],
+    });
+    const g = await gateway(admit);
+    const ok = await call(g, admit.tokens.alice as string, { body: body('provider_d:local-llama-70b', false) });
+    expect(ok.status).toBe(200);
+    await ok.text();
+    const [record] = await waitForLogs(g, 1);
+    expect(record).toMatchObject({ provider: 'provider_d', provider_model: 'local-llama-70b', cost_usd: null, input_tokens: 1200 });
+    await g.stop('SIGKILL');
+    await flush();
+    const refuse = writeGatewayConfig({
+      settings: { spendLimits: { refuseUnpriced: true, perToken: [{ window: 'daily', usd: 1 }] } },
+      credentials: [{ name: 'local', provider: 'provider_d', baseUrl: up.url, secret: 'local-runtime-key-0000000000' }],
+    });
+    const g2 = await gateway(refuse);
+    const refused = await call(g2, refuse.tokens.alice as string, { body: body('provider_d:local-llama-70b', false) });
+    expect(refused.status).toBe(403);
+    expect(((await refused.json()) as { error: { message: string } }).error.message).toMatch(/has no known price/);
+  });
+
   it('fails closed with 503 unavailable while Redis is down, recovers after, and loses no usage record', async () => {
     await flush();
     const up = await mock();

@@ -1,7 +1,7 @@
 const MAX_BYTES = 200;
 const HOST = /^[A-Za-z0-9](?:[A-Za-z0-9.-]{0,252})(?::[0-9]{1,5})?$/;
-// Printable, no white space, no characters that would make it a URL or a path escape.
-const SEGMENT = /^[^\s/\\?#@:%\u0000-\u001f\u007f]{1,200}$/u;
+// Printable (no C0 or C1 controls), no white space, no characters that would make it a URL or a path escape.
+const SEGMENT = /^[^\s/\\?#@:%\u0000-\u001f\u007f-\u009f]{1,200}$/u;
 
 /**
  * Spec §4.2: `<host>/<owner>/<repo>`, 1 to 200 UTF-8 bytes, no scheme, no

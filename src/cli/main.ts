@@ -1,12 +1,13 @@
 #!/usr/bin/env node
 import { runAdminQuery } from './admin-client.js';
 import type { CliIo } from './io.js';
-import { runServeCommand } from './serve.js';
+import { runExtProcCommand, runServeCommand } from './serve.js';
 import { runTokenLocal } from './token.js';
 
 const USAGE = `gw: the model gateway
 
   gw serve -f FILE [--port N] [--host H] [--prefix /api] [--admin-port N] [--admin-host H] [--redis URL]
+  gw extproc -f FILE [--port N --host H | --socket PATH] [--admin-port N] [--redis URL]
   gw token new                 print a fresh gwct_ token and its sha256: hash
   gw token hash                print the hash of a token read from stdin
   gw logs  [--since T] [--address A] [--model M] [--json] [--admin-url URL]
@@ -19,6 +20,8 @@ async function main(argv: readonly string[]): Promise<number> {
   switch (command) {
     case 'serve':
       return runServeCommand(rest, io);
+    case 'extproc':
+      return runExtProcCommand(rest, io);
     case 'token': {
       const code = await runTokenLocal(rest[0] ?? '', io);
       if (code !== -1) return code;

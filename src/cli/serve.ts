@@ -1,20 +1,27 @@
 import { ConfigError } from '../config/load-resources.js';
-import { readServeConfig } from '../config/serve-config.js';
+import { readServeConfig, type ServeConfig } from '../config/serve-config.js';
+import { runExtProc } from '../extproc/run-extproc.js';
 import { createLogger } from '../observability/logger.js';
 import { runServe } from '../serve/run-serve.js';
 import type { CliIo } from './io.js';
+import { runUntilSignalled } from './lifecycle.js';
 
-export async function runServeCommand(argv: readonly string[], io: CliIo): Promise<number> {
-  let config;
+function configOrExit(name: string, argv: readonly string[], io: CliIo, defaultPort: number): ServeConfig | null {
   try {
-    config = readServeConfig(argv, io.env);
+    return readServeConfig(argv, io.env, { port: defaultPort });
   } catch (error) {
     if (error instanceof ConfigError) {
-      io.stderr.write(`gw serve: ${error.message}\n`);
-      return 2;
+      io.stderr.write(`gw ${name}: ${error.message}\n`);
+      return null;
     }
     throw error;
   }
+}
+
+/** `gw serve`: the one-machine data plane. */
+export async function runServeCommand(argv: readonly string[], io: CliIo): Promise<number> {
+  const config = configOrExit('serve', argv, io, 8080);
+  if (!config) return 2;
   const logger = createLogger(config.logLevel);
   let gateway;
   try {
@@ -23,31 +30,35 @@ export async function runServeCommand(argv: readonly string[], io: CliIo): Promi
     io.stderr.write(`gw serve: ${error instanceof Error ? error.message : String(error)}\n`);
     return 2;
   }
+  const base = `${gateway.url}${config.pipeline.pathPrefix}`;
   logger.info({ url: gateway.url, admin: gateway.adminUrl, state: gateway.state.kind, prefix: config.pipeline.pathPrefix }, 'gateway listening');
   io.stdout.write(
     [
-      `gw serve: listening on ${gateway.url}${config.pipeline.pathPrefix} (also at the root), admin on ${gateway.adminUrl}`,
-      `  curl ${gateway.url}${config.pipeline.pathPrefix}/v1/messages -H "authorization: Bearer $GW_TOKEN" -H "anthropic-version: 2023-06-01" \\`,
+      `gw serve: listening on ${base} (also at the root), admin on ${gateway.adminUrl}, state: ${gateway.state.kind}`,
+      `  curl ${base}/v1/messages -H "authorization: Bearer $GW_TOKEN" -H "anthropic-version: 2023-06-01" \\`,
       `       -H "content-type: application/json" -d '{"model":"claude-sonnet-4-5","max_tokens":64,"messages":[{"role":"user","content":"hi"}]}'`,
-      `  ANTHROPIC_BASE_URL=${gateway.url}${config.pipeline.pathPrefix} ANTHROPIC_AUTH_TOKEN=$GW_TOKEN claude`,
+      `  ANTHROPIC_BASE_URL=${base} ANTHROPIC_AUTH_TOKEN=$GW_TOKEN claude`,
       '',
     ].join('\n'),
   );
-  await new Promise<void>((resolve) => {
-    const stop = (): void => {
-      process.off('SIGTERM', stop);
-      process.off('SIGINT', stop);
-      logger.info('shutting down: finishing requests in flight');
-      void gateway.stop().then(resolve, resolve);
-    };
-    process.on('SIGTERM', stop);
-    process.on('SIGINT', stop);
-    process.on('SIGHUP', () => {
-      gateway.reload().then(
-        () => logger.info('configuration reloaded'),
-        (error: unknown) => logger.error({ detail: error instanceof Error ? error.message : String(error) }, 'reload failed; the previous configuration stays'),
-      );
-    });
-  });
+  await runUntilSignalled(logger, gateway);
+  return 0;
+}
+
+/** `gw extproc`: the decisions behind Envoy, over gRPC (TCP or a Unix socket). */
+export async function runExtProcCommand(argv: readonly string[], io: CliIo): Promise<number> {
+  const config = configOrExit('extproc', argv, io, 9002);
+  if (!config) return 2;
+  const logger = createLogger(config.logLevel);
+  let processor;
+  try {
+    processor = await runExtProc(config, { logger });
+  } catch (error) {
+    io.stderr.write(`gw extproc: ${error instanceof Error ? error.message : String(error)}\n`);
+    return 2;
+  }
+  logger.info({ address: processor.address, admin: processor.adminUrl, state: processor.state.kind }, 'ext_proc listening');
+  io.stdout.write(`gw extproc: listening on ${processor.address}, admin on ${processor.adminUrl}, state: ${processor.state.kind}\n`);
+  await runUntilSignalled(logger, processor);
   return 0;
 }

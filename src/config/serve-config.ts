@@ -7,6 +7,8 @@ export interface ServeConfig {
   readonly file: string;
   readonly host: string;
   readonly port: number;
+  /** gw extproc: serve gRPC on this Unix socket instead of host:port (the sidecar layout). */
+  readonly socketPath: string | null;
   readonly adminHost: string;
   readonly adminPort: number;
   /** sha256 of the admin bearer token; null disables the admin API (metrics and health stay up). */
@@ -41,7 +43,7 @@ function positive(raw: string | undefined, fallback: number, name: string, probl
  * The only place `gw serve` (and `gw extproc`) read argv and the
  * environment: validated once, every problem reported together, then frozen.
  */
-export function readServeConfig(argv: readonly string[], env: NodeJS.ProcessEnv): ServeConfig {
+export function readServeConfig(argv: readonly string[], env: NodeJS.ProcessEnv, defaults: { port: number } = { port: 8080 }): ServeConfig {
   const args = parseArgs(argv, [], { f: 'file' });
   const problems: string[] = [];
   const file = args.values.get('file') ?? env.GW_CONFIG;
@@ -88,7 +90,8 @@ export function readServeConfig(argv: readonly string[], env: NodeJS.ProcessEnv)
   const config: ServeConfig = {
     file: file ?? '',
     host: args.values.get('host') ?? env.GW_HOST ?? '127.0.0.1',
-    port: port(args.values.get('port') ?? env.GW_PORT, 8080, '--port', problems),
+    port: port(args.values.get('port') ?? env.GW_PORT, defaults.port, '--port', problems),
+    socketPath: args.values.get('socket') ?? env.GW_SOCKET ?? null,
     adminHost: args.values.get('admin-host') ?? env.GW_ADMIN_HOST ?? '127.0.0.1',
     adminPort: port(args.values.get('admin-port') ?? env.GW_ADMIN_PORT, 9090, '--admin-port', problems),
     adminToken,

@@ -32,7 +32,8 @@ export function readSeatWindows(headers: HeaderMap): SeatWindow[] {
     const claim = headers[`${PREFIX}representative-claim`]?.trim();
     const reset = Number(headers[`${PREFIX}reset`]);
     out.push({
-      window: claim === 'seven_day' ? '7d' : '5h',
+      // Weekly claims come per model too (seven_day_opus, seven_day_sonnet).
+      window: claim?.startsWith('seven_day') ? '7d' : '5h',
       exhausted: true,
       utilization: null,
       resetAt: Number.isFinite(reset) && reset > 0 ? Math.round(reset * 1000) : null,

@@ -95,7 +95,8 @@ export class SseMeter {
         this.interesting = value.includes('"message_') || value.includes('"error"');
       }
       this.hasData = true;
-      if (this.interesting) this.data.push(value);
+      // An unnamed event may reveal its type on a later data line, so its earlier lines are kept too.
+      if (this.interesting || this.eventName === '') this.data.push(value);
     }
   }
 

@@ -63,12 +63,25 @@ for (const model of CATALOGUE) {
   if (!index) BY_PROVIDER.set(model.provider, (index = new Map()));
   index.set(normalizeModelId(model.id), { model, spelling: model.id });
 }
+const SPELLINGS = new Map<CatalogueModel, string[]>(CATALOGUE.map((m) => [m, [normalizeModelId(m.id)]]));
 {
   const vendor = BY_PROVIDER.get('vendor') as Map<string, ListedMatch>;
   for (const [alias, target] of VENDOR_ALIASES) {
     const match = vendor.get(normalizeModelId(target));
-    if (match) vendor.set(normalizeModelId(alias), { model: match.model, spelling: alias });
+    if (match) {
+      vendor.set(normalizeModelId(alias), { model: match.model, spelling: alias });
+      SPELLINGS.get(match.model)?.push(normalizeModelId(alias));
+    }
   }
+}
+
+/**
+ * Every normalized spelling that selects a listed model (its id, then its
+ * aliases): an owner who switches on `claude-sonnet-4-5` has switched on the
+ * dated id too, and the other way round.
+ */
+export function normalizedSpellings(model: CatalogueModel): readonly string[] {
+  return SPELLINGS.get(model) ?? [normalizeModelId(model.id)];
 }
 
 /** The listed model this id selects on the provider, ignoring capitals, dashes and dots. */

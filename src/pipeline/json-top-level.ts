@@ -2,29 +2,43 @@
  * Locate the raw bytes of a top-level string member of a JSON object without
  * parsing the rest, so a changed `model` value can be spliced in and every
  * other byte stays identical. Returns [start, end) of the value token
- * (quotes included), or null.
+ * (quotes included), or null. Keys are compared as JSON.parse reads them
+ * (escapes decoded, the last of duplicate keys wins), so the span is the
+ * value the rest of the gateway saw.
  */
 export function findTopLevelString(body: Buffer, key: string): [number, number] | null {
   const len = body.length;
   let i = skipWs(body, 0);
   if (body[i] !== 0x7b /* { */) return null;
   i++;
+  let found: [number, number] | null = null;
   for (;;) {
     i = skipWs(body, i);
-    if (i >= len || body[i] === 0x7d /* } */) return null;
-    if (body[i] !== 0x22) return null;
+    if (i < len && body[i] === 0x7d /* } */) return found;
+    if (i >= len || body[i] !== 0x22) return null;
     const keyEnd = endOfString(body, i);
     if (keyEnd < 0) return null;
-    const isKey = keyEnd - i - 2 === key.length && body.toString('utf8', i + 1, keyEnd - 1) === key;
+    const isKey = keyEquals(body, i, keyEnd, key);
     i = skipWs(body, keyEnd);
     if (body[i] !== 0x3a /* : */) return null;
     i = skipWs(body, i + 1);
     const valueStart = i;
     const valueEnd = endOfValue(body, i);
     if (valueEnd < 0) return null;
-    if (isKey) return body[valueStart] === 0x22 ? [valueStart, valueEnd] : null;
+    if (isKey) found = body[valueStart] === 0x22 ? [valueStart, valueEnd] : null;
     i = skipWs(body, valueEnd);
     if (body[i] === 0x2c /* , */) i++;
+  }
+}
+
+/** The key token at [start, end) (quotes included) equals `key` once its escapes are decoded. */
+function keyEquals(body: Buffer, start: number, end: number, key: string): boolean {
+  const token = body.subarray(start, end);
+  if (!token.includes(0x5c /* \ */)) return token.length - 2 === Buffer.byteLength(key) && token.toString('utf8', 1, token.length - 1) === key;
+  try {
+    return JSON.parse(token.toString('utf8')) === key;
+  } catch {
+    return false;
   }
 }
 
@@ -39,12 +53,15 @@ function skipWs(b: Buffer, i: number): number {
 
 /** `i` at an opening quote; returns the index after the closing quote, or -1. */
 function endOfString(b: Buffer, i: number): number {
-  for (let j = i + 1; j < b.length; j++) {
-    const c = b[j];
-    if (c === 0x5c /* \ */) j++;
-    else if (c === 0x22) return j + 1;
+  // Jump from quote to quote natively: prompt text is most of a body's bytes.
+  for (let j = i + 1; ; ) {
+    const q = b.indexOf(0x22, j);
+    if (q === -1) return -1;
+    let backslashes = 0;
+    while (q - backslashes - 1 > i && b[q - backslashes - 1] === 0x5c /* \ */) backslashes++;
+    if (backslashes % 2 === 0) return q + 1;
+    j = q + 1;
   }
-  return -1;
 }
 
 function endOfValue(b: Buffer, i: number): number {

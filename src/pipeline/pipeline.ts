@@ -23,6 +23,7 @@ import { findTopLevelString } from './json-top-level.js';
 import { modelsListBody } from './models-response.js';
 import type { RedactorPort } from './ports.js';
 import { readBodyFields } from './request-body.js';
+import { clusterNameForOrigin } from '../upstream/cluster-name.js';
 import { matchRoute } from './routes.js';
 import type { BodyOutcome, EndOutcome, HeaderMap, HeadersOutcome, LocalResponse, RequestHead, ResponseDecision } from './types.js';
 
@@ -79,6 +80,9 @@ export class Pipeline {
         const path = ctx.head.path.split('?')[0]?.slice(0, 200) ?? '';
         throw new GatewayError('not_found', `gw: no route for ${ctx.head.method.slice(0, 16)} ${path}; the gateway serves POST /v1/messages, POST /v1/messages/count_tokens and GET /v1/models`);
       }
+      // A declared body over the limit is refused before a byte of it is read or buffered.
+      const declared = ctx.head.headers['content-length'];
+      if (declared !== undefined && Number(declared) > this.config.maxBodyBytes) throw tooLarge(this.config.maxBodyBytes);
       if (ctx.route === 'base') {
         // Claude Code pre-connects with an unauthenticated HEAD: answer it, touch nothing.
         ctx.status = 200;
@@ -165,7 +169,7 @@ export class Pipeline {
           removeHeaders: headers.remove,
           setHeaders: headers.set,
           body: out,
-          cluster: clusterName(credential),
+          cluster: clusterNameForOrigin(address.origin),
         },
       };
     } catch (error) {
@@ -368,11 +372,6 @@ export class Pipeline {
 
 export function tooLarge(limit: number): GatewayError {
   return new GatewayError('request_too_large', `gw: the request body is larger than the gateway's limit of ${Math.round(limit / 1024 / 1024)} MiB`);
-}
-
-/** The Envoy cluster (and connection pool) a credential's provider address maps to. */
-export function clusterName(credential: CredentialRecord): string {
-  return `${credential.provider}|${credential.baseUrl}`;
 }
 
 function spliceModel(body: Buffer, model: string): Buffer {

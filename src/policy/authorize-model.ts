@@ -1,6 +1,6 @@
 import { GatewayError } from '../errors/gateway-error.js';
 import { CREDENTIAL_MESSAGES, MESSAGES } from '../errors/messages.js';
-import { findListedModel, listedModels, vendorPrice } from '../models/catalogue.js';
+import { findListedModel, listedModels, normalizedSpellings, vendorPrice } from '../models/catalogue.js';
 import { normalizeModelId } from '../models/normalize.js';
 import { parseModel, type ParsedModel } from '../models/parse-model.js';
 import type { Price } from '../models/price.js';
@@ -44,7 +44,7 @@ export async function authorizeModel(raw: string, company: CompanyRecords, serve
   const listed = findListedModel(provider, parsed.id);
   if (listed) {
     normalized = normalizeModelId(listed.model.id);
-    aliases.push(normalized, normalizeModelId(parsed.id));
+    aliases.push(...normalizedSpellings(listed.model));
     if (!isSwitchedOn(company.settings, provider, aliases)) throw new GatewayError('model_not_allowed', MESSAGES.switchedOff(raw));
     forwardId = parsed.pinned ? parsed.id : listed.spelling;
   } else {
@@ -75,7 +75,7 @@ export async function usableIds(company: CompanyRecords, provider: ProviderName,
   const prefix = provider === 'vendor' ? '' : `${provider}:`;
   const ids = new Set<string>();
   for (const model of listedModels(provider)) {
-    if (isSwitchedOn(company.settings, provider, [normalizeModelId(model.id)])) ids.add(prefix + model.id);
+    if (isSwitchedOn(company.settings, provider, normalizedSpellings(model))) ids.add(prefix + model.id);
   }
   const list = await served.get(company.company, provider, connected);
   for (const id of list?.ids ?? []) ids.add(prefix + id);

@@ -101,6 +101,7 @@ async function handle(
 ): Promise<void> {
   const afterHeaders = await pipeline.onRequestHeaders(ctx);
   if (afterHeaders.kind === 'respond') {
+    if (afterHeaders.response.status === 413) discardBody(req, pipeline.config.maxBodyBytes);
     sendLocal(res, afterHeaders.response);
     done('complete');
     return;
@@ -108,10 +109,8 @@ async function handle(
   const read = await readBody(req, pipeline.config.maxBodyBytes);
   if (!read.ok) {
     if (read.reason === 'too_large') {
-      // Stop reading a body we will not take; the connection cannot be reused after that.
-      res.setHeader('connection', 'close');
+      discardBody(req, pipeline.config.maxBodyBytes);
       sendLocal(res, pipeline.errorResponse(ctx, tooLarge(pipeline.config.maxBodyBytes)));
-      res.on('finish', () => req.destroy());
     }
     done(read.reason === 'too_large' ? 'complete' : 'client_disconnect');
     return;
@@ -123,6 +122,20 @@ async function handle(
     return;
   }
   await forward(pipeline, dispatcher, ctx, req, res, afterBody.plan, done);
+}
+
+/**
+ * Read and drop the rest of a refused body, so the client (still uploading)
+ * reads our 413 instead of a connection reset; a client that keeps sending
+ * far past the limit is cut off.
+ */
+function discardBody(req: IncomingMessage, limit: number): void {
+  let dropped = 0;
+  req.on('data', (chunk: Buffer) => {
+    dropped += chunk.length;
+    if (dropped > limit * 4) req.destroy();
+  });
+  req.resume();
 }
 
 function sendLocal(res: ServerResponse, response: LocalResponse): void {

@@ -36,7 +36,8 @@ export function chooseCredential(loads: readonly CandidateLoad[], stickyName: st
   }
   if (best) return { ok: true, credential: best.credential };
   if (usable > 0) return { ok: false, reason: 'busy' };
-  if (earliestReset !== null) return { ok: false, reason: 'exhausted', earliestReset };
+  // Windows with no known reset block until MAX_SAFE_INTEGER, which is no instant to report (nor a valid Date).
+  if (earliestReset !== null) return { ok: false, reason: 'exhausted', earliestReset: earliestReset >= Number.MAX_SAFE_INTEGER ? null : earliestReset };
   return { ok: false, reason: 'busy' };
 }
 

@@ -99,7 +99,9 @@ describe.each(DATA_PLANES)('bad input and bad endings through $name', (plane) =>
       vendor.behaviour = { kind: 'normal' };
     }
     const records = await waitForLogs(gateway, 1);
-    expect(records.some((r) => r.outcome === 'upstream_error')).toBe(true);
+    const cut = records.filter((r) => r.outcome !== 'complete');
+    expect(cut.length).toBeGreaterThan(0);
+    if (plane.seesUpstreamResets) expect(cut.some((r) => r.outcome === 'upstream_error')).toBe(true);
     const ok = await anthropic().messages.create({ model: 'claude-haiku-4-5', max_tokens: 5, messages: [{ role: 'user', content: 'x' }] });
     expect(ok.content[0]).toEqual({ type: 'text', text: DEFAULT_DELTAS.join('') });
   });
@@ -132,7 +134,7 @@ describe.each(DATA_PLANES)('bad input and bad endings through $name', (plane) =>
     const { port } = new URL(gateway.url);
     const reply = await rawRequest(gateway.url, `POST /v1/messages HTTP/1.1\r\nHost: 127.0.0.1:${port}\r\nAuthorization: Bearer ${token}\r\nX-Bad: a\u0001b\r\nContent-Length: 2\r\n\r\n{}`);
     expect(reply).toMatch(/^HTTP\/1\.1 400/);
-    expect(reply).toContain('"fault":"invalid_request"');
+    if (plane.parsesHttp) expect(reply).toContain('"fault":"invalid_request"');
     const ok = await anthropic().messages.create({ model: 'claude-haiku-4-5', max_tokens: 5, messages: [{ role: 'user', content: 'x' }] });
     expect(ok.type).toBe('message');
   });

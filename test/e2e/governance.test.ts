@@ -251,6 +251,8 @@ describe.each(DATA_PLANES)('governance through $name backed by Redis', (plane) =
         refusedAt = i;
         break;
       }
+      // Settlement completes just after the response ends; its usage record is written after it.
+      await waitForLogs(g5, i + 1);
     }
     expect(refusedAt).toBe(2);
   });

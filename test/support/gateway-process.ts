@@ -15,11 +15,21 @@ export interface GatewayProcess {
   stop(signal?: NodeJS.Signals): Promise<number | null>;
 }
 
+export interface StartOptions {
+  args?: string[];
+  env?: Record<string, string>;
+}
+
 /** Start the built `gw serve` as its own process, as a user would, on free loopback ports. */
-export async function startGateway(file: string, options: { args?: string[]; env?: Record<string, string> } = {}): Promise<GatewayProcess> {
+export function startGateway(file: string, options: StartOptions = {}): Promise<GatewayProcess> {
+  return spawnGw('serve', file, options);
+}
+
+/** Start a built `gw` data plane (`serve` or `extproc`) and wait for its "listening" line. */
+export async function spawnGw(command: 'serve' | 'extproc', file: string, options: StartOptions = {}): Promise<GatewayProcess> {
   const port = await freePort();
   const adminPort = await freePort();
-  const child = spawn(process.execPath, [GW_BIN, 'serve', '-f', file, '--port', String(port), '--admin-port', String(adminPort), ...(options.args ?? [])], {
+  const child = spawn(process.execPath, [GW_BIN, command, '-f', file, '--port', String(port), '--admin-port', String(adminPort), ...(options.args ?? [])], {
     env: { ...process.env, GW_ADMIN_TOKEN: ADMIN_TOKEN, GW_LOG_LEVEL: 'debug', ...(options.env ?? {}) },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
@@ -33,12 +43,12 @@ export async function startGateway(file: string, options: { args?: string[]; env
       buffered = lines.pop() ?? '';
       for (const line of lines) {
         output.push(line);
-        if (line.startsWith('gw serve: listening')) resolve();
+        if (line.startsWith(`gw ${command}: listening`)) resolve();
       }
     };
     child.stdout?.on('data', onData);
     child.stderr?.on('data', (c: Buffer) => output.push(...c.toString('utf8').split('\n').filter((l) => l !== '')));
-    void exited.then((code) => reject(new Error(`gw serve exited with ${code} before listening:\n${output.join('\n')}`)));
+    void exited.then((code) => reject(new Error(`gw ${command} exited with ${code} before listening:\n${output.join('\n')}`)));
   });
   return {
     url: `http://127.0.0.1:${port}`,

@@ -1,0 +1,188 @@
+import type { RequestContext } from '../pipeline/context.js';
+import type { Pipeline } from '../pipeline/pipeline.js';
+import type { EndOutcome, LocalResponse } from '../pipeline/types.js';
+import { ROUTE_HEADER } from '../upstream/cluster-name.js';
+import { decodeHeaders, setHeader } from './header-codec.js';
+import type { ProcessingRequest, ProcessingResponse, ProcessServerStream } from './proto.js';
+
+function immediate(response: LocalResponse, fault: string | null): ProcessingResponse {
+  return {
+    immediate_response: {
+      status: { code: response.status },
+      headers: { set_headers: [...response.headers.map(([k, v]) => setHeader(k, v)), setHeader('content-length', String(Buffer.byteLength(response.body)))] },
+      body: Buffer.from(response.body),
+      details: fault === null ? 'gw_local_response' : `gw_${fault}`,
+    },
+  };
+}
+
+const CONTINUE_RESPONSE_BODY: ProcessingResponse = Object.freeze({ response_body: Object.freeze({ response: Object.freeze({}) }) }) as ProcessingResponse;
+
+/**
+ * One ext_proc stream is one HTTP request. Envoy sends the request's phases
+ * in order and waits for exactly one answer to each; this maps them onto the
+ * pipeline's phases, the same ones gw serve drives. Response body chunks are
+ * answered at once, unchanged, and metered after the answer is written.
+ */
+export class ProcessStream {
+  private ctx: RequestContext | null = null;
+  private finished = false;
+  private body: Buffer[] = [];
+  /** Phases 1 and 2 await state; later messages queue behind them so answers stay in order. */
+  private tail: Promise<void> = Promise.resolve();
+  private pending = 0;
+
+  constructor(
+    private readonly call: ProcessServerStream,
+    private readonly pipeline: Pipeline,
+    private readonly onDone: (stream: ProcessStream) => void,
+  ) {
+    call.on('data', (message: ProcessingRequest) => this.receive(message));
+    call.on('end', () => {
+      // Every normal ending finishes earlier (immediate response, end_of_stream); a stream
+      // closed before that was cut short, by the client or by an upstream reset Envoy relayed.
+      this.finish('client_disconnect');
+      call.end();
+    });
+    // A client disconnect never delivers end_of_stream: Envoy cancels the call.
+    call.on('cancelled', () => this.finish('client_disconnect'));
+    call.on('error', () => this.finish('client_disconnect'));
+  }
+
+  /** Server shutdown: record what was seen and release everything. */
+  abort(): void {
+    this.finish('shutdown');
+  }
+
+  private receive(message: ProcessingRequest): void {
+    if (this.pending === 0 && message.request === 'response_body') {
+      this.responseBody(message);
+      return;
+    }
+    this.pending++;
+    this.tail = this.tail
+      .then(() => this.handle(message))
+      .catch(() => {
+        this.finish('gateway_error');
+        this.call.destroy(new Error('processor failed'));
+      })
+      .finally(() => {
+        this.pending--;
+      });
+  }
+
+  private write(response: ProcessingResponse): void {
+    if (!this.call.destroyed && this.call.writable) this.call.write(response);
+  }
+
+  private async handle(message: ProcessingRequest): Promise<void> {
+    switch (message.request) {
+      case 'request_headers':
+        return this.requestHeaders(message);
+      case 'request_body':
+        return this.requestBody(message);
+      case 'response_headers':
+        return this.responseHeaders(message);
+      case 'response_body':
+        return this.responseBody(message);
+      case 'request_trailers':
+        return this.write({ request_trailers: {} });
+      case 'response_trailers':
+        return this.write({ response_trailers: {} });
+      default:
+        throw new Error('unknown ext_proc message');
+    }
+  }
+
+  private async requestHeaders(message: ProcessingRequest): Promise<void> {
+    const { map, pseudo } = decodeHeaders(message.request_headers?.headers);
+    const ctx = this.pipeline.begin({ method: pseudo[':method'] ?? 'GET', path: pseudo[':path'] ?? '/', headers: map });
+    this.ctx = ctx;
+    const outcome = await this.pipeline.onRequestHeaders(ctx);
+    if (outcome.kind === 'respond') {
+      this.write(immediate(outcome.response, ctx.fault));
+      this.finish('complete');
+      return;
+    }
+    if (message.request_headers?.end_of_stream) {
+      // No body will come (an empty POST): decide now, in the headers answer.
+      await this.decide(Buffer.alloc(0), 'request_headers');
+      return;
+    }
+    this.write({ request_headers: { response: {} } });
+  }
+
+  private async requestBody(message: ProcessingRequest): Promise<void> {
+    const chunk = message.request_body?.body;
+    if (chunk && chunk.length > 0) this.body.push(Buffer.from(chunk));
+    if (!message.request_body?.end_of_stream) {
+      this.write({ request_body: { response: {} } });
+      return;
+    }
+    const body = this.body.length === 1 ? (this.body[0] as Buffer) : Buffer.concat(this.body);
+    this.body = [];
+    await this.decide(body, 'request_body');
+  }
+
+  private async decide(body: Buffer, phase: 'request_headers' | 'request_body'): Promise<void> {
+    const ctx = this.ctx;
+    if (!ctx) throw new Error('request body before request headers');
+    const outcome = await this.pipeline.onRequestBody(ctx, body);
+    if (outcome.kind === 'respond') {
+      this.write(immediate(outcome.response, ctx.fault));
+      this.finish('complete');
+      return;
+    }
+    const plan = outcome.plan;
+    // Removals apply before sets, so the routing header we set survives the x-gw-* strip.
+    const common = {
+      header_mutation: {
+        remove_headers: [...plan.removeHeaders],
+        set_headers: [setHeader(ROUTE_HEADER, plan.cluster), setHeader(':path', plan.path), ...plan.setHeaders.map(([k, v]) => setHeader(k, v))],
+      },
+      // Re-routing needs the flag together with a header mutation in the same answer.
+      clear_route_cache: true,
+      ...(plan.body !== body ? { body_mutation: { body: plan.body } } : {}),
+    };
+    this.write(phase === 'request_body' ? { request_body: { response: common } } : { request_headers: { response: common } });
+  }
+
+  private async responseHeaders(message: ProcessingRequest): Promise<void> {
+    const ctx = this.ctx;
+    if (!ctx) throw new Error('response headers before request headers');
+    const { map, pseudo } = decodeHeaders(message.response_headers?.headers);
+    const status = Number(pseudo[':status'] ?? '0');
+    const decision = this.pipeline.onResponseHeaders(ctx, status, map);
+    const endOfStream = message.response_headers?.end_of_stream === true;
+    this.write({
+      response_headers: {
+        response: {
+          header_mutation: {
+            set_headers: decision.addHeaders.map(([k, v]) => setHeader(k, v)),
+            // A relayed stream is re-framed; a stale content-length would truncate it.
+            ...(decision.streaming ? { remove_headers: ['content-length'] } : {}),
+          },
+        },
+      },
+      // Body modes in an override are literal: streams chunk by chunk, JSON whole (for its usage).
+      ...(endOfStream ? {} : { mode_override: { response_body_mode: decision.streaming ? 'STREAMED' : 'BUFFERED' } }),
+    });
+    if (endOfStream) this.finish('complete');
+  }
+
+  private responseBody(message: ProcessingRequest): void {
+    this.write(CONTINUE_RESPONSE_BODY);
+    const ctx = this.ctx;
+    if (!ctx) return;
+    const chunk = message.response_body?.body;
+    if (chunk && chunk.length > 0) this.pipeline.onResponseChunk(ctx, chunk);
+    if (message.response_body?.end_of_stream) this.finish('complete');
+  }
+
+  private finish(outcome: EndOutcome): void {
+    if (this.finished) return;
+    this.finished = true;
+    this.onDone(this);
+    if (this.ctx) void this.pipeline.finish(this.ctx, outcome);
+  }
+}

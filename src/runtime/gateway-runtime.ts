@@ -1,0 +1,132 @@
+import { readFileSync } from 'node:fs';
+import type { AddressInfo } from 'node:net';
+import type { Server } from 'node:http';
+import { createAdminServer } from '../admin/admin-server.js';
+import { loadResources } from '../config/load-resources.js';
+import type { ServeConfig } from '../config/serve-config.js';
+import { ServedModels } from '../models/served-models.js';
+import type { Logger } from '../observability/logger.js';
+import { GatewayMetrics } from '../observability/metrics.js';
+import { observabilityEvents } from '../observability/pipeline-events.js';
+import { Pipeline } from '../pipeline/pipeline.js';
+import type { RedactorPort } from '../pipeline/ports.js';
+import { desiredState } from '../reconcile/desired-records.js';
+import { MemoryState } from '../state/memory.js';
+import { connectRedis } from '../state/redis/connect.js';
+import { RedisState } from '../state/redis/redis-state.js';
+import { SecretBox } from '../state/secret-box.js';
+import type { GatewayState } from '../state/state.js';
+import { httpModelListFetcher } from '../upstream/model-list.js';
+
+/**
+ * What every data plane process shares: state (memory or Redis), the file
+ * reconciled into it, the pipeline, metrics and the admin listener. The
+ * data-plane adapters (gw serve, gw extproc) add only their own listener.
+ */
+export interface GatewayRuntime {
+  readonly state: GatewayState;
+  readonly pipeline: Pipeline;
+  readonly metrics: GatewayMetrics;
+  readonly adminUrl: string;
+  setReady(ready: boolean): void;
+  reload(): Promise<void>;
+  close(): Promise<void>;
+}
+
+export interface RuntimeDeps {
+  readonly logger: Logger;
+  readonly state?: GatewayState;
+  readonly redactor?: RedactorPort | null;
+}
+
+/** Apply the file's documents to state through the same reconcile the operator runs. */
+export async function applyFile(file: string, state: GatewayState, logger: Logger): Promise<void> {
+  const resources = loadResources(readFileSync(file, 'utf8'), process.env, file);
+  const desired = desiredState(resources);
+  const keep = new Set(desired.companies.map((c) => c.company));
+  for (const company of desired.companies) await state.replaceCompany(company);
+  for (const company of await state.listCompanies()) if (!keep.has(company)) await state.removeCompany(company);
+  for (const c of desired.conditions) {
+    if (!c.ready) logger.warn({ kind: c.kind, namespace: c.namespace, name: c.name, reason: c.reason, detail: c.message }, 'resource not ready');
+  }
+}
+
+/**
+ * Memory, or Redis when --redis is given. With Redis, the file is applied
+ * again whenever the connection comes back: a Redis that restarted empty is
+ * repaired without a restart of the gateway (level-triggered, as the
+ * operator's resync is).
+ */
+async function stateFor(config: ServeConfig, logger: Logger, reapply: () => Promise<void>): Promise<GatewayState> {
+  if (config.redisUrl === null || config.encryptionKey === null) return new MemoryState();
+  const redis = connectRedis(config.redisUrl, config.redisTlsCa ? { tlsCa: config.redisTlsCa } : {});
+  // Connection errors are expected while Redis is away; requests fail closed meanwhile.
+  let lastLogged = 0;
+  redis.on('error', (error: Error) => {
+    if (Date.now() - lastLogged > 5_000) {
+      lastLogged = Date.now();
+      logger.error({ detail: error.message }, 'redis connection error');
+    }
+  });
+  const state = new RedisState(redis, new SecretBox(config.encryptionKey), {
+    onBuffered: (n) => n > 0 && logger.warn({ buffered: n }, 'usage records buffered until redis is back'),
+  });
+  await state.ready();
+  let connectedOnce = false;
+  redis.on('ready', () => {
+    if (!connectedOnce) return;
+    logger.info('redis is back: applying the configuration again and flushing buffered usage');
+    reapply().catch((error: unknown) => logger.error({ detail: error instanceof Error ? error.message : String(error) }, 'reapply after reconnect failed'));
+    void state.flush();
+  });
+  connectedOnce = true;
+  return state;
+}
+
+export async function startRuntime(config: ServeConfig, deps: RuntimeDeps): Promise<GatewayRuntime> {
+  const { logger } = deps;
+  const state: GatewayState = deps.state ?? (await stateFor(config, logger, (): Promise<void> => applyFile(config.file, state, logger)));
+  await applyFile(config.file, state, logger);
+  const metrics = new GatewayMetrics();
+  const pipeline = new Pipeline({
+    state,
+    servedModels: new ServedModels(httpModelListFetcher()),
+    redactor: deps.redactor ?? null,
+    events: observabilityEvents(logger, metrics),
+    config: config.pipeline,
+  });
+  let ready = false;
+  const admin = createAdminServer({ state, registry: metrics.registry, adminToken: config.adminToken, ready: () => ready });
+  await listen(admin, config.adminPort, config.adminHost);
+  return {
+    state,
+    pipeline,
+    metrics,
+    adminUrl: `http://${hostForUrl(config.adminHost)}:${(admin.address() as AddressInfo).port}`,
+    setReady: (value) => {
+      ready = value;
+    },
+    reload: () => applyFile(config.file, state, logger),
+    async close() {
+      ready = false;
+      await new Promise<void>((resolve) => admin.close(() => resolve()));
+      admin.closeAllConnections();
+      await state.close();
+    },
+  };
+}
+
+export function listen(server: Server, port: number, host: string): Promise<void> {
+  return new Promise((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(port, host, () => {
+      server.off('error', reject);
+      resolve();
+    });
+  });
+}
+
+export function hostForUrl(host: string): string {
+  if (host === '0.0.0.0' || host === '::') return '127.0.0.1';
+  return host.includes(':') ? `[${host}]` : host;
+}

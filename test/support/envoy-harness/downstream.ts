@@ -1,0 +1,94 @@
+/**
+ * The client side of one request. Envoy can only send a local reply while
+ * the response headers have not left; afterwards an error resets the
+ * stream, which an HTTP/1 client sees as a connection closed mid-body.
+ */
+import type { ServerResponse } from 'node:http';
+import type { HeaderMap } from './header-map.js';
+
+export class Downstream {
+  status = 0;
+  details = '';
+  /** The client went away, or we reset the stream. */
+  reset = false;
+  private ended = false;
+  readonly closed: Promise<void>;
+
+  constructor(
+    private readonly res: ServerResponse,
+    onClientGone: () => void,
+  ) {
+    this.closed = new Promise((resolve) => {
+      res.on('close', () => {
+        if (!res.writableFinished && !this.reset) {
+          this.reset = true;
+          onClientGone();
+        }
+        resolve();
+      });
+    });
+  }
+
+  /** Nothing more may be written: the response ended or the stream is gone. */
+  get finished(): boolean {
+    return this.ended || this.reset;
+  }
+
+  get headersSent(): boolean {
+    return this.res.headersSent;
+  }
+
+  sendHeaders(status: number, headers: HeaderMap, details: string): boolean {
+    if (this.finished) return false;
+    try {
+      this.res.writeHead(status, headers.toNodeRaw());
+    } catch (err) {
+      // Node refuses some bytes Envoy would pass; surface it as a reset, loudly.
+      this.resetStream(`harness_write_headers_failed{${(err as Error).message}}`);
+      return false;
+    }
+    this.status = status;
+    this.details = details;
+    return true;
+  }
+
+  async write(chunk: Buffer): Promise<boolean> {
+    if (this.finished) return false;
+    if (chunk.length === 0) return true;
+    if (this.res.write(chunk)) return true;
+    await new Promise<void>((resolve) => {
+      const done = (): void => {
+        this.res.off('drain', done);
+        this.res.off('close', done);
+        resolve();
+      };
+      this.res.on('drain', done);
+      this.res.on('close', done);
+    });
+    return !this.finished;
+  }
+
+  end(chunk?: Buffer): void {
+    if (this.finished) return;
+    this.ended = true;
+    this.res.end(chunk);
+  }
+
+  /** A local reply, or a reset when the response has already started. */
+  localReply(status: number, headers: HeaderMap, body: Buffer, details: string): void {
+    if (this.finished) return;
+    if (this.res.headersSent) {
+      this.resetStream(details);
+      return;
+    }
+    headers.set('content-length', String(body.length));
+    if (this.sendHeaders(status, headers, details)) this.end(body);
+  }
+
+  resetStream(details: string): void {
+    if (this.finished) return;
+    this.reset = true;
+    this.details = details;
+    this.res.destroy();
+  }
+}

@@ -1,0 +1,167 @@
+/**
+ * Configuration, counters and access-log records of the Envoy harness. Names
+ * follow Envoy's ext_proc filter config and stats (reference §1.5, §2.14) so
+ * a test reads like the Envoy config it stands for.
+ */
+import type { ProtoStruct } from '../../../src/extproc/proto.js';
+import type { MutationRules } from './header-mutation.js';
+import { GATEWAY_PROCESSING_MODE, type HarnessProcessingMode } from './processing-mode.js';
+
+/** Cuts one upstream data event into the pieces the filter is handed. */
+export type ChunkSplitter = (data: Buffer) => Buffer[];
+
+export interface ResponseChunking {
+  /** Default: each upstream data event is one chunk. */
+  split?: ChunkSplitter;
+  /**
+   * true (default): the body ends with an empty chunk carrying
+   * end_of_stream, as Envoy's HTTP/1 codec delivers the end of a chunked
+   * upstream body. false: the last data chunk carries end_of_stream.
+   */
+  emptyFinalChunk?: boolean;
+}
+
+export interface EnvoyHarnessOptions {
+  /** The processor: `host:port`, a unix socket path, or `unix:/path`. */
+  processor: string;
+  /** Cluster name → base URL (only scheme, host and port are used). */
+  clusters: Record<string, string>;
+  /**
+   * Routing header (Envoy route `headers` match): its value names a cluster.
+   * Default `x-gw-upstream`.
+   */
+  routeHeader?: string;
+  /** Cluster for requests whose routing header names no cluster; none → 404. */
+  defaultCluster?: string;
+  processingMode?: Partial<HarnessProcessingMode>;
+  /** allow_mode_override; default false (Envoy's default). */
+  allowModeOverride?: boolean;
+  /** message_timeout; default 200 ms like Envoy. Tests should use seconds. */
+  messageTimeoutMs?: number;
+  /** max_message_timeout; 0 (default) ignores override_message_timeout. */
+  maxMessageTimeoutMs?: number;
+  /** failure_mode_allow; default false (fail closed). */
+  failureModeAllow?: boolean;
+  /** status_on_error; default 500. */
+  statusOnError?: number;
+  mutationRules?: MutationRules;
+  /** metadata_options.receiving_namespaces.untyped */
+  receivingNamespaces?: string[];
+  /** per_connection_buffer_limit_bytes for BUFFERED bodies; default 32 MiB (our Envoy config). */
+  bufferLimitBytes?: number;
+  responseChunking?: ResponseChunking;
+  /** Route auto_host_rewrite; default true (as for provider routes). */
+  autoHostRewrite?: boolean;
+  /** Route request_headers_to_remove, applied when forwarding; default [routeHeader] (our provider routes drop it). */
+  requestHeadersToRemove?: string[];
+}
+
+export interface ResolvedOptions {
+  processor: string;
+  clusters: Map<string, URL>;
+  routeHeader: string;
+  defaultCluster: string | undefined;
+  processingMode: HarnessProcessingMode;
+  allowModeOverride: boolean;
+  messageTimeoutMs: number;
+  maxMessageTimeoutMs: number;
+  failureModeAllow: boolean;
+  statusOnError: number;
+  mutationRules: MutationRules;
+  receivingNamespaces: Set<string>;
+  bufferLimitBytes: number;
+  split: ChunkSplitter;
+  emptyFinalChunk: boolean;
+  autoHostRewrite: boolean;
+  requestHeadersToRemove: string[];
+}
+
+export function resolveOptions(o: EnvoyHarnessOptions): ResolvedOptions {
+  const clusters = new Map(Object.entries(o.clusters).map(([name, url]) => [name, new URL(url)]));
+  if (o.defaultCluster !== undefined && !clusters.has(o.defaultCluster)) {
+    throw new Error(`defaultCluster ${o.defaultCluster} is not in clusters`);
+  }
+  return {
+    processor: o.processor,
+    clusters,
+    routeHeader: (o.routeHeader ?? 'x-gw-upstream').toLowerCase(),
+    defaultCluster: o.defaultCluster,
+    processingMode: { ...GATEWAY_PROCESSING_MODE, ...o.processingMode },
+    allowModeOverride: o.allowModeOverride ?? false,
+    messageTimeoutMs: o.messageTimeoutMs ?? 200,
+    maxMessageTimeoutMs: o.maxMessageTimeoutMs ?? 0,
+    failureModeAllow: o.failureModeAllow ?? false,
+    statusOnError: o.statusOnError ?? 500,
+    mutationRules: o.mutationRules ?? {},
+    receivingNamespaces: new Set(o.receivingNamespaces ?? []),
+    bufferLimitBytes: o.bufferLimitBytes ?? 32 * 1024 * 1024,
+    split: o.responseChunking?.split ?? ((data) => [data]),
+    emptyFinalChunk: o.responseChunking?.emptyFinalChunk ?? true,
+    autoHostRewrite: o.autoHostRewrite ?? true,
+    requestHeadersToRemove: (o.requestHeadersToRemove ?? [o.routeHeader ?? 'x-gw-upstream']).map((h) => h.toLowerCase()),
+  };
+}
+
+/** Envoy's ext_proc counters, plus a few the harness's tests need. */
+export interface EnvoyHarnessStats {
+  streams_started: number;
+  streams_closed: number;
+  streams_failed: number;
+  stream_msgs_sent: number;
+  stream_msgs_received: number;
+  spurious_msgs_received: number;
+  message_timeouts: number;
+  failure_mode_allowed: number;
+  rejected_header_mutations: number;
+  clear_route_cache_ignored: number;
+  /** Route re-selected after clear_route_cache with a header mutation. */
+  route_cache_cleared: number;
+  override_message_timeout_received: number;
+  override_message_timeout_ignored: number;
+  mode_overrides_applied: number;
+  mode_overrides_ignored: number;
+  immediate_responses: number;
+  /** Client went away before the response was complete. */
+  downstream_resets: number;
+  /** Requests sent per cluster. */
+  upstream_requests: Record<string, number>;
+}
+
+export function newStats(): EnvoyHarnessStats {
+  return {
+    streams_started: 0,
+    streams_closed: 0,
+    streams_failed: 0,
+    stream_msgs_sent: 0,
+    stream_msgs_received: 0,
+    spurious_msgs_received: 0,
+    message_timeouts: 0,
+    failure_mode_allowed: 0,
+    rejected_header_mutations: 0,
+    clear_route_cache_ignored: 0,
+    route_cache_cleared: 0,
+    override_message_timeout_received: 0,
+    override_message_timeout_ignored: 0,
+    mode_overrides_applied: 0,
+    mode_overrides_ignored: 0,
+    immediate_responses: 0,
+    downstream_resets: 0,
+    upstream_requests: {},
+  };
+}
+
+/** What Envoy's access log would say about one request. */
+export interface AccessLogEntry {
+  method: string;
+  path: string;
+  /** Status sent to the client; 0 when the stream was reset before headers. */
+  status: number;
+  /** %RESPONSE_CODE_DETAILS%: via_upstream, an immediate_response's details, an ext_proc error... */
+  responseCodeDetails: string;
+  /** Cluster the request went to, if any. */
+  cluster: string | undefined;
+  /** dynamic_metadata accepted from the processor, by namespace (last write wins). */
+  dynamicMetadata: Record<string, ProtoStruct>;
+  /** The response did not complete normally (client disconnect or stream reset). */
+  reset: boolean;
+}

@@ -1,0 +1,507 @@
+/**
+ * One HTTP request through "Envoy": the ext_proc filter's decode path
+ * (request headers, buffered body), the router, and the encode path
+ * (response headers, body NONE/STREAMED/BUFFERED), with Envoy's rules for
+ * what each answer may change (reference §2).
+ */
+import { randomUUID } from 'node:crypto';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import type * as grpc from '@grpc/grpc-js';
+import type { Dispatcher } from 'undici';
+import {
+  statusCodeNumber,
+  type CommonResponse,
+  type ImmediateResponse,
+  type ProcessingResponse,
+  type ProtoStruct,
+} from '../../../src/extproc/proto.js';
+import { Downstream } from './downstream.js';
+import { HeaderMap } from './header-map.js';
+import { applyHeaderMutation, type MutationResult } from './header-mutation.js';
+import type { AccessLogEntry, EnvoyHarnessStats, ResolvedOptions } from './options.js';
+import { mergeModeOverride, UnsupportedModeError, type HarnessProcessingMode } from './processing-mode.js';
+import { ProcessorStream, type ExchangeOutcome, type Failure } from './processor-stream.js';
+import { forward, isHopByHop, routerReply, selectCluster, type RoutedResponse } from './upstream.js';
+
+export interface FlowEnv {
+  options: ResolvedOptions;
+  client: grpc.Client;
+  dispatcher: Dispatcher;
+  stats: EnvoyHarnessStats;
+}
+
+type BodyRead = { kind: 'ok'; body: Buffer } | { kind: 'aborted' };
+
+/** Stop processing this request; the client has been answered or reset. */
+class Stop extends Error {}
+
+export class RequestFlow {
+  private readonly options: ResolvedOptions;
+  private readonly stats: EnvoyHarnessStats;
+  private readonly down: Downstream;
+  private readonly proc: ProcessorStream;
+  private readonly upstreamAbort = new AbortController();
+  private mode: HarnessProcessingMode;
+  private readonly headers: HeaderMap;
+  private readonly initialCluster: string | undefined;
+  private routeCleared = false;
+  private cluster: string | undefined;
+  private requestBodyReplaced: Buffer | undefined;
+  private responseBodyReplaced: Buffer | undefined;
+  private readonly metadata: Record<string, ProtoStruct> = {};
+
+  constructor(
+    private readonly req: IncomingMessage,
+    res: ServerResponse,
+    private readonly env: FlowEnv,
+  ) {
+    this.options = env.options;
+    this.stats = env.stats;
+    this.mode = { ...env.options.processingMode };
+    this.down = new Downstream(res, () => this.onClientGone());
+    this.proc = new ProcessorStream(
+      env.client,
+      {
+        messageTimeoutMs: this.options.messageTimeoutMs,
+        maxMessageTimeoutMs: this.options.maxMessageTimeoutMs,
+        failureModeAllow: this.options.failureModeAllow,
+        statusOnError: this.options.statusOnError,
+        protocolConfig: {
+          request_body_mode: this.mode.request_body_mode,
+          response_body_mode: this.mode.response_body_mode,
+        },
+      },
+      env.stats,
+      (failure) => this.failClosed(failure),
+    );
+    this.headers = requestHeaderMap(req);
+    // The route is matched before any filter runs (reference §2.10).
+    this.initialCluster = selectCluster(this.headers, this.options);
+  }
+
+  async run(): Promise<AccessLogEntry> {
+    const method = this.req.method ?? 'GET';
+    const path = this.req.url ?? '/';
+    try {
+      await this.process();
+      // Every path ends the response; this catches a harness bug instead of hanging.
+      if (!this.down.finished) {
+        this.down.localReply(500, new HeaderMap(), Buffer.alloc(0), 'harness_no_response');
+      }
+    } catch (err) {
+      if (!(err instanceof Stop)) {
+        this.down.localReply(500, new HeaderMap(), Buffer.alloc(0), `harness_internal_error{${String(err)}}`);
+        throw err;
+      }
+    } finally {
+      this.proc.close();
+    }
+    await this.down.closed;
+    return {
+      method,
+      path,
+      status: this.down.status,
+      responseCodeDetails: this.down.details,
+      cluster: this.cluster,
+      dynamicMetadata: this.metadata,
+      reset: this.down.reset,
+    };
+  }
+
+  // ------------------------------------------------------------ decode path
+
+  private async process(): Promise<void> {
+    const hasBody = requestHasBody(this.req);
+    const bodyRead = hasBody ? readBody(this.req) : Promise.resolve<BodyRead>({ kind: 'ok', body: Buffer.alloc(0) });
+    this.removeContentLengthIfStreamed('request', this.headers);
+
+    if (this.mode.request_header_mode === 'SEND') {
+      const outcome = await this.proc.exchange(
+        { request_headers: { headers: { headers: this.headers.toProto() }, end_of_stream: hasBody ? undefined : true } },
+        'request_headers',
+      );
+      const common = this.answer(outcome)?.request_headers?.response;
+      if (common) this.applyHeadersAnswer(common, 'request');
+    }
+
+    let body: Buffer = Buffer.alloc(0);
+    if (hasBody) {
+      const read = await bodyRead;
+      this.checkStopped();
+      if (read.kind === 'aborted') throw new Stop();
+      body = read.body;
+    }
+    if (this.requestBodyReplaced) {
+      body = this.requestBodyReplaced;
+    } else if (hasBody && this.mode.request_body_mode === 'BUFFERED' && this.proc.active) {
+      if (body.length > this.options.bufferLimitBytes) {
+        this.ownReply(413, 'request_payload_too_large', 'Payload Too Large');
+      }
+      const outcome = await this.proc.exchange({ request_body: { body, end_of_stream: true } }, 'request_body');
+      const common = this.answer(outcome)?.request_body?.response;
+      if (common) body = this.applyBufferedBodyAnswer(common, this.headers, body, 'request');
+    }
+
+    if (this.proc.active && this.mode.response_header_mode === 'SKIP' && this.mode.response_body_mode === 'NONE') {
+      this.proc.close(); // nothing more will be asked (stream-close optimisation)
+    }
+
+    const routed = await this.route(body);
+    await this.encode(routed);
+  }
+
+  private async route(body: Buffer): Promise<RoutedResponse> {
+    const cluster = this.routeCleared ? selectCluster(this.headers, this.options) : this.initialCluster;
+    if (cluster === undefined) return routerReply(404, '', 'route_not_found');
+    const base = this.options.clusters.get(cluster);
+    if (!base) return routerReply(503, 'no healthy upstream', 'no_healthy_upstream');
+    this.cluster = cluster;
+    this.stats.upstream_requests[cluster] = (this.stats.upstream_requests[cluster] ?? 0) + 1;
+    const routed = await forward(
+      this.env.dispatcher,
+      base,
+      this.headers,
+      body,
+      this.options,
+      this.upstreamAbort.signal,
+    );
+    this.checkStopped();
+    return routed;
+  }
+
+  // ------------------------------------------------------------ encode path
+
+  private async encode(routed: RoutedResponse): Promise<void> {
+    const headers = routed.headers;
+    this.removeContentLengthIfStreamed('response', headers);
+
+    if (this.mode.response_header_mode === 'SEND' && this.proc.active) {
+      const outcome = await this.proc.exchange(
+        {
+          response_headers: {
+            headers: { headers: headers.toProto() },
+            end_of_stream: routed.endOfStream ? true : undefined,
+          },
+        },
+        'response_headers',
+      );
+      const common = this.answer(outcome)?.response_headers?.response;
+      if (common) this.applyHeadersAnswer(common, 'response', headers);
+    }
+
+    const bodyMode = routed.endOfStream || this.responseBodyReplaced ? 'NONE' : this.mode.response_body_mode;
+    if (bodyMode === 'NONE' && this.proc.active) this.proc.close();
+
+    if (bodyMode === 'BUFFERED') {
+      await this.bufferedResponse(routed, headers);
+      return;
+    }
+    if (!this.down.sendHeaders(statusOf(headers, routed.status), headers, routed.details)) throw new Stop();
+    if (routed.endOfStream || this.responseBodyReplaced) {
+      this.upstreamAbort.abort();
+      this.down.end(this.responseBodyReplaced);
+      return;
+    }
+    if (bodyMode === 'STREAMED') await this.streamedResponse(routed);
+    else await this.passThrough(routed);
+  }
+
+  private async passThrough(routed: RoutedResponse): Promise<void> {
+    await this.pumpUpstream(routed, async (chunk) => {
+      await this.down.write(chunk);
+    });
+    this.down.end();
+  }
+
+  private async bufferedResponse(routed: RoutedResponse, headers: HeaderMap): Promise<void> {
+    const parts: Buffer[] = [];
+    let size = 0;
+    await this.pumpUpstream(routed, async (chunk) => {
+      parts.push(chunk);
+      size += chunk.length;
+    });
+    if (size > this.options.bufferLimitBytes) this.ownReply(500, 'response_payload_too_large', '');
+    let body: Buffer = Buffer.concat(parts);
+    if (this.proc.active) {
+      const outcome = await this.proc.exchange({ response_body: { body, end_of_stream: true } }, 'response_body');
+      const common = this.answer(outcome)?.response_body?.response;
+      if (common) body = this.applyBufferedBodyAnswer(common, headers, body, 'response');
+      this.proc.close();
+    }
+    if (!this.down.sendHeaders(statusOf(headers, routed.status), headers, routed.details)) throw new Stop();
+    this.down.end(body);
+  }
+
+  /**
+   * STREAMED: each chunk is sent at once (pipelined) but reaches the client
+   * only after its own answer, in order (reference §2.3).
+   */
+  private async streamedResponse(routed: RoutedResponse): Promise<void> {
+    let delivered: Promise<void> = Promise.resolve();
+    const send = (piece: Buffer, endOfStream: boolean): void => {
+      const answer = this.proc.exchange(
+        { response_body: { body: piece, end_of_stream: endOfStream ? true : undefined } },
+        'response_body',
+      );
+      delivered = delivered.then(async () => {
+        if (this.down.finished) return;
+        const out = this.streamedChunkOut(await answer, piece);
+        if (out) await this.down.write(out);
+      });
+    };
+    let held: Buffer | undefined;
+    await this.pumpUpstream(routed, async (data) => {
+      for (const piece of this.options.split(data)) {
+        if (piece.length === 0) continue;
+        if (this.options.emptyFinalChunk) send(piece, false);
+        else {
+          if (held) send(held, false);
+          held = piece;
+        }
+      }
+    });
+    send(held ?? Buffer.alloc(0), true);
+    await delivered;
+    this.checkStopped();
+    this.proc.close();
+    this.down.end();
+  }
+
+  private streamedChunkOut(outcome: ExchangeOutcome, piece: Buffer): Buffer | undefined {
+    try {
+      const response = this.answer(outcome);
+      if (!response) return piece;
+      // Headers are gone already: header mutations and mode overrides in a
+      // streamed body answer change nothing.
+      const mutation = response.response_body?.response?.body_mutation;
+      if (mutation?.mutation === 'body') return mutation.body ?? Buffer.alloc(0);
+      if (mutation?.mutation === 'clear_body') return mutation.clear_body ? undefined : piece;
+      return piece;
+    } catch (err) {
+      if (err instanceof Stop) return undefined;
+      throw err;
+    }
+  }
+
+  /** Reads the upstream body; an upstream reset mid-body resets the client. */
+  private async pumpUpstream(routed: RoutedResponse, onChunk: (chunk: Buffer) => Promise<void>): Promise<void> {
+    try {
+      for await (const chunk of routed.body) {
+        this.checkStopped();
+        await onChunk(chunk);
+      }
+    } catch (err) {
+      if (err instanceof Stop) throw err;
+      this.down.resetStream('upstream_reset_after_response_started');
+      throw new Stop();
+    }
+    this.checkStopped();
+  }
+
+  // -------------------------------------------------------------- answers
+
+  /**
+   * Unwraps an exchange: the answer, undefined when the processor is no
+   * longer consulted, or Stop after replying for an immediate response or a
+   * failure.
+   */
+  private answer(outcome: ExchangeOutcome): ProcessingResponse | undefined {
+    this.checkStopped();
+    if (outcome.kind === 'gone') return undefined;
+    if (outcome.kind === 'failed') {
+      this.failClosed(outcome);
+      throw new Stop();
+    }
+    const response = outcome.response;
+    this.acceptMetadata(response.dynamic_metadata);
+    if (response.response === 'immediate_response') {
+      this.immediate(response.immediate_response ?? {});
+      throw new Stop();
+    }
+    const answersHeaders = response.response === 'request_headers' || response.response === 'response_headers';
+    if (response.mode_override) {
+      if (this.options.allowModeOverride && answersHeaders) this.overrideMode(response);
+      else this.stats.mode_overrides_ignored += 1;
+    }
+    return response;
+  }
+
+  private overrideMode(response: ProcessingResponse): void {
+    try {
+      this.mode = mergeModeOverride(this.mode, response.mode_override ?? {});
+      this.stats.mode_overrides_applied += 1;
+    } catch (err) {
+      if (!(err instanceof UnsupportedModeError)) throw err;
+      this.ownReply(500, err.message.replace(/ /g, '_'), '');
+    }
+  }
+
+  private applyHeadersAnswer(common: CommonResponse, direction: 'request' | 'response', target?: HeaderMap): void {
+    const headers = target ?? this.headers;
+    const replacing = common.status === 'CONTINUE_AND_REPLACE';
+    if (common.header_mutation) this.mutate(headers, common, replacing);
+    this.routeCacheFrom(common, direction);
+    if (replacing) {
+      // The replacement body ends this direction: no body message follows.
+      const mutation = common.body_mutation;
+      const replacement = mutation?.mutation === 'body' ? (mutation.body ?? Buffer.alloc(0)) : Buffer.alloc(0);
+      headers.remove('content-length');
+      if (direction === 'request') this.requestBodyReplaced = replacement;
+      else this.responseBodyReplaced = replacement;
+    }
+  }
+
+  /** BUFFERED body answer: headers are still held, so header mutations count. */
+  private applyBufferedBodyAnswer(
+    common: CommonResponse,
+    headers: HeaderMap,
+    body: Buffer,
+    direction: 'request' | 'response',
+  ): Buffer {
+    if (common.header_mutation) this.mutate(headers, common, false);
+    this.routeCacheFrom(common, direction);
+    const mutation = common.body_mutation;
+    if (!mutation) return body;
+    const declared = headers.getString('content-length');
+    const replacement = mutation.mutation === 'body' ? (mutation.body ?? Buffer.alloc(0)) : Buffer.alloc(0);
+    if (declared !== undefined && /^\d+$/.test(declared) && Number(declared) !== replacement.length) {
+      this.ownReply(
+        this.options.statusOnError,
+        'ext_proc_error{mismatch_between_content_length_and_the_length_of_the_mutated_body}',
+        '',
+      );
+    }
+    if (mutation.mutation === 'body') return replacement;
+    if (mutation.mutation === 'clear_body' && mutation.clear_body) return Buffer.alloc(0);
+    return body;
+  }
+
+  private mutate(headers: HeaderMap, common: CommonResponse, replacing: boolean): void {
+    const result: MutationResult = applyHeaderMutation(headers, common.header_mutation ?? {}, {
+      rules: this.options.mutationRules,
+      replacingMessage: replacing,
+      onRejected: () => {
+        this.stats.rejected_header_mutations += 1;
+      },
+    });
+    if (!result.ok) {
+      this.ownReply(this.options.statusOnError, `ext_proc_error{${result.error.replace(/ /g, '_')}}`, '');
+    }
+  }
+
+  /** clear_route_cache counts only on the request path and only with a header mutation. */
+  private routeCacheFrom(common: CommonResponse, direction: 'request' | 'response'): void {
+    if (!common.clear_route_cache) return;
+    if (direction === 'request' && common.header_mutation) {
+      this.routeCleared = true;
+      this.stats.route_cache_cleared += 1;
+    } else {
+      this.stats.clear_route_cache_ignored += 1;
+    }
+  }
+
+  private acceptMetadata(struct: ProtoStruct | undefined): void {
+    for (const [namespace, value] of Object.entries(struct?.fields ?? {})) {
+      if (this.options.receivingNamespaces.has(namespace) && value.structValue) {
+        this.metadata[namespace] = value.structValue;
+      }
+    }
+  }
+
+  private immediate(reply: ImmediateResponse): void {
+    this.stats.immediate_responses += 1;
+    this.proc.close();
+    this.upstreamAbort.abort();
+    const code = statusCodeNumber(reply.status?.code);
+    const body = reply.body ?? Buffer.alloc(0);
+    const headers = new HeaderMap();
+    if (body.length > 0) headers.set('content-type', 'text/plain');
+    if (reply.headers) {
+      applyHeaderMutation(headers, reply.headers, {
+        rules: this.options.mutationRules,
+        onRejected: () => {
+          this.stats.rejected_header_mutations += 1;
+        },
+      });
+    }
+    this.down.localReply(code < 200 ? 200 : code, headers, body, (reply.details ?? '').replace(/ /g, '_'));
+  }
+
+  // -------------------------------------------------------------- endings
+
+  /** A local reply made by the ext_proc filter itself: never shown to the processor. */
+  private ownReply(status: number, details: string, text: string): never {
+    this.proc.close();
+    this.upstreamAbort.abort();
+    this.down.localReply(status, new HeaderMap(), Buffer.from(text), details);
+    throw new Stop();
+  }
+
+  private failClosed(failure: Failure): void {
+    this.upstreamAbort.abort();
+    this.down.localReply(failure.status, new HeaderMap(), Buffer.alloc(0), failure.details);
+  }
+
+  private onClientGone(): void {
+    this.stats.downstream_resets += 1;
+    this.upstreamAbort.abort();
+    // Envoy's onDestroy: the stream is closed, no end_of_stream is ever sent.
+    this.proc.close();
+  }
+
+  private checkStopped(): void {
+    if (this.down.finished) throw new Stop();
+  }
+
+  private removeContentLengthIfStreamed(direction: 'request' | 'response', headers: HeaderMap): void {
+    // Decided from the mode in force when the headers pass (reference §2.3);
+    // a later mode_override does not revisit it.
+    const bodyMode = direction === 'request' ? this.mode.request_body_mode : this.mode.response_body_mode;
+    const headerMode = direction === 'request' ? this.mode.request_header_mode : this.mode.response_header_mode;
+    if (bodyMode === 'STREAMED' || (bodyMode === 'BUFFERED' && headerMode === 'SKIP')) {
+      headers.remove('content-length');
+    }
+  }
+}
+
+function requestHeaderMap(req: IncomingMessage): HeaderMap {
+  const headers = HeaderMap.fromPairs([
+    [':authority', req.headers.host ?? ''],
+    [':path', req.url ?? '/'],
+    [':method', req.method ?? 'GET'],
+    [':scheme', 'http'],
+  ]);
+  const raw = req.rawHeaders;
+  for (let i = 0; i + 1 < raw.length; i += 2) {
+    const name = (raw[i] ?? '').toLowerCase();
+    if (name === 'host' || isHopByHop(name)) continue;
+    headers.add(name, raw[i + 1] ?? '');
+  }
+  // Added by Envoy's connection manager before any filter sees the request.
+  if (!headers.has('x-forwarded-proto')) headers.add('x-forwarded-proto', 'http');
+  if (!headers.has('x-request-id')) headers.add('x-request-id', randomUUID());
+  return headers;
+}
+
+function requestHasBody(req: IncomingMessage): boolean {
+  if (req.headers['transfer-encoding'] !== undefined) return true;
+  const length = Number(req.headers['content-length'] ?? '0');
+  return Number.isFinite(length) && length > 0;
+}
+
+function readBody(req: IncomingMessage): Promise<BodyRead> {
+  return new Promise((resolve) => {
+    const parts: Buffer[] = [];
+    req.on('data', (chunk: Buffer) => parts.push(chunk));
+    req.on('end', () => resolve({ kind: 'ok', body: Buffer.concat(parts) }));
+    req.on('error', () => resolve({ kind: 'aborted' }));
+    req.on('close', () => {
+      if (!req.complete) resolve({ kind: 'aborted' });
+    });
+  });
+}
+
+function statusOf(headers: HeaderMap, fallback: number): number {
+  const status = Number(headers.getString(':status'));
+  return Number.isInteger(status) && status >= 100 ? status : fallback;
+}

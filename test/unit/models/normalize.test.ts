@@ -1,0 +1,43 @@
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { normalizeModelId } from '../../../src/models/normalize.js';
+
+describe('normalizeModelId', () => {
+  it.each([
+    ['claude-sonnet-4-5', 'claudesonnet45'],
+    ['Claude-Sonnet-4.5', 'claudesonnet45'],
+    ['CLAUDE.SONNET.4.5', 'claudesonnet45'],
+    ['claude-sonnet-4-5-20250929', 'claudesonnet4520250929'],
+    ['anthropic/claude-sonnet-4.5', 'anthropic/claudesonnet45'],
+    ['provider_a', 'provider_a'],
+    ['llama3:8b-Instruct', 'llama3:8binstruct'],
+    ['', ''],
+    ['-.-', ''],
+  ])('%j → %j', (id, expected) => {
+    expect(normalizeModelId(id)).toBe(expected);
+  });
+
+  it('leaves characters other than ASCII capitals, dashes and dots alone', () => {
+    expect(normalizeModelId('Modèle_ÉTÉ/模型 x')).toBe('modèle_ÉtÉ/模型 x');
+  });
+
+  it('is idempotent and ignores capitals, dashes and dots wherever they are', () => {
+    fc.assert(
+      fc.property(fc.string(), (id) => {
+        const once = normalizeModelId(id);
+        return normalizeModelId(once) === once && normalizeModelId(id.toLowerCase()) === once && !/[A-Z.-]/.test(once);
+      }),
+    );
+  });
+
+  it('gives ids that differ only in capitals, dashes and dots the same form', () => {
+    const noise = fc.constantFrom('-', '.', '');
+    fc.assert(
+      fc.property(fc.array(fc.tuple(fc.constantFrom(...'abcxyz0129/_:'), fc.boolean(), noise), { maxLength: 30 }), (parts) => {
+        const plain = parts.map(([c]) => c).join('');
+        const noisy = parts.map(([c, upper, sep]) => (upper ? c.toUpperCase() : c) + sep).join('');
+        return normalizeModelId(noisy) === normalizeModelId(plain);
+      }),
+    );
+  });
+});

@@ -25,6 +25,15 @@ export function generatedTokenSecretName(tokenName: string): string {
 }
 export const GENERATED_TOKEN_KEY = 'token';
 
+function olderFirst(a: GatewayToken, b: GatewayToken): number {
+  const ta = a.metadata.creationTimestamp ?? '';
+  const tb = b.metadata.creationTimestamp ?? '';
+  if (ta !== tb) return ta < tb ? -1 : 1;
+  const ka = `${ns(a.metadata)}/${a.metadata.name}`;
+  const kb = `${ns(b.metadata)}/${b.metadata.name}`;
+  return ka < kb ? -1 : ka > kb ? 1 : 0;
+}
+
 const ns = (meta: { namespace?: string }): string => meta.namespace ?? 'default';
 const byName = <T extends { metadata: { name: string } }>(a: T, b: T): number => (a.metadata.name < b.metadata.name ? -1 : a.metadata.name > b.metadata.name ? 1 : 0);
 
@@ -42,6 +51,15 @@ export function desiredState(resources: ResourceSet): DesiredState {
     if (!r.metadata.deletionTimestamp) namespaces.add(ns(r.metadata));
   }
   const live = <T extends { metadata: { deletionTimestamp?: string } }>(list: readonly T[]): T[] => list.filter((r) => !r.metadata.deletionTimestamp);
+  // A hash belongs to one company only: the oldest GatewayToken that names it. A copy in another
+  // namespace would otherwise send that token's callers to the copier's credentials and base URLs.
+  const owner = new Map<string, GatewayToken>();
+  for (const doc of live(resources.tokens)) {
+    const hash = doc.spec.revoked ? undefined : doc.spec.tokenHash;
+    if (!hash) continue;
+    const current = owner.get(hash);
+    if (!current || olderFirst(doc, current) < 0) owner.set(hash, doc);
+  }
   const companies: CompanyRecords[] = [];
   for (const company of [...namespaces].sort()) {
     const inNs = <T extends { metadata: { namespace?: string; name: string } }>(list: readonly T[]): T[] =>
@@ -80,6 +98,11 @@ export function desiredState(resources: ResourceSet): DesiredState {
           continue;
         }
         hash = hashToken(generated.value);
+      }
+      const holder = owner.get(hash);
+      if (holder && holder !== doc && ns(holder.metadata) !== company) {
+        conditions.push(notReady('GatewayToken', company, name, 'DuplicateHash', `GatewayToken ${holder.metadata.name} in namespace "${ns(holder.metadata)}" already uses this hash`));
+        continue;
       }
       if (seen.has(hash)) {
         conditions.push(notReady('GatewayToken', company, name, 'DuplicateHash', 'another GatewayToken in this namespace has the same hash'));

@@ -199,7 +199,7 @@ export class MemoryState implements GatewayState {
   async replaceCompany(records: CompanyRecords): Promise<void> {
     const previous = this.companies.get(records.company);
     if (previous) {
-      for (const token of previous.tokens) this.tokens.delete(token.hash);
+      for (const token of previous.tokens) this.dropToken(token.hash, records.company);
       // A rotated secret gets a fresh start; an unchanged one keeps what the upstream taught us.
       for (const old of previous.credentials) {
         const now = records.credentials.find((c) => c.name === old.name);
@@ -207,12 +207,20 @@ export class MemoryState implements GatewayState {
       }
     }
     this.companies.set(records.company, records);
-    for (const token of records.tokens) this.tokens.set(token.hash, token);
+    for (const token of records.tokens) {
+      // Never take over a hash another company holds.
+      const holder = this.tokens.get(token.hash);
+      if (!holder || holder.company === records.company) this.tokens.set(token.hash, token);
+    }
+  }
+
+  private dropToken(hash: string, company: string): void {
+    if (this.tokens.get(hash)?.company === company) this.tokens.delete(hash);
   }
 
   async removeCompany(company: string): Promise<void> {
     const previous = this.companies.get(company);
-    if (previous) for (const token of previous.tokens) this.tokens.delete(token.hash);
+    if (previous) for (const token of previous.tokens) this.dropToken(token.hash, company);
     this.companies.delete(company);
   }
 

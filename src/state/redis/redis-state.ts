@@ -17,7 +17,7 @@ import type {
 import { decodeCompany, encodeCompany } from './company-codec.js';
 import type { RedisClient } from './connect.js';
 import { keys } from './keys.js';
-import { ACQUIRE_LEASE, ACQUIRE_SLOT, ADJUST_SPEND, RECORD_USAGE, RENEW_ZSET_MEMBER, RESERVE_SPEND } from './scripts.js';
+import { ACQUIRE_LEASE, ACQUIRE_SLOT, ADJUST_SPEND, CLAIM_TOKEN, DROP_TOKEN, RECORD_USAGE, RENEW_ZSET_MEMBER, RESERVE_SPEND } from './scripts.js';
 
 const STICKY_TTL_MS = 60 * 60 * 1000;
 const USAGE_ID_TTL_MS = 24 * 60 * 60 * 1000;
@@ -48,7 +48,7 @@ export class RedisState implements GatewayState {
   private readonly buffer: UsageRecord[] = [];
   private flushTimer: NodeJS.Timeout | null = null;
   private readonly knownUsageCompanies = new Set<string>();
-  private readonly run: Record<'lease' | 'renew' | 'slot' | 'reserve' | 'adjust' | 'usage', ScriptRunner>;
+  private readonly run: Record<'lease' | 'renew' | 'slot' | 'reserve' | 'adjust' | 'usage' | 'claim' | 'drop', ScriptRunner>;
 
   constructor(
     private readonly redis: RedisClient,
@@ -69,6 +69,8 @@ export class RedisState implements GatewayState {
       reserve: define('gwReserveSpend', RESERVE_SPEND),
       adjust: define('gwAdjustSpend', ADJUST_SPEND),
       usage: define('gwRecordUsage', RECORD_USAGE),
+      claim: define('gwClaimToken', CLAIM_TOKEN),
+      drop: define('gwDropToken', DROP_TOKEN),
     };
   }
 
@@ -332,7 +334,7 @@ export class RedisState implements GatewayState {
     // Revocations first: a removed token must stop working before anything else changes.
     for (const hash of existing) {
       if (!wanted.has(hash)) {
-        await this.redis.del(keys.token(hash));
+        await this.run.drop(1, keys.token(hash), c);
         await this.redis.srem(keys.tokenSet(c), hash);
       }
     }
@@ -343,14 +345,16 @@ export class RedisState implements GatewayState {
       if (previous !== null && previous !== fp) await this.redis.del(keys.health(c, credential.name));
     }
     await this.redis.set(keys.records(c), encodeCompany(records, this.box));
-    for (const token of records.tokens) await this.redis.set(keys.token(token.hash), JSON.stringify(token));
-    if (records.tokens.length > 0) await this.redis.sadd(keys.tokenSet(c), ...records.tokens.map((t) => t.hash));
+    const claimed: string[] = [];
+    // Never take over a hash another company holds.
+    for (const token of records.tokens) if ((await this.run.claim(1, keys.token(token.hash), JSON.stringify(token), c)) === 1) claimed.push(token.hash);
+    if (claimed.length > 0) await this.redis.sadd(keys.tokenSet(c), ...claimed);
     await this.redis.sadd(keys.companies(), c);
     await this.redis.publish(keys.invalidations(), c);
   }
 
   async removeCompany(company: string): Promise<void> {
-    for (const hash of await this.redis.smembers(keys.tokenSet(company))) await this.redis.del(keys.token(hash));
+    for (const hash of await this.redis.smembers(keys.tokenSet(company))) await this.run.drop(1, keys.token(hash), company);
     await this.redis.del(keys.tokenSet(company), keys.records(company));
     await this.redis.srem(keys.companies(), company);
     await this.redis.publish(keys.invalidations(), company);

@@ -132,3 +132,18 @@ for g = 1, 5 do
 end
 return 1
 `;
+
+/** KEYS: token. ARGV: record JSON, company. Sets the token unless another company holds the hash. */
+export const CLAIM_TOKEN = `
+local current = redis.call('GET', KEYS[1])
+if current and cjson.decode(current).company ~= ARGV[2] then return 0 end
+redis.call('SET', KEYS[1], ARGV[1])
+return 1
+`;
+
+/** KEYS: token. ARGV: company. Deletes the token only if this company holds it. */
+export const DROP_TOKEN = `
+local current = redis.call('GET', KEYS[1])
+if current and cjson.decode(current).company == ARGV[1] then redis.call('DEL', KEYS[1]) return 1 end
+return 0
+`;

@@ -112,6 +112,17 @@ describe.each(IMPLEMENTATIONS)('GatewayState contract: $name', (impl) => {
     expect(await state.getCompany('acme')).toBeNull();
   });
 
+  it('never lets one company take over or drop a token hash another company holds', async () => {
+    const hash = 'sha256:' + 'd'.repeat(64);
+    await state.replaceCompany(company([credential('k1')], [{ hash, company: 'acme', name: 'alice', address: 'alice@acme.example' }]));
+    const evil: CompanyRecords = { ...company([]), company: 'evil', tokens: [{ hash, company: 'evil', name: 'copy', address: 'copy@evil' }] };
+    await state.replaceCompany(evil);
+    expect((await state.findToken(hash))?.company).toBe('acme');
+    await state.replaceCompany({ ...evil, tokens: [] });
+    await state.removeCompany('evil');
+    expect((await state.findToken(hash))?.company).toBe('acme');
+  });
+
   it('never lets parallel acquirers exceed maxConcurrency', async () => {
     const pool = [credential('k1', { maxConcurrency: 3 }), credential('k2', { maxConcurrency: 2 })];
     const results = await Promise.all(Array.from({ length: 40 }, (_, i) => state.acquireLease(leaseRequest(pool, `r${i}`))));

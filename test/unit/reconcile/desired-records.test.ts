@@ -86,6 +86,19 @@ describe('desiredState: tokens', () => {
     expect(condition(state, 'GatewayToken', 'zeta')).toMatchObject({ ready: false, reason: 'DuplicateHash' });
   });
 
+  it('gives a hash to the oldest token across namespaces, so no company can take over another one\'s callers', () => {
+    const older = { ...token('victim', { tokenHash: HASH_A }, { namespace: 'acme' }), metadata: { name: 'victim', namespace: 'acme', creationTimestamp: '2026-01-01T00:00:00Z' } };
+    const copy = { ...token('copy', { tokenHash: HASH_A }, { namespace: 'evil' }), metadata: { name: 'copy', namespace: 'evil', creationTimestamp: '2026-02-01T00:00:00Z' } };
+    for (const order of [[older, copy], [copy, older]]) {
+      const state = desiredState(resources({ tokens: order }));
+      const acme = state.companies.find((c) => c.company === 'acme');
+      const evil = state.companies.find((c) => c.company === 'evil');
+      expect(acme?.tokens.map((t) => t.name)).toEqual(['victim']);
+      expect(evil?.tokens).toEqual([]);
+      expect(condition(state, 'GatewayToken', 'copy', 'evil')).toMatchObject({ ready: false, reason: 'DuplicateHash' });
+    }
+  });
+
   it('ignores a token being deleted', () => {
     const state = desiredState(resources({ tokens: [token('gone', { tokenHash: HASH_A }, { namespace: 'acme', ...DELETED }), token('kept', { tokenHash: HASH_B })] }));
     expect(only(state.companies).tokens.map((t) => t.name)).toEqual(['kept']);

@@ -1,0 +1,153 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { clusterNameForOrigin } from '../../src/upstream/cluster-name.js';
+import { splitEvery, startEnvoyHarness, type EnvoyHarness } from '../support/envoy-harness/index.js';
+import { writeGatewayConfig } from '../support/gateway-config.js';
+import { spawnGw, waitForLogs, type GatewayProcess } from '../support/gateway-process.js';
+import { DEFAULT_DELTAS, startMockProvider, type MockProvider } from '../support/mock-provider.js';
+
+/**
+ * What only the Envoy data plane has: which ext_proc messages were exchanged,
+ * how the route was chosen, chunking of the response by Envoy, and stream
+ * cancellation. The processor is the built `gw extproc`; Envoy is the harness.
+ */
+describe('gw extproc behind the Envoy harness', () => {
+  let vendor: MockProvider;
+  let aggregator: MockProvider;
+  let processor: GatewayProcess;
+  let harness: EnvoyHarness;
+  let token: string;
+
+  beforeAll(async () => {
+    vendor = await startMockProvider();
+    aggregator = await startMockProvider({ models: ['z-ai/glm-4.6'] });
+    const config = writeGatewayConfig({
+      settings: { callerConcurrency: { default: 100, queueWaitSeconds: 1 } },
+      credentials: [
+        { name: 'vendor-key', provider: 'vendor', baseUrl: vendor.url, secret: 'sk-ant-api03-envoy-vendor-000000000', maxConcurrency: 1 },
+        { name: 'agg-key', provider: 'provider_a', baseUrl: aggregator.url, secret: 'sk-or-envoy-agg-00000000000000000', maxConcurrency: 60 },
+      ],
+    });
+    token = config.tokens.alice as string;
+    processor = await spawnGw('extproc', config.file);
+    const port = processor.output.map((l) => /listening on [^:]+:(\d+)/.exec(l)?.[1]).find(Boolean);
+    harness = await startEnvoyHarness({
+      processor: `127.0.0.1:${port}`,
+      clusters: { [clusterNameForOrigin(vendor.url)]: vendor.url, [clusterNameForOrigin(aggregator.url)]: aggregator.url },
+      defaultCluster: clusterNameForOrigin(vendor.url),
+      allowModeOverride: true,
+      messageTimeoutMs: 10_000,
+      // Envoy hands the filter pieces of its own choosing: cut every 7 bytes, so SSE events straddle chunks.
+      responseChunking: { split: splitEvery(7), emptyFinalChunk: true },
+    });
+  });
+
+  afterAll(async () => {
+    await harness?.close();
+    await processor?.stop();
+    await vendor?.close();
+    await aggregator?.close();
+  });
+
+  function post(body: unknown, headers: Record<string, string> = {}, signal?: AbortSignal): Promise<Response> {
+    return fetch(`${harness.url}/v1/messages`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json', ...headers },
+      body: JSON.stringify(body),
+      ...(signal ? { signal } : {}),
+    });
+  }
+
+  it('answers 401 immediately at the request headers: the body is never sent to the processor, nothing goes upstream', async () => {
+    await harness.idle();
+    const sentBefore = harness.stats.stream_msgs_sent;
+    const upstreamBefore = vendor.seen.length;
+    const res = await post({ model: 'claude-haiku-4-5', max_tokens: 5, messages: [] }, { authorization: 'Bearer gwct_wrong' });
+    expect(res.status).toBe(401);
+    expect(res.headers.get('x-gw-fault')).toBe('no_session');
+    await res.text();
+    await harness.idle();
+    expect(harness.stats.stream_msgs_sent - sentBefore).toBe(1);
+    expect(harness.accessLog.at(-1)?.responseCodeDetails).toBe('gw_no_session');
+    expect(vendor.seen.length).toBe(upstreamBefore);
+  });
+
+  it('answers 403 after reading the body', async () => {
+    await harness.idle();
+    const sentBefore = harness.stats.stream_msgs_sent;
+    const res = await post({ model: 'gpt-17-turbo', max_tokens: 5, messages: [] });
+    expect(res.status).toBe(403);
+    expect(((await res.json()) as { error: { message: string } }).error.message).toMatch(/^gw: "gpt-17-turbo" is not a model/);
+    await harness.idle();
+    expect(harness.stats.stream_msgs_sent - sentBefore).toBe(2);
+  });
+
+  it('routes each provider to its own cluster through the routing header and clear_route_cache', async () => {
+    await harness.idle();
+    const cleared = harness.stats.route_cache_cleared;
+    const a = await post({ model: 'claude-haiku-4-5', max_tokens: 5, messages: [] });
+    expect(a.status).toBe(200);
+    await a.text();
+    const b = await post({ model: 'provider_a:z-ai/glm-4.6', max_tokens: 5, messages: [] });
+    expect(b.status).toBe(200);
+    await b.text();
+    await harness.idle();
+    expect(harness.accessLog.slice(-2).map((e) => e.cluster)).toEqual([clusterNameForOrigin(vendor.url), clusterNameForOrigin(aggregator.url)]);
+    expect(harness.stats.route_cache_cleared - cleared).toBe(2);
+    expect(aggregator.messageRequests().at(-1)?.headers['x-gw-upstream']).toBeUndefined();
+  });
+
+  it('meters a stream whose events Envoy split mid-event, relaying it byte for byte', async () => {
+    const res = await post({ model: 'claude-haiku-4-5', max_tokens: 5, stream: true, messages: [] }, { 'x-gw-application': 'split-meter' });
+    const text = await res.text();
+    expect(res.headers.get('content-length')).toBeNull();
+    expect(res.headers.get('x-gw-source')).toBe('upstream');
+    const deltas = [...text.matchAll(/"text":"([^"]*)"/g)].map((m) => m[1]).join('');
+    expect(deltas).toBe(DEFAULT_DELTAS.join(''));
+    let record: Record<string, unknown> | undefined;
+    for (let i = 0; i < 100 && !record; i++) {
+      record = (await waitForLogs(processor, 1)).find((r) => r.application === 'split-meter');
+      if (!record) await new Promise((r) => setTimeout(r, 50));
+    }
+    expect(record).toMatchObject({ input_tokens: 1200, output_tokens: 37, cache_creation_input_tokens: 300, cache_read_input_tokens: 5000, outcome: 'complete' });
+  });
+
+  it('records usage and releases the lease when the client cancels mid-stream', async () => {
+    vendor.behaviour = { kind: 'slow-stream', delayMs: 50 };
+    try {
+      const controller = new AbortController();
+      const res = await post({ model: 'claude-haiku-4-5', max_tokens: 5, stream: true, messages: [] }, { 'x-gw-application': 'canceller' }, controller.signal);
+      const reader = (res.body as ReadableStream<Uint8Array>).getReader();
+      let seen = '';
+      while (!seen.includes('content_block_start')) seen += new TextDecoder().decode((await reader.read()).value);
+      controller.abort();
+      let record: Record<string, unknown> | undefined;
+      for (let i = 0; i < 100 && !record; i++) {
+        record = (await waitForLogs(processor, 1)).find((r) => r.application === 'canceller');
+        if (!record) await new Promise((r) => setTimeout(r, 50));
+      }
+      expect(record).toMatchObject({ outcome: 'client_disconnect', input_tokens: 1200 });
+    } finally {
+      vendor.behaviour = { kind: 'normal' };
+    }
+    // The vendor credential has maxConcurrency 1: it can only serve again if the lease was released.
+    const next = await post({ model: 'claude-haiku-4-5', max_tokens: 5, messages: [] });
+    expect(next.status).toBe(200);
+    await next.text();
+  });
+
+  it('answers in order on 50 concurrent streams', async () => {
+    await harness.idle();
+    const spurious = harness.stats.spurious_msgs_received;
+    const failed = harness.stats.streams_failed;
+    const results = await Promise.all(
+      Array.from({ length: 50 }, async (_, i) => {
+        const res = await post({ model: 'provider_a:z-ai/glm-4.6', max_tokens: 5, stream: true, messages: [{ role: 'user', content: `n${i}` }] });
+        return { status: res.status, text: await res.text() };
+      }),
+    );
+    expect(results.every((r) => r.status === 200 && r.text.includes('event: message_stop'))).toBe(true);
+    await harness.idle();
+    expect(harness.stats.spurious_msgs_received).toBe(spurious);
+    expect(harness.stats.streams_failed).toBe(failed);
+  });
+});

@@ -1,6 +1,6 @@
-import { readFileSync } from 'node:fs';
 import { DEFAULT_PIPELINE_CONFIG, type PipelineConfig } from '../pipeline/config.js';
 import { parseArgs } from './args.js';
+import { encryptionKeyFrom, inlineOrFile } from './file-inputs.js';
 import { ConfigError } from './load-resources.js';
 
 export interface ServeConfig {
@@ -50,41 +50,13 @@ export function readServeConfig(argv: readonly string[], env: NodeJS.ProcessEnv,
   if (!file) problems.push('-f FILE (or GW_CONFIG) is required: the resource documents to serve');
   const prefix = args.values.get('prefix') ?? env.GW_PATH_PREFIX ?? '';
   if (prefix !== '' && !/^\/[A-Za-z0-9._~\-/]*[^/]$/.test(prefix)) problems.push(`--prefix must start with / and not end with /, got "${prefix}"`);
-  let adminToken: string | null = env.GW_ADMIN_TOKEN ?? null;
-  const adminTokenFile = args.values.get('admin-token-file') ?? env.GW_ADMIN_TOKEN_FILE;
-  if (adminTokenFile) {
-    try {
-      adminToken = readFileSync(adminTokenFile, 'utf8').trim();
-    } catch (error) {
-      problems.push(`--admin-token-file ${adminTokenFile}: ${(error as Error).message}`);
-    }
-  }
+  const adminToken = inlineOrFile(env.GW_ADMIN_TOKEN, args.values.get('admin-token-file') ?? env.GW_ADMIN_TOKEN_FILE, '--admin-token-file', problems);
   if (adminToken !== null && adminToken.length < 16) problems.push('the admin token must be at least 16 characters');
   const redisUrl = args.values.get('redis') ?? env.GW_REDIS_URL ?? null;
   if (redisUrl !== null && !/^rediss?:\/\//.test(redisUrl)) problems.push('--redis must be a redis:// or rediss:// URL');
-  let redisTlsCa: string | null = null;
-  const caFile = args.values.get('redis-tls-ca-file') ?? env.GW_REDIS_TLS_CA_FILE;
-  if (caFile) {
-    try {
-      redisTlsCa = readFileSync(caFile, 'utf8');
-    } catch (error) {
-      problems.push(`--redis-tls-ca-file ${caFile}: ${(error as Error).message}`);
-    }
-  }
-  let encryptionKeyText: string | null = env.GW_ENCRYPTION_KEY ?? null;
-  const keyFile = args.values.get('encryption-key-file') ?? env.GW_ENCRYPTION_KEY_FILE;
-  if (keyFile) {
-    try {
-      encryptionKeyText = readFileSync(keyFile, 'utf8').trim();
-    } catch (error) {
-      problems.push(`--encryption-key-file ${keyFile}: ${(error as Error).message}`);
-    }
-  }
-  let encryptionKey: Buffer | null = null;
-  if (encryptionKeyText !== null) {
-    encryptionKey = Buffer.from(encryptionKeyText, 'base64');
-    if (encryptionKey.length !== 32) problems.push('the encryption key (GW_ENCRYPTION_KEY or --encryption-key-file) must be base64 of 32 bytes, e.g. `openssl rand -base64 32`');
-  }
+  const redisTlsCa = inlineOrFile(undefined, args.values.get('redis-tls-ca-file') ?? env.GW_REDIS_TLS_CA_FILE, '--redis-tls-ca-file', problems, false);
+  const encryptionKeyText = inlineOrFile(env.GW_ENCRYPTION_KEY, args.values.get('encryption-key-file') ?? env.GW_ENCRYPTION_KEY_FILE, '--encryption-key-file', problems);
+  const encryptionKey = encryptionKeyFrom(encryptionKeyText, problems);
   if (redisUrl !== null && encryptionKeyText === null) problems.push('--redis needs an encryption key for provider secrets: GW_ENCRYPTION_KEY or --encryption-key-file');
   const maxBodyMb = positive(args.values.get('max-body-mb'), DEFAULT_PIPELINE_CONFIG.maxBodyBytes / 1024 / 1024, '--max-body-mb', problems);
   const config: ServeConfig = {

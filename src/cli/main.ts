@@ -1,5 +1,6 @@
 #!/usr/bin/env node
 import { runAdminQuery } from './admin-client.js';
+import { runEnvoyConfig } from './envoy-config.js';
 import type { CliIo } from './io.js';
 import { runExtProcCommand, runServeCommand } from './serve.js';
 import { runTokenLocal } from './token.js';
@@ -8,6 +9,7 @@ const USAGE = `gw: the model gateway
 
   gw serve -f FILE [--port N] [--host H] [--prefix /api] [--admin-port N] [--admin-host H] [--redis URL]
   gw extproc -f FILE [--port N --host H | --socket PATH] [--admin-port N] [--redis URL]
+  gw envoy-config [--values FILE] [--processor-socket PATH | --processor-address H:P] [--provider URL]... [--out FILE]
   gw token new                 print a fresh gwct_ token and its sha256: hash
   gw token hash                print the hash of a token read from stdin
   gw logs  [--since T] [--address A] [--model M] [--json] [--admin-url URL]
@@ -22,6 +24,8 @@ async function main(argv: readonly string[]): Promise<number> {
       return runServeCommand(rest, io);
     case 'extproc':
       return runExtProcCommand(rest, io);
+    case 'envoy-config':
+      return runEnvoyConfig(rest, io);
     case 'token': {
       const code = await runTokenLocal(rest[0] ?? '', io);
       if (code !== -1) return code;

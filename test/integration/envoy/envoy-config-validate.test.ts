@@ -1,0 +1,147 @@
+/**
+ * `gw envoy-config` output, checked by the strict go-control-plane validator
+ * (test/go/cmd/envoy-validate): decoded with no unknown fields and every
+ * typed_config resolved, then the protoc-gen-validate rules of the bootstrap
+ * and of every nested Any. A broken render must be refused, so these tests
+ * fail if the validator stops looking.
+ *
+ * The default render is also kept as a golden file; regenerate it with
+ *   UPDATE_GOLDEN=1 npx vitest run test/integration/envoy/envoy-config-validate.test.ts
+ */
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { PassThrough, Writable } from 'node:stream';
+import { fileURLToPath } from 'node:url';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { parse, stringify } from 'yaml';
+import { runEnvoyConfig } from '../../../src/cli/envoy-config.js';
+import type { CliIo } from '../../../src/cli/io.js';
+import { ensureGoTool, GO_BUILD_TIMEOUT_MS, runGoTool } from '../../support/go-tools.js';
+
+/* eslint-disable @typescript-eslint/no-explicit-any -- editing a generated document */
+type J = any;
+
+const GOLDEN = fileURLToPath(new URL('../../fixtures/envoy/generated-default.yaml', import.meta.url));
+const dir = mkdtempSync(join(tmpdir(), 'gw-envoy-config-'));
+
+function sink(): { stream: Writable; text: () => string } {
+  const chunks: string[] = [];
+  const stream = new Writable({
+    write(chunk, _encoding, done) {
+      chunks.push(String(chunk));
+      done();
+    },
+  });
+  return { stream, text: () => chunks.join('') };
+}
+
+/** Runs the CLI command into dir/name and returns the path (and the text). */
+async function render(name: string, argv: string[]): Promise<{ path: string; text: string }> {
+  const path = join(dir, name);
+  const err = sink();
+  const io: CliIo = { stdin: new PassThrough(), stdout: sink().stream, stderr: err.stream, env: {} };
+  const code = await runEnvoyConfig([...argv, '--out', path], io);
+  expect(code, err.text()).toBe(0);
+  return { path, text: readFileSync(path, 'utf8') };
+}
+
+beforeAll(async () => {
+  await ensureGoTool('envoy-validate');
+}, GO_BUILD_TIMEOUT_MS);
+
+describe('gw envoy-config output passes the strict Envoy validator', () => {
+  it.each([
+    ['default.yaml', []],
+    ['unix-one-provider.yaml', ['--processor-socket', '/run/gw/extproc.sock', '--provider', 'https://api.anthropic.com']],
+    ['tcp-one-provider.yaml', ['--processor-address', '127.0.0.1:9002', '--provider', 'https://api.anthropic.com']],
+    ['tcp-dns-processor.yaml', ['--processor-address', 'gw-extproc.gw.svc.cluster.local:9002', '--provider', 'https://openrouter.ai/api']],
+    [
+      'unix-several-providers-prefix.yaml',
+      ['--prefix', '/api', '--provider', 'https://api.anthropic.com', '--provider', 'https://openrouter.ai/api', '--provider', 'http://ollama.local:11434'],
+    ],
+    [
+      'tcp-several-providers-tuned.yaml',
+      [
+        '--processor-address', '[::1]:9002',
+        '--providers', 'https://api.anthropic.com,http://10.0.0.7:8000/v1,https://[2001:db8::5]:8443',
+        '--listen-address', '::', '--listen-port', '10000', '--admin-port', '9902',
+        '--message-timeout-seconds', '2.5', '--buffer-limit-mb', '48', '--stream-idle-timeout-seconds', '900',
+        '--drain-timeout-seconds', '30', '--connect-timeout-seconds', '3', '--max-concurrent-requests', '10000',
+        '--upstream-ca-file', '/etc/gw/ca.pem',
+      ],
+    ],
+  ])('%s', async (name, argv) => {
+    const { path } = await render(name, argv);
+    const result = await runGoTool('envoy-validate', [path]);
+    expect(result.stderr).toBe('');
+    expect(result.code).toBe(0);
+    expect(result.stdout).toContain(`${name}: ok`);
+  });
+
+  it('a values file renders the same as the equivalent flags', async () => {
+    const values = join(dir, 'values.yaml');
+    writeFileSync(values, stringify({ pathPrefix: '/api', processorAddress: '127.0.0.1:9002', providers: ['https://api.anthropic.com', 'http://ollama.local:11434'], bufferLimitMb: 48 }));
+    const fromValues = await render('from-values.yaml', ['--values', values]);
+    const fromFlags = await render('from-flags.yaml', ['--prefix', '/api', '--processor-address', '127.0.0.1:9002', '--provider', 'https://api.anthropic.com', '--provider', 'http://ollama.local:11434', '--buffer-limit-mb', '48']);
+    expect(fromValues.text).toBe(fromFlags.text);
+    const result = await runGoTool('envoy-validate', [fromValues.path]);
+    expect(result.code).toBe(0);
+  });
+});
+
+describe('the validator refuses a broken render', () => {
+  /** Renders the default config, applies an edit to the parsed document, writes it back. */
+  async function broken(name: string, edit: (doc: J) => void): Promise<string> {
+    const { text } = await render(`${name}.source.yaml`, ['--provider', 'https://api.anthropic.com', '--provider', 'http://ollama.local:11434']);
+    const doc = parse(text) as J;
+    edit(doc);
+    const path = join(dir, `${name}.yaml`);
+    writeFileSync(path, stringify(doc));
+    return path;
+  }
+  const extProc = (doc: J): J => doc.static_resources.listeners[0].filter_chains[0].filters[0].typed_config.http_filters[0].typed_config;
+
+  it('an unknown field inside the ext_proc typed config', async () => {
+    const path = await broken('unknown-field', (doc) => {
+      extProc(doc).message_timout = '5s';
+    });
+    const result = await runGoTool('envoy-validate', [path]);
+    expect(result.code).toBe(1);
+    expect(result.stderr).toContain('unknown field "message_timout"');
+  });
+
+  it('a value outside Envoy\'s rules, found only by unpacking the ext_proc Any', async () => {
+    const path = await broken('message-timeout-too-long', (doc) => {
+      extProc(doc).message_timeout = '7200s';
+    });
+    const result = await runGoTool('envoy-validate', [path]);
+    expect(result.code).toBe(1);
+    expect(result.stderr).toContain('ExternalProcessor.MessageTimeout: value must be inside range');
+  });
+
+  it('a cluster without a connect timeout above zero', async () => {
+    const path = await broken('zero-connect-timeout', (doc) => {
+      doc.static_resources.clusters[1].connect_timeout = '0s';
+    });
+    const result = await runGoTool('envoy-validate', [path]);
+    expect(result.code).toBe(1);
+    expect(result.stderr).toContain('ConnectTimeout: value must be greater than 0s');
+  });
+});
+
+describe('golden default render', () => {
+  it('matches test/fixtures/envoy/generated-default.yaml', async () => {
+    const { text } = await render('golden-candidate.yaml', []);
+    if (process.env.UPDATE_GOLDEN === '1') writeFileSync(GOLDEN, text);
+    let golden: string;
+    try {
+      golden = readFileSync(GOLDEN, 'utf8');
+    } catch {
+      throw new Error(`${GOLDEN} is missing; generate it with UPDATE_GOLDEN=1`);
+    }
+    expect(golden, 'regenerate with UPDATE_GOLDEN=1 (never edit by hand)').toBe(text);
+    const result = await runGoTool('envoy-validate', [GOLDEN]);
+    expect(result.code).toBe(0);
+  });
+});

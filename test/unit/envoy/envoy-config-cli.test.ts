@@ -1,0 +1,133 @@
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { PassThrough, Writable } from 'node:stream';
+import { describe, expect, it } from 'vitest';
+import { parse } from 'yaml';
+import { runEnvoyConfig } from '../../../src/cli/envoy-config.js';
+import type { CliIo } from '../../../src/cli/io.js';
+
+/* eslint-disable @typescript-eslint/no-explicit-any -- walking a generated document */
+type J = any;
+
+function sink(): { stream: Writable; text: () => string } {
+  const chunks: string[] = [];
+  const stream = new Writable({
+    write(chunk, _encoding, done) {
+      chunks.push(String(chunk));
+      done();
+    },
+  });
+  return { stream, text: () => chunks.join('') };
+}
+
+async function run(argv: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
+  const out = sink();
+  const err = sink();
+  const io: CliIo = { stdin: new PassThrough(), stdout: out.stream, stderr: err.stream, env: {} };
+  const code = await runEnvoyConfig(argv, io);
+  return { code, stdout: out.text(), stderr: err.text() };
+}
+
+const tmp = (): string => mkdtempSync(join(tmpdir(), 'gw-envoy-cli-'));
+
+function routedClusters(yamlText: string): string[] {
+  const doc = parse(yamlText) as J;
+  const routes: J[] = doc.static_resources.listeners[0].filter_chains[0].filters[0].typed_config.route_config.virtual_hosts[0].routes;
+  return routes.filter((r) => r.route).map((r) => r.route.cluster);
+}
+
+function extProcEndpoint(yamlText: string): J {
+  const doc = parse(yamlText) as J;
+  const cluster = doc.static_resources.clusters.find((c: J) => c.name === 'gw_extproc');
+  return cluster.load_assignment.endpoints[0].lb_endpoints[0].endpoint.address;
+}
+
+describe('gw envoy-config', () => {
+  it('writes the default bootstrap to stdout', async () => {
+    const result = await run([]);
+    expect(result).toMatchObject({ code: 0, stderr: '' });
+    expect(routedClusters(result.stdout)).toEqual(['gw_https_api_anthropic_com_443']);
+    expect(extProcEndpoint(result.stdout)).toEqual({ pipe: { path: '/var/run/gw/extproc.sock' } });
+  });
+
+  it('collects every --provider and --providers entry, in order', async () => {
+    const result = await run(['--provider', 'https://api.anthropic.com', '--providers=https://openrouter.ai/api, http://ollama.local:11434', '--provider=https://api.example.com']);
+    expect(result.code).toBe(0);
+    expect(routedClusters(result.stdout)).toEqual(['gw_https_api_anthropic_com_443', 'gw_https_openrouter_ai_443', 'gw_http_ollama_local_11434', 'gw_https_api_example_com_443']);
+  });
+
+  it('reads a values file; flags win, and a processor flag replaces the file\'s processor of either kind', async () => {
+    const dir = tmp();
+    const values = join(dir, 'values.yaml');
+    writeFileSync(values, ['listenPort: 10000', 'processorSocket: /run/gw/p.sock', 'providers: [https://openrouter.ai/api]', 'bufferLimitMb: 48', 'messageTimeoutSeconds: 12'].join('\n'));
+    const fromFile = await run(['--values', values]);
+    expect(fromFile.code).toBe(0);
+    const doc = parse(fromFile.stdout) as J;
+    expect(doc.static_resources.listeners[0].address.socket_address.port_value).toBe(10000);
+    expect(doc.static_resources.listeners[0].per_connection_buffer_limit_bytes).toBe(48 * 1024 * 1024);
+    expect(extProcEndpoint(fromFile.stdout)).toEqual({ pipe: { path: '/run/gw/p.sock' } });
+    expect(routedClusters(fromFile.stdout)).toEqual(['gw_https_openrouter_ai_443']);
+
+    const overridden = await run(['--values', values, '--listen-port', '10001', '--processor-address', 'gw-extproc.gw.svc:9002', '--provider', 'https://api.anthropic.com']);
+    expect(overridden.code).toBe(0);
+    const doc2 = parse(overridden.stdout) as J;
+    expect(doc2.static_resources.listeners[0].address.socket_address.port_value).toBe(10001);
+    expect(extProcEndpoint(overridden.stdout)).toEqual({ socket_address: { address: 'gw-extproc.gw.svc', port_value: 9002 } });
+    expect(routedClusters(overridden.stdout)).toEqual(['gw_https_api_anthropic_com_443']);
+  });
+
+  it('reads JSON values files too', async () => {
+    const dir = tmp();
+    const values = join(dir, 'values.json');
+    writeFileSync(values, JSON.stringify({ processorAddress: '127.0.0.1:9002', providers: ['http://ollama.local:11434'] }));
+    const result = await run(['--values', values]);
+    expect(result.code).toBe(0);
+    expect(extProcEndpoint(result.stdout)).toEqual({ socket_address: { address: '127.0.0.1', port_value: 9002 } });
+  });
+
+  it('writes to --out instead of stdout', async () => {
+    const out = join(tmp(), 'envoy.yaml');
+    const result = await run(['--out', out, '--prefix', '/api']);
+    expect(result.code).toBe(0);
+    expect(result.stdout).toBe('');
+    expect(result.stderr).toContain(`wrote ${out}`);
+    expect(readFileSync(out, 'utf8')).toContain('path prefix: /api');
+  });
+
+  it('reports flag, values-file and settings problems together and exits 2', async () => {
+    const dir = tmp();
+    const values = join(dir, 'values.yaml');
+    writeFileSync(values, 'listenPort: 99999\nlistenAddres: 0.0.0.0\n');
+    const result = await run(['--values', values, '--provder', 'https://x.example', 'stray', '--buffer-limit-mb', '8', '--message-timeout-seconds']);
+    expect(result.code).toBe(2);
+    expect(result.stdout).toBe('');
+    const lines = result.stderr;
+    expect(lines).toContain('configuration has 6 problem(s)');
+    expect(lines).toContain('unknown flag --provder');
+    expect(lines).toContain('unexpected argument "stray"');
+    expect(lines).toContain('--message-timeout-seconds needs a value');
+    expect(lines).toContain('unknown setting "listenAddres"');
+    expect(lines).toContain('listenPort (--listen-port) must be a port number (1-65535), got 99999');
+    expect(lines).toMatch(/bufferLimitMb \(--buffer-limit-mb\) \(8 MiB\) must be larger/);
+  });
+
+  it('reports an unreadable or malformed values file', async () => {
+    const dir = tmp();
+    const missing = await run(['--values', join(dir, 'nope.yaml')]);
+    expect(missing.code).toBe(2);
+    expect(missing.stderr).toContain('nope.yaml: ENOENT');
+    const list = join(dir, 'list.yaml');
+    writeFileSync(list, '- a\n- b\n');
+    const notMap = await run(['--values', list]);
+    expect(notMap.code).toBe(2);
+    expect(notMap.stderr).toContain('must be a mapping of settings, got a list');
+  });
+
+  it('prints usage for --help', async () => {
+    const result = await run(['--help']);
+    expect(result.code).toBe(0);
+    expect(result.stdout).toContain('--processor-socket PATH | --processor-address host:port');
+    expect(result.stdout).toContain('maxConcurrentRequests');
+  });
+});

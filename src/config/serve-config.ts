@@ -4,7 +4,11 @@ import { encryptionKeyFrom, inlineOrFile } from './file-inputs.js';
 import { ConfigError } from './load-resources.js';
 
 export interface ServeConfig {
-  readonly file: string;
+  /**
+   * Resource documents to apply to state. Null only with Redis: then the
+   * operator is the writer and this process only reads (the cluster layout).
+   */
+  readonly file: string | null;
   readonly host: string;
   readonly port: number;
   /** gw extproc: serve gRPC on this Unix socket instead of host:port (the sidecar layout). */
@@ -16,6 +20,8 @@ export interface ServeConfig {
   readonly redisUrl: string | null;
   /** PEM of an extra CA for rediss:// (GW_REDIS_TLS_CA_FILE). */
   readonly redisTlsCa: string | null;
+  /** Redis password given apart from the URL (GW_REDIS_PASSWORD or a mounted file), so it need not be URL-safe. */
+  readonly redisPassword: string | null;
   /** AES-256-GCM key for provider secrets at rest in Redis (32 bytes). */
   readonly encryptionKey: Buffer | null;
   readonly pipeline: PipelineConfig;
@@ -46,8 +52,9 @@ function positive(raw: string | undefined, fallback: number, name: string, probl
 export function readServeConfig(argv: readonly string[], env: NodeJS.ProcessEnv, defaults: { port: number } = { port: 8080 }): ServeConfig {
   const args = parseArgs(argv, [], { f: 'file' });
   const problems: string[] = [];
-  const file = args.values.get('file') ?? env.GW_CONFIG;
-  if (!file) problems.push('-f FILE (or GW_CONFIG) is required: the resource documents to serve');
+  const file = args.values.get('file') ?? env.GW_CONFIG ?? null;
+  const redisGiven = (args.values.get('redis') ?? env.GW_REDIS_URL) !== undefined;
+  if (!file && !redisGiven) problems.push('-f FILE (or GW_CONFIG) is required without --redis: the resource documents to serve');
   const prefix = args.values.get('prefix') ?? env.GW_PATH_PREFIX ?? '';
   if (prefix !== '' && !/^\/[A-Za-z0-9._~\-/]*[^/]$/.test(prefix)) problems.push(`--prefix must start with / and not end with /, got "${prefix}"`);
   const adminToken = inlineOrFile(env.GW_ADMIN_TOKEN, args.values.get('admin-token-file') ?? env.GW_ADMIN_TOKEN_FILE, '--admin-token-file', problems);
@@ -55,12 +62,13 @@ export function readServeConfig(argv: readonly string[], env: NodeJS.ProcessEnv,
   const redisUrl = args.values.get('redis') ?? env.GW_REDIS_URL ?? null;
   if (redisUrl !== null && !/^rediss?:\/\//.test(redisUrl)) problems.push('--redis must be a redis:// or rediss:// URL');
   const redisTlsCa = inlineOrFile(undefined, args.values.get('redis-tls-ca-file') ?? env.GW_REDIS_TLS_CA_FILE, '--redis-tls-ca-file', problems, false);
+  const redisPassword = inlineOrFile(env.GW_REDIS_PASSWORD, args.values.get('redis-password-file') ?? env.GW_REDIS_PASSWORD_FILE, '--redis-password-file', problems);
   const encryptionKeyText = inlineOrFile(env.GW_ENCRYPTION_KEY, args.values.get('encryption-key-file') ?? env.GW_ENCRYPTION_KEY_FILE, '--encryption-key-file', problems);
   const encryptionKey = encryptionKeyFrom(encryptionKeyText, problems);
   if (redisUrl !== null && encryptionKeyText === null) problems.push('--redis needs an encryption key for provider secrets: GW_ENCRYPTION_KEY or --encryption-key-file');
   const maxBodyMb = positive(args.values.get('max-body-mb'), DEFAULT_PIPELINE_CONFIG.maxBodyBytes / 1024 / 1024, '--max-body-mb', problems);
   const config: ServeConfig = {
-    file: file ?? '',
+    file: file || null,
     host: args.values.get('host') ?? env.GW_HOST ?? '127.0.0.1',
     port: port(args.values.get('port') ?? env.GW_PORT, defaults.port, '--port', problems),
     socketPath: args.values.get('socket') ?? env.GW_SOCKET ?? null,
@@ -69,6 +77,7 @@ export function readServeConfig(argv: readonly string[], env: NodeJS.ProcessEnv,
     adminToken,
     redisUrl,
     redisTlsCa,
+    redisPassword,
     encryptionKey,
     pipeline: Object.freeze({
       ...DEFAULT_PIPELINE_CONFIG,

@@ -40,6 +40,12 @@ export class GatewayMetrics {
     help: 'Requests being served right now.',
     registers: [this.registry],
   });
+  readonly leasesInUse = new Gauge({
+    name: 'gw_credential_leases_in_use',
+    help: 'Credential leases this process holds right now (sum over processes for the pool).',
+    labelNames: ['company', 'credential'] as const,
+    registers: [this.registry],
+  });
   readonly credentialUnhealthy = new Counter({
     name: 'gw_credential_unhealthy_total',
     help: 'Times a provider answered 401/403 and the credential was marked unhealthy.',

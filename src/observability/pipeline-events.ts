@@ -55,6 +55,9 @@ export function observabilityEvents(logger: Logger, metrics: GatewayMetrics): Pi
         logger.warn({ request_id: requestId, company, rules: Object.keys(countsByRule) }, 'secret scan stopped at its time budget; forwarded with what was found redacted');
       }
     },
+    leaseChanged(company, credential, delta) {
+      metrics.leasesInUse.inc({ company, credential }, delta);
+    },
     stateError(operation, error) {
       metrics.stateErrors.inc({ operation });
       logger.error({ operation, err: error instanceof Error ? { type: error.name, message: error.message } : String(error) }, 'state operation failed');

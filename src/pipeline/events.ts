@@ -7,6 +7,8 @@ export interface PipelineEvents {
   seatWindowExhausted(company: string, credential: string, window: string, resetAt: number | null): void;
   redaction(company: string, countsByRule: Readonly<Record<string, number>>, budgetExhausted: boolean, requestId: string): void;
   stateError(operation: string, error: unknown): void;
+  /** A lease was taken (+1) or given back (-1) by this process. */
+  leaseChanged(company: string, credential: string, delta: 1 | -1): void;
 }
 
 export interface FinishedInfo {
@@ -28,4 +30,5 @@ export const SILENT_EVENTS: PipelineEvents = {
   seatWindowExhausted() {},
   redaction() {},
   stateError() {},
+  leaseChanged() {},
 };

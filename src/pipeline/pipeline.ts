@@ -4,7 +4,7 @@ import { authenticate } from '../auth/authenticate.js';
 import { readSeatWindows } from '../credentials/seat-windows.js';
 import { GatewayError, isGatewayError } from '../errors/gateway-error.js';
 import { CREDENTIAL_MESSAGES } from '../errors/messages.js';
-import { MICROS, overBudget, spendPlan, unpricedRefused, worstCaseMicros } from '../governance/spend-admission.js';
+import { MICROS, overBudget, unpricedRefused, worstCaseMicros } from '../governance/spend-admission.js';
 import { renderGatewayError } from '../errors/render.js';
 import { costOf } from '../metering/cost.js';
 import { JsonMeter } from '../metering/json-meter.js';
@@ -16,6 +16,7 @@ import { authorizeModel, type ModelDecision } from '../policy/authorize-model.js
 import type { CredentialRecord } from '../state/records.js';
 import type { GatewayState } from '../state/state.js';
 import type { PipelineConfig } from './config.js';
+import { attributionHeaders } from './attribution-headers.js';
 import { RequestContext } from './context.js';
 import type { PipelineEvents } from './events.js';
 import { forwardHeaders } from './forward-headers.js';
@@ -23,6 +24,7 @@ import { findTopLevelString } from './json-top-level.js';
 import { modelsListBody } from './models-response.js';
 import type { RedactorPort } from './ports.js';
 import { readBodyFields } from './request-body.js';
+import { SpendPlans } from './spend-plans.js';
 import { clusterNameForOrigin } from '../upstream/cluster-name.js';
 import { matchRoute } from './routes.js';
 import type { BodyOutcome, EndOutcome, HeaderMap, HeadersOutcome, LocalResponse, RequestHead, ResponseDecision } from './types.js';
@@ -57,6 +59,7 @@ export class Pipeline {
   private readonly now: () => number;
   private readonly newRequestId: () => string;
   private readonly addresses = new WeakMap<CredentialRecord, UpstreamAddress>();
+  private readonly spendPlans = new SpendPlans();
 
   constructor(deps: PipelineDeps) {
     this.state = deps.state;
@@ -93,7 +96,7 @@ export class Pipeline {
       if (!company) throw new GatewayError('no_session', 'gw: the bearer token matches no live token (unknown or revoked)');
       ctx.token = token;
       ctx.company = company;
-      ctx.attribution = readAttribution(ctx.head.headers, company.settings);
+      ctx.attribution = readAttribution(attributionHeaders(ctx.head.headers), company.settings);
       if (ctx.route === 'models') {
         ctx.status = 200;
         const body = await modelsListBody(company, this.served);
@@ -157,6 +160,7 @@ export class Pipeline {
       }
       ctx.lease = outcome.lease;
       ctx.leaseRenewedAt = this.now();
+      this.events.leaseChanged(company.company, outcome.lease.credential.name, 1);
       const credential = outcome.lease.credential;
       const address = this.addressOf(credential);
       const headers = forwardHeaders(ctx.head.headers, credential, out.length);
@@ -236,7 +240,10 @@ export class Pipeline {
     ctx.finished = true;
     ctx.meter?.end();
     const releases: Promise<void>[] = [];
-    if (ctx.lease) releases.push(this.state.releaseLease(ctx.lease));
+    if (ctx.lease) {
+      releases.push(this.state.releaseLease(ctx.lease));
+      this.events.leaseChanged(ctx.lease.company, ctx.lease.credential.name, -1);
+    }
     if (ctx.spend) releases.push(this.settleSpend(ctx));
     if (ctx.slotHeld && ctx.token) releases.push(this.state.releaseCallerSlot(ctx.token.company, ctx.token.hash, ctx.requestId));
     for (const result of await Promise.allSettled(releases)) if (result.status === 'rejected') this.events.stateError('release', result.reason);
@@ -321,7 +328,7 @@ export class Pipeline {
       return;
     }
     const now = this.now();
-    const plan = spendPlan(company.settings, token.hash, now, worstCaseMicros(bodyBytes, maxTokens, price));
+    const plan = this.spendPlans.plan(company.settings, token.hash, now, worstCaseMicros(bodyBytes, maxTokens, price));
     if (!plan) return;
     const outcome = await this.guard('spend', () => this.state.reserveSpend(company.company, plan.checks, plan.reservedMicros));
     if (!outcome.ok) throw overBudget(outcome.failed, now);

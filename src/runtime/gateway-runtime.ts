@@ -9,6 +9,7 @@ import type { Logger } from '../observability/logger.js';
 import { GatewayMetrics } from '../observability/metrics.js';
 import { observabilityEvents } from '../observability/pipeline-events.js';
 import { Pipeline } from '../pipeline/pipeline.js';
+import { redactJsonBody } from '../redaction/index.js';
 import type { RedactorPort } from '../pipeline/ports.js';
 import { desiredState } from '../reconcile/desired-records.js';
 import { MemoryState } from '../state/memory.js';
@@ -59,7 +60,10 @@ export async function applyFile(file: string, state: GatewayState, logger: Logge
  */
 async function stateFor(config: ServeConfig, logger: Logger, reapply: () => Promise<void>): Promise<GatewayState> {
   if (config.redisUrl === null || config.encryptionKey === null) return new MemoryState();
-  const redis = connectRedis(config.redisUrl, config.redisTlsCa ? { tlsCa: config.redisTlsCa } : {});
+  const redis = connectRedis(config.redisUrl, {
+    ...(config.redisTlsCa ? { tlsCa: config.redisTlsCa } : {}),
+    ...(config.redisPassword !== null ? { password: config.redisPassword } : {}),
+  });
   // Connection errors are expected while Redis is away; requests fail closed meanwhile.
   let lastLogged = 0;
   redis.on('error', (error: Error) => {
@@ -85,13 +89,18 @@ async function stateFor(config: ServeConfig, logger: Logger, reapply: () => Prom
 
 export async function startRuntime(config: ServeConfig, deps: RuntimeDeps): Promise<GatewayRuntime> {
   const { logger } = deps;
-  const state: GatewayState = deps.state ?? (await stateFor(config, logger, (): Promise<void> => applyFile(config.file, state, logger)));
-  await applyFile(config.file, state, logger);
+  const file = config.file;
+  // Without a file (the cluster layout) the operator writes state and this process only reads it.
+  const apply = file === null ? async (): Promise<void> => {} : (): Promise<void> => applyFile(file, state, logger);
+  const state: GatewayState = deps.state ?? (await stateFor(config, logger, apply));
+  await apply();
+  if (file === null) logger.info('no -f file: serving what the operator writes to Redis');
   const metrics = new GatewayMetrics();
   const pipeline = new Pipeline({
     state,
     servedModels: new ServedModels(httpModelListFetcher()),
-    redactor: deps.redactor ?? null,
+    // Runs only for companies with secret scanning on; off means the body is not even read for it.
+    redactor: deps.redactor === undefined ? (body, options) => redactJsonBody(body, options) : deps.redactor,
     events: observabilityEvents(logger, metrics),
     config: config.pipeline,
   });
@@ -106,7 +115,7 @@ export async function startRuntime(config: ServeConfig, deps: RuntimeDeps): Prom
     setReady: (value) => {
       ready = value;
     },
-    reload: () => applyFile(config.file, state, logger),
+    reload: apply,
     async close() {
       ready = false;
       await new Promise<void>((resolve) => admin.close(() => resolve()));

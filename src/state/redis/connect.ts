@@ -12,6 +12,8 @@ export type RedisClient = Redis | Cluster;
 export interface RedisConnectOptions {
   /** PEM of a CA to trust for rediss:// besides the system's (a private CA, as in-cluster Redis often uses). */
   readonly tlsCa?: string;
+  /** Overrides a password in the URL. */
+  readonly password?: string;
 }
 
 export function connectRedis(url: string, connect: RedisConnectOptions = {}): RedisClient {
@@ -25,7 +27,7 @@ export function connectRedis(url: string, connect: RedisConnectOptions = {}): Re
     retryStrategy: (times) => Math.min(50 * times, 1_000),
     lazyConnect: false,
     ...(parsed.username ? { username: decodeURIComponent(parsed.username) } : {}),
-    ...(parsed.password ? { password: decodeURIComponent(parsed.password) } : {}),
+    ...(connect.password !== undefined ? { password: connect.password } : parsed.password ? { password: decodeURIComponent(parsed.password) } : {}),
     ...(tls ? { tls: { servername: parsed.hostname, ...(connect.tlsCa ? { ca: connect.tlsCa } : {}) } } : {}),
   };
   const hosts = parsed.host.split(',');

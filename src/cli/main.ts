@@ -1,6 +1,7 @@
 #!/usr/bin/env node
 import { runAdminQuery } from './admin-client.js';
 import { runEnvoyConfig } from './envoy-config.js';
+import { runRedact } from './redact.js';
 import type { CliIo } from './io.js';
 import { runExtProcCommand, runServeCommand } from './serve.js';
 import { runTokenLocal } from './token.js';
@@ -12,6 +13,7 @@ const USAGE = `gw: the model gateway
   gw envoy-config [--values FILE] [--processor-socket PATH | --processor-address H:P] [--provider URL]... [--out FILE]
   gw token new                 print a fresh gwct_ token and its sha256: hash
   gw token hash                print the hash of a token read from stdin
+  gw redact [--text] [--json-report] [--budget-ms N] < body   show what secret scanning would send
   gw logs  [--since T] [--address A] [--model M] [--json] [--admin-url URL]
   gw usage [--by address|model|repo|application|end_user] [--since T] [--json] [--admin-url URL]
 `;
@@ -26,6 +28,8 @@ async function main(argv: readonly string[]): Promise<number> {
       return runExtProcCommand(rest, io);
     case 'envoy-config':
       return runEnvoyConfig(rest, io);
+    case 'redact':
+      return runRedact(rest, io);
     case 'token': {
       const code = await runTokenLocal(rest[0] ?? '', io);
       if (code !== -1) return code;

@@ -90,6 +90,14 @@ describe('readServeConfig', () => {
     expect(readServeConfig(['-f', 'x.yaml', '--admin-token-file', file], { GW_ADMIN_TOKEN: 'ignored-because-file-wins' }).adminToken).toBe('from-a-file-0123456789');
   });
 
+  it('needs a file without Redis, and none with it (then the operator writes and the process only reads)', () => {
+    expect(problemsOf([], {})).toEqual([expect.stringMatching(/^-f FILE \(or GW_CONFIG\) is required without --redis/)]);
+    const key = Buffer.alloc(32, 7).toString('base64');
+    const config = readServeConfig(['--redis', 'redis://127.0.0.1:6379'], { GW_ENCRYPTION_KEY: key });
+    expect(config.file).toBeNull();
+    expect(readServeConfig([], { GW_REDIS_URL: 'rediss://r:6380', GW_ENCRYPTION_KEY: key, GW_REDIS_PASSWORD: 'p w/#' }).redisPassword).toBe('p w/#');
+  });
+
   it('reports every problem together', () => {
     const problems = problemsOf(['--prefix', 'api/', '--port', 'http', '--admin-port', '70000', '--redis', 'http://localhost:6379', '--max-body-mb', '0', '--admin-token-file', '/nonexistent/gw-admin-token'], {
       GW_LEASE_TTL_MS: '-1',
@@ -97,7 +105,6 @@ describe('readServeConfig', () => {
       GW_UPSTREAM_HEADERS_TIMEOUT_MS: '0',
     });
     const expected = [
-      /^-f FILE \(or GW_CONFIG\) is required/,
       /^--prefix must start with \/ and not end with \/, got "api\/"$/,
       /^--admin-token-file \/nonexistent\/gw-admin-token: /,
       /^--redis must be a redis:\/\/ or rediss:\/\/ URL$/,

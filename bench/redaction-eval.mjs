@@ -1,0 +1,228 @@
+#!/usr/bin/env node
+// Recall and false positives of the redaction rules on the labelled gitleaks
+// samples, as plain text and embedded in Anthropic request bodies.
+//
+//   npm run build && node bench/redaction-eval.mjs [--by-rule] [--scan-dir node_modules]
+//
+// The corpus is read from ../shared/eval/secrets/ beside the project (or
+// $GITLEAKS_CASES); it is never copied into the project. Output names sample
+// numbers and gitleaks rule ids only, never sample text.
+import { readFileSync } from 'node:fs';
+import { dirname, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
+const dist = process.env.REDACTION_DIST ?? resolve(root, 'dist/redaction/index.js');
+const corpus = process.env.GITLEAKS_CASES ?? resolve(root, '../shared/eval/secrets/gitleaks-cases.jsonl');
+const { redactText, redactJsonBody, RULES } = await import(dist);
+const byRule = process.argv.includes('--by-rule');
+
+const samples = readFileSync(corpus, 'utf8').split('\n').filter(Boolean).map((l) => JSON.parse(l));
+
+// Generous budget: this measures what the rules find, not the time limit.
+const OPTIONS = { budgetMs: 10_000 };
+
+// Each way a sample reaches the scanner: as text, or inside a request body.
+// `escape` turns the sample's text into the bytes it has in that body.
+const jsonEscape = (s) => JSON.stringify(s).slice(1, -1);
+const VARIANTS = {
+  text: { build: (t) => Buffer.from(t, 'utf8'), escape: (s) => s, json: false },
+  'message text block': {
+    build: (t) => body([{ role: 'user', content: [{ type: 'text', text: t }] }]),
+    escape: jsonEscape,
+    json: true,
+  },
+  'tool_use input': {
+    build: (t) =>
+      body([
+        { role: 'user', content: 'Save this file.' },
+        {
+          role: 'assistant',
+          content: [{ type: 'tool_use', id: 'toolu_01', name: 'write_file', input: { path: 'notes/config.txt', options: { content: t } } }],
+        },
+      ]),
+    escape: jsonEscape,
+    json: true,
+  },
+  tool_result: {
+    build: (t) =>
+      body([
+        { role: 'assistant', content: [{ type: 'tool_use', id: 'toolu_01', name: 'read_file', input: { path: 'config.txt' } }] },
+        { role: 'user', content: [{ type: 'tool_result', tool_use_id: 'toolu_01', content: t }] },
+      ]),
+    escape: jsonEscape,
+    json: true,
+  },
+  'tool_result (JSON in a string)': {
+    build: (t) =>
+      body([
+        { role: 'assistant', content: [{ type: 'tool_use', id: 'toolu_01', name: 'run', input: { cmd: 'cat out.json' } }] },
+        {
+          role: 'user',
+          content: [{ type: 'tool_result', tool_use_id: 'toolu_01', content: JSON.stringify({ stdout: t, exit: 0 }) }],
+        },
+      ]),
+    escape: (s) => jsonEscape(jsonEscape(s)),
+    json: true,
+  },
+};
+
+function body(messages) {
+  return Buffer.from(
+    JSON.stringify({ model: 'claude-sonnet-4-5', max_tokens: 1024, system: 'You are a careful assistant.', messages }),
+    'utf8',
+  );
+}
+
+// The credential inside a reported span: gitleaks sometimes reports the
+// quotes around a value (or a stray quote or backslash) too, which a
+// redactor keeps.
+function core(secret) {
+  return secret.replace(/^["'`]+|["'`\\]+$/g, '');
+}
+
+function covered(findings, start, end) {
+  let at = start;
+  for (const f of findings) {
+    if (f.start <= at && f.end > at) at = f.end;
+    if (at >= end) return true;
+  }
+  return at >= end;
+}
+
+function allSecretsRedacted(input, result, secrets, escape) {
+  const findings = [...result.findings].sort((a, b) => a.start - b.start);
+  for (const secret of secrets) {
+    const needle = Buffer.from(escape(core(secret)), 'utf8');
+    let from = input.indexOf(needle);
+    if (from < 0) return false;
+    while (from >= 0) {
+      if (!covered(findings, from, from + needle.length)) return false;
+      from = input.indexOf(needle, from + 1);
+    }
+  }
+  return true;
+}
+
+// Every byte outside the reported spans must be unchanged, and JSON must stay JSON.
+function intact(input, result, json) {
+  let expected = [];
+  let from = 0;
+  for (const f of result.findings) {
+    expected.push(input.subarray(from, f.start), Buffer.from(`[REDACTED: ${f.ruleId}]`));
+    from = f.end;
+  }
+  expected.push(input.subarray(from));
+  if (!Buffer.concat(expected).equals(result.body)) return false;
+  if (json) {
+    try {
+      JSON.parse(result.body.toString('utf8'));
+    } catch {
+      return false;
+    }
+  }
+  return true;
+}
+
+// A tp sample counts if each reported secret occurs in its text; a few
+// gitleaks labels are empty (file-name rules) or not substrings of the text.
+const tp = samples.filter(
+  (s) => s.kind === 'tp' && s.secrets.some((x) => x.length > 0) && s.secrets.every((x) => s.text.includes(core(x))),
+);
+const fp = samples.filter((s) => s.kind === 'fp' && s.all_rules.length === 0);
+const skipped = samples.filter((s) => s.kind === 'tp').length - tp.length;
+
+const pct = (n, d) => `${((100 * n) / d).toFixed(1)} %`;
+console.log(`rules: ${RULES.length}; corpus: ${samples.length} samples`);
+console.log(`tp samples: ${tp.length} (${skipped} left out: no text to scan, or the labelled secret is not in the text); fp samples with no gitleaks rule firing: ${fp.length}\n`);
+console.log('| variant | recall (tp fully redacted) | clean fp (nothing redacted) | body intact |');
+console.log('|---|---|---|---|');
+
+const missesByRule = new Map();
+const fpByRule = new Map();
+let broken = 0;
+for (const [name, v] of Object.entries(VARIANTS)) {
+  let hit = 0;
+  let clean = 0;
+  let ok = 0;
+  let total = 0;
+  tp.forEach((s, i) => {
+    const input = v.build(s.text);
+    const r = v.json ? redactJsonBody(input, OPTIONS) : redactText(input, OPTIONS);
+    total++;
+    if (intact(input, r, v.json)) ok++;
+    if (allSecretsRedacted(input, r, s.secrets.filter((x) => x.length > 0), v.escape)) hit++;
+    else if (name === 'text') missesByRule.set(s.rule, [...(missesByRule.get(s.rule) ?? []), i]);
+  });
+  fp.forEach((s, i) => {
+    const input = v.build(s.text);
+    const r = v.json ? redactJsonBody(input, OPTIONS) : redactText(input, OPTIONS);
+    total++;
+    if (intact(input, r, v.json)) ok++;
+    if (r.findings.length === 0) clean++;
+    else if (name === 'text') fpByRule.set(s.rule, [...(fpByRule.get(s.rule) ?? []), `${i}:${r.findings.map((f) => f.ruleId).join('+')}`]);
+  });
+  if (ok !== total) broken += total - ok;
+  console.log(`| ${name} | ${hit}/${tp.length} = ${pct(hit, tp.length)} | ${clean}/${fp.length} = ${pct(clean, fp.length)} | ${ok}/${total} |`);
+}
+
+// gitleaks lets some real-format Google API keys through by listing their
+// values (known public keys); a value list is configuration we do not copy,
+// so these stay redacted. Shown separately so the rest of the figure reads.
+const googleKeys = fp.filter((s) => {
+  if (s.rule !== 'gcp-api-key') return false;
+  const r = redactText(Buffer.from(s.text, 'utf8'), OPTIONS);
+  return r.findings.length > 0 && r.findings.every((f) => f.ruleId === 'gcp-api-key');
+}).length;
+if (googleKeys > 0) {
+  const cleanText = fp.length - [...fpByRule.values()].reduce((n, l) => n + l.length, 0);
+  console.log(
+    `\n${googleKeys} of the redacted fp samples are well-formed Google API keys that gitleaks allowlists by value;` +
+      ` without them the clean-fp share (text) is ${cleanText}/${fp.length - googleKeys} = ${pct(cleanText, fp.length - googleKeys)}.`,
+  );
+}
+
+if (byRule || process.env.CI) {
+  console.log('\nmissed tp samples (text variant), by gitleaks rule: count [tp indexes]');
+  for (const [rule, list] of [...missesByRule].sort((a, b) => b[1].length - a[1].length)) {
+    console.log(`  ${rule}: ${list.length} [${list.slice(0, 12).join(' ')}${list.length > 12 ? ' …' : ''}]`);
+  }
+  console.log('\nredacted fp samples (text variant), by gitleaks rule: [fp index:our rules]');
+  for (const [rule, list] of fpByRule) console.log(`  ${rule}: ${list.join(' ')}`);
+}
+// --scan-dir DIR: findings on real files that should hold no credentials
+// (e.g. node_modules), by rule: a false-positive check outside the corpus.
+const dirArg = process.argv.indexOf('--scan-dir');
+if (dirArg > 0) {
+  const { readdirSync, statSync } = await import('node:fs');
+  const { join } = await import('node:path');
+  const files = [];
+  const walk = (d, depth) => {
+    for (const e of readdirSync(d)) {
+      const p = join(d, e);
+      let st;
+      try {
+        st = statSync(p);
+      } catch {
+        continue;
+      }
+      if (st.isDirectory()) depth < 8 && walk(p, depth + 1);
+      else if (/\.(?:js|mjs|cjs|ts|md|json|ya?ml|py|go)$/.test(e) && st.size < 400_000) files.push(p);
+    }
+  };
+  walk(resolve(process.argv[dirArg + 1]), 0);
+  let bytes = 0;
+  const byRuleFound = {};
+  for (const f of files) {
+    const buf = readFileSync(f);
+    bytes += buf.length;
+    for (const x of redactText(buf, OPTIONS).findings) byRuleFound[x.ruleId] = (byRuleFound[x.ruleId] ?? 0) + 1;
+  }
+  const total = Object.values(byRuleFound).reduce((a, b) => a + b, 0);
+  console.log(`\n--scan-dir: ${files.length} files, ${(bytes / 1e6).toFixed(1)} MB, ${total} findings: ${JSON.stringify(byRuleFound)}`);
+}
+
+if (broken > 0) {
+  console.error(`\n${broken} outputs changed bytes outside reported spans or stopped being JSON`);
+  process.exitCode = 1;
+}

@@ -1,0 +1,203 @@
+import { shannonEntropy } from './entropy.js';
+import { notPlaceholder } from './filters.js';
+import { KeywordIndex } from './keyword-index.js';
+import type { Budget } from './budget.js';
+import type { MatchContext, Rule } from './rule.js';
+
+/** A secret found in a scanned string, in that string's offsets. */
+export interface Candidate {
+  start: number;
+  end: number;
+  rule: number;
+}
+
+interface CompiledRule {
+  readonly rule: Rule;
+  readonly regex: RegExp;
+  readonly windowed: boolean;
+  readonly before: number;
+  readonly after: number;
+  readonly anchorBack: number;
+  readonly entropy: number;
+  readonly accept: (secret: string, context: MatchContext) => boolean;
+}
+
+interface Dispatch {
+  readonly rule: number;
+  /** Set when the keyword has upper-case letters and must match exactly. */
+  readonly exact: string | null;
+}
+
+// Characters of real context on each side of a window, so that look-behind
+// and look-ahead at the window's edge see the text rather than its end.
+const MARGIN = 64;
+// The keyword automaton runs in chunks of this many characters between two
+// looks at the clock, so that a huge body cannot outrun the budget.
+const CHUNK = 1 << 16;
+// Dense keyword hits merge into one window; past this size it is searched and
+// a new one begun, so that one regex search stays short next to the budget.
+const MAX_WINDOW = 1 << 15;
+
+/** Compiles rules once; `scan` then finds candidates in one string. */
+export class Scanner {
+  private readonly compiled: readonly CompiledRule[];
+  private readonly index: KeywordIndex;
+  private readonly dispatch: readonly (readonly Dispatch[])[];
+  private readonly keywordLength: Int32Array;
+  // Per-rule window state for the string being scanned.
+  private readonly winStart: Int32Array;
+  private readonly winEnd: Int32Array;
+  private readonly lastAnchor: Int32Array;
+  private readonly open: number[] = [];
+
+  constructor(rules: readonly Rule[]) {
+    this.compiled = rules.map(compile);
+    const keywordIds = new Map<string, number>();
+    const dispatch: Dispatch[][] = [];
+    rules.forEach((rule, r) => {
+      for (const keyword of rule.keywords) {
+        const lower = keyword.toLowerCase();
+        let id = keywordIds.get(lower);
+        if (id === undefined) {
+          id = keywordIds.size;
+          keywordIds.set(lower, id);
+          dispatch.push([]);
+        }
+        dispatch[id]!.push({ rule: r, exact: lower === keyword ? null : keyword });
+      }
+    });
+    this.index = new KeywordIndex([...keywordIds.keys()]);
+    this.dispatch = dispatch;
+    this.keywordLength = Int32Array.from(this.index.keywords, (k) => k.length);
+    this.winStart = new Int32Array(rules.length).fill(-1);
+    this.winEnd = new Int32Array(rules.length);
+    this.lastAnchor = new Int32Array(rules.length).fill(-1);
+  }
+
+  /** Appends to `out` every candidate in `text`, until the budget runs out. */
+  scan(text: string, budget: Budget, out: Candidate[]): void {
+    const { compiled, dispatch, keywordLength, winStart, winEnd, lastAnchor, open } = this;
+    const length = text.length;
+    const onHit = (keyword: number, start: number): void => {
+      if (budget.exhausted) return;
+      const targets = dispatch[keyword]!;
+      for (let t = 0; t < targets.length; t++) {
+        const { rule: r, exact } = targets[t]!;
+        if (exact !== null && !text.startsWith(exact, start)) continue;
+        const c = compiled[r]!;
+        if (c.windowed) {
+          const ws = Math.max(0, start - c.before);
+          const we = Math.min(length, start + keywordLength[keyword]! + c.after);
+          if (winStart[r]! >= 0) {
+            if (ws <= winEnd[r]! && we - winStart[r]! <= MAX_WINDOW) {
+              if (we > winEnd[r]!) winEnd[r] = we;
+              if (ws < winStart[r]!) winStart[r] = ws;
+              continue;
+            }
+            this.searchWindow(r, text, winStart[r]!, winEnd[r]!, budget, out);
+          } else {
+            open.push(r);
+          }
+          winStart[r] = ws;
+          winEnd[r] = we;
+        } else {
+          const at = start - c.anchorBack;
+          if (at < 0 || lastAnchor[r] === at) continue;
+          if (lastAnchor[r]! < 0) open.push(r);
+          lastAnchor[r] = at;
+          this.matchAt(r, text, at, out);
+          budget.tick();
+        }
+      }
+    };
+
+    let state = 0;
+    for (let from = 0; from < length && !budget.exhausted; from += CHUNK) {
+      state = this.index.scan(text, from, Math.min(length, from + CHUNK), onHit, state);
+      budget.check();
+    }
+    for (const r of open) {
+      if (winStart[r]! >= 0 && !budget.exhausted) {
+        this.searchWindow(r, text, winStart[r]!, winEnd[r]!, budget, out);
+      }
+      winStart[r] = -1;
+      lastAnchor[r] = -1;
+    }
+    open.length = 0;
+  }
+
+  private matchAt(r: number, text: string, at: number, out: Candidate[]): void {
+    const c = this.compiled[r]!;
+    const re = c.regex;
+    re.lastIndex = at;
+    const m = re.exec(text);
+    if (m !== null) this.record(r, c, m, text, 0, out);
+  }
+
+  private searchWindow(
+    r: number,
+    text: string,
+    ws: number,
+    we: number,
+    budget: Budget,
+    out: Candidate[],
+  ): void {
+    const c = this.compiled[r]!;
+    const sliceStart = Math.max(0, ws - MARGIN);
+    const sliceEnd = Math.min(text.length, we + MARGIN);
+    const slice = sliceStart === 0 && sliceEnd === text.length ? text : text.slice(sliceStart, sliceEnd);
+    const re = c.regex;
+    re.lastIndex = ws - sliceStart;
+    const last = we - sliceStart;
+    let m: RegExpExecArray | null;
+    while ((m = re.exec(slice)) !== null) {
+      if (m.index > last) break;
+      this.record(r, c, m, slice, sliceStart, out);
+      if (m[0].length === 0) re.lastIndex++;
+      if (budget.tick()) break;
+    }
+    budget.tick();
+  }
+
+  private record(
+    r: number,
+    c: CompiledRule,
+    m: RegExpExecArray,
+    text: string,
+    offset: number,
+    out: Candidate[],
+  ): void {
+    let start = m.index;
+    let end = m.index + m[0].length;
+    let secret = m[0];
+    const indices = m.indices;
+    for (let g = 1; g < m.length; g++) {
+      const span = indices?.[g];
+      if (m[g] !== undefined && span !== undefined) {
+        secret = m[g]!;
+        start = span[0];
+        end = span[1];
+        break;
+      }
+    }
+    if (end <= start) return;
+    if (c.entropy > 0 && shannonEntropy(secret) < c.entropy) return;
+    if (!c.accept(secret, { text, matchStart: m.index, secretStart: start, secretEnd: end })) return;
+    out.push({ start: start + offset, end: end + offset, rule: r });
+  }
+}
+
+function compile(rule: Rule): CompiledRule {
+  const flags = rule.pattern.flags.replace(/[gyd]/g, '');
+  const windowed = rule.window !== undefined;
+  return {
+    rule,
+    regex: new RegExp(rule.pattern.source, `${flags}d${windowed ? 'g' : 'y'}`),
+    windowed,
+    before: rule.window?.before ?? 0,
+    after: rule.window?.after ?? 0,
+    anchorBack: rule.anchorBack ?? 0,
+    entropy: rule.entropy ?? 0,
+    accept: rule.accept ?? notPlaceholder,
+  };
+}

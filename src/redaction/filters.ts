@@ -1,0 +1,109 @@
+// Tests that tell a credential from the things that merely sit where one
+// could: template references, documentation placeholders, code expressions.
+// A false positive in an inline gateway only hides text from the model, but
+// prompts are full of docs and sample configs, so these keep the noise down.
+
+const TEMPLATE_START = /^(?:\$|\{\{|\{%|%[A-Za-z_]|#\{|@\{|<[A-Za-z_ -]|\[[A-Za-z_ -])/;
+
+/** `${VAR}`, `$VAR`, `{{ .Values.x }}`, `%VAR%`, `<your-key>`, `[PASSWORD]`. */
+export function looksLikeTemplate(value: string): boolean {
+  return TEMPLATE_START.test(value);
+}
+
+// Case-sensitive on purpose: a long random token contains `yOUR` or
+// `ExaMple` now and then; people write these words in one case.
+const PLACEHOLDER_WORDS =
+  /xxxx|XXXX|\*\*\*|\.\.\.|\.\.$|<|>|(?:^|[^A-Za-z])(?:your|YOUR|Your)|example|EXAMPLE|Example|placeholder|PLACEHOLDER|change[_-]?me|CHANGE[_-]?ME|redacted|REDACTED|dummy|DUMMY|insert[_-]|INSERT[_-]|replace[_-]?me|REPLACE[_-]?ME|[_-]here|[_-]HERE/;
+
+/** Documentation stand-ins: `xxxx`, `****`, `<...>`, a value cut off with `..`, `your_token`, `EXAMPLE`, `changeme`. */
+export function hasPlaceholderWords(value: string): boolean {
+  return PLACEHOLDER_WORDS.test(value);
+}
+
+/** A single character repeated `min` times or more covering a quarter of the value. */
+export function hasLongRun(value: string, min = 8): boolean {
+  let run = 1;
+  let longest = 1;
+  for (let i = 1; i < value.length; i++) {
+    if (value.charCodeAt(i) === value.charCodeAt(i - 1)) {
+      run++;
+      if (run > longest) longest = run;
+    } else run = 1;
+  }
+  return longest >= min && longest * 4 >= value.length;
+}
+
+/** Runs such as `abcdefg` or `1234567`, which random secrets almost never contain. */
+export function hasAscendingSequence(value: string, min = 7): boolean {
+  let run = 1;
+  for (let i = 1; i < value.length; i++) {
+    const c = value.charCodeAt(i);
+    const p = value.charCodeAt(i - 1);
+    const alnum = (c >= 48 && c <= 57) || (c >= 65 && c <= 90) || (c >= 97 && c <= 122);
+    if (alnum && c === p + 1) {
+      run++;
+      if (run >= min) return true;
+    } else run = 1;
+  }
+  return false;
+}
+
+/** The default acceptance test for a shaped token: no obvious stand-in. */
+export function notPlaceholder(value: string): boolean {
+  return !hasLongRun(value) && !hasPlaceholderWords(value) && !looksLikeTemplate(value);
+}
+
+const CODE_PART = /^[A-Za-z_$][A-Za-z0-9_$]*$/;
+
+/**
+ * `process.env.API_KEY`, `var.db_password`, `opts?.secret`, `+obj.ratio`:
+ * a dotted chain of identifiers, unless a part is long and mixes in digits
+ * the way a random token does (`s.ZC9Ecf4M5g9o34Q6RkzGsj0z`).
+ */
+export function isCodeReference(value: string): boolean {
+  const chain = value.replace(/^[+!-]/, '').replace(/[?!]\./g, '.').replace(/[.?!]$/, '');
+  if (chain.indexOf('.') < 0) return false;
+  for (const part of chain.split('.')) {
+    if (!CODE_PART.test(part)) return false;
+    if (part.length >= 16 && /[0-9]/.test(part) && !looksLikeIdentifier(part.replace(/_/g, ''))) return false;
+  }
+  return true;
+}
+
+/**
+ * A type, variable or constant name (`OAuth2Client`, `SOCKS5_NO_AUTH`,
+ * `InterpolationInJSX`): at most two digits, and every run of two or more
+ * letters has a vowel or is a short acronym, which a random token almost
+ * never manages.
+ */
+export function looksLikeIdentifier(value: string): boolean {
+  const core = value.replace(/^[^A-Za-z0-9]+|[^A-Za-z0-9]+$/g, '');
+  if (!/^[A-Za-z][A-Za-z0-9_-]*$/.test(core) || /[0-9][^0-9]*[0-9][^0-9]*[0-9]/.test(core)) return false;
+  let long = false;
+  for (const chunk of core.match(/[A-Z]+(?![a-z])|[A-Z]?[a-z]+/g) ?? []) {
+    if (chunk.length < 2) continue;
+    // Short capital runs are acronyms (JSX, SQL, HTTP) and need no vowel.
+    const acronym = chunk.length <= 5 && /^[A-Z]+$/.test(chunk);
+    if (!acronym && !/[aeiouyAEIOUY]/.test(chunk)) return false;
+    if (chunk.length >= 4) long = true;
+  }
+  return long;
+}
+
+/** Template syntax anywhere in the value: `key-${i}`, `{{ .Values.x }}`, `#{x}`, `%(x)s`. */
+export function hasTemplateSyntax(value: string): boolean {
+  return /\$\{|\{\{|#\{|%\(/.test(value);
+}
+
+/** Decodes standard or URL-safe base64, or returns null if it is not base64. */
+export function decodeBase64(value: string): Buffer | null {
+  const trimmed = value.replace(/=+$/, '');
+  if (trimmed.length < 4 || !/^[A-Za-z0-9+/_-]+$/.test(trimmed)) return null;
+  return Buffer.from(trimmed.replace(/-/g, '+').replace(/_/g, '/'), 'base64');
+}
+
+/** Printable ASCII (plus tab), the shape of a decoded `user:password`. */
+export function isPrintableAscii(bytes: Uint8Array): boolean {
+  for (const b of bytes) if (b < 0x20 || b > 0x7e) return false;
+  return bytes.length > 0;
+}

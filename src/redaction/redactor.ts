@@ -1,0 +1,163 @@
+import { Budget, type Clock } from './budget.js';
+import { Scanner, type Candidate } from './engine.js';
+import { collectTextSegments, type JsonString, type TextSegment } from './json-strings.js';
+import { jsonEscape, resolveOverlaps, splice, type Span } from './splice.js';
+import type { Rule } from './rule.js';
+
+export interface RedactionFinding {
+  ruleId: string;
+  start: number;
+  end: number;
+}
+
+export interface RedactionResult {
+  body: Buffer;
+  findings: RedactionFinding[];
+  countsByRule: Record<string, number>;
+  budgetExhausted: boolean;
+}
+
+export const DEFAULT_BUDGET_MS = 50;
+
+// How much of a long member value is scanned together with its name.
+const KEYED_HEAD = 1024;
+
+/** Rules compiled once, with their placeholders pre-encoded. */
+export class Redactor {
+  private readonly scanner: Scanner;
+  private readonly placeholders: readonly Buffer[];
+  private readonly specificity: Int32Array;
+  private readonly ids: readonly string[];
+
+  constructor(rules: readonly Rule[]) {
+    this.scanner = new Scanner(rules);
+    this.ids = rules.map((r) => r.id);
+    this.placeholders = rules.map((r) => Buffer.from(jsonEscape(`[REDACTED: ${r.id}]`), 'latin1'));
+    this.specificity = Int32Array.from(rules, (r) => r.specificity);
+  }
+
+  redactText(input: Buffer, budgetMs: number, clock: Clock): RedactionResult {
+    return this.scanText(input, new Budget(budgetMs, clock));
+  }
+
+  redactJsonBody(input: Buffer, budgetMs: number, clock: Clock): RedactionResult {
+    const budget = new Budget(budgetMs, clock);
+    const segments = collectTextSegments(input);
+    if (segments === null) return this.scanText(input, budget);
+    const spans: Span[] = [];
+    const found: Candidate[] = [];
+    try {
+      for (const segment of segments) {
+        if (budget.tick()) break;
+        found.length = 0;
+        this.scanSegment(input, segment, budget, found, spans);
+      }
+    } catch (err) {
+      // A string JSON.parse will not decode makes the body invalid JSON.
+      if (err instanceof SyntaxError) return this.scanText(input, budget);
+      throw err;
+    }
+    return this.finish(input, spans, budget);
+  }
+
+  private scanText(input: Buffer, budget: Budget): RedactionResult {
+    const candidates: Candidate[] = [];
+    if (!budget.check()) this.scanner.scan(input.toString('latin1'), budget, candidates);
+    return this.finish(input, candidates, budget);
+  }
+
+  private scanSegment(input: Buffer, seg: TextSegment, budget: Budget, found: Candidate[], spans: Span[]): void {
+    const { key, value } = seg;
+    const v = this.decoded(input, value);
+    if (key === null) {
+      this.scanner.scan(v, budget, found);
+      if (found.length > 0) this.mapToRaw(input, value, found, 0, v.length, spans);
+      return;
+    }
+    // `"key":"value"` as one text, so that assignment rules see the name. A
+    // long value is scanned on its own too, and only its head with the key:
+    // a name gives context to the value just after it, and the whole value
+    // need not be copied again.
+    const k = this.decoded(input, key);
+    const long = v.length > KEYED_HEAD;
+    const text = `"${k}":"${long ? v.slice(0, KEYED_HEAD) : v}"`;
+    this.scanner.scan(text, budget, found);
+    if (found.length > 0) {
+      const ke = 1 + k.length;
+      const vs = ke + 3;
+      const inKey: Candidate[] = [];
+      const inValue: Candidate[] = [];
+      for (const c of found) (c.end > vs ? inValue : inKey).push(c);
+      if (inKey.length > 0) this.mapToRaw(input, key, inKey, 1, ke, spans);
+      if (inValue.length > 0) this.mapToRaw(input, value, inValue, vs, text.length - 1, spans);
+    }
+    if (long) {
+      found.length = 0;
+      this.scanner.scan(v, budget, found);
+      if (found.length > 0) this.mapToRaw(input, value, found, 0, v.length, spans);
+    }
+  }
+
+  /**
+   * The text of a JSON string: raw bytes as latin1 (one character per byte),
+   * escapes decoded natively by JSON.parse, which also rejects bad escapes
+   * and raw control characters with a SyntaxError.
+   */
+  private decoded(input: Buffer, s: JsonString): string {
+    if (!s.escaped) return input.toString('latin1', s.start, s.end);
+    return JSON.parse(input.toString('latin1', s.start - 1, s.end + 1)) as string;
+  }
+
+  /**
+   * Turns candidates found in text[from, to) (the decoded string `s`) into
+   * raw byte spans, clipped to the string. One forward walk over the raw
+   * bytes serves all candidates, so many findings in a long escaped string
+   * stay linear.
+   */
+  private mapToRaw(input: Buffer, s: JsonString, found: Candidate[], from: number, to: number, spans: Span[]): void {
+    const targets: number[] = [];
+    for (const c of found) targets.push(Math.max(c.start, from) - from, Math.min(c.end, to) - from);
+    const raw = s.escaped ? rawOffsets(input, s, targets) : targets.map((t) => s.start + t);
+    for (let i = 0; i < found.length; i++) {
+      const start = raw[2 * i]!;
+      const end = raw[2 * i + 1]!;
+      if (end > start) spans.push({ start, end, rule: found[i]!.rule });
+    }
+  }
+
+  private finish(input: Buffer, spans: Span[], budget: Budget): RedactionResult {
+    const budgetExhausted = budget.exhausted;
+    if (spans.length === 0) return { body: input, findings: [], countsByRule: {}, budgetExhausted };
+    const resolved = resolveOverlaps(spans, (r) => this.specificity[r]!);
+    const findings: RedactionFinding[] = [];
+    const countsByRule: Record<string, number> = {};
+    for (const s of resolved) {
+      const ruleId = this.ids[s.rule]!;
+      findings.push({ ruleId, start: s.start, end: s.end });
+      countsByRule[ruleId] = (countsByRule[ruleId] ?? 0) + 1;
+    }
+    const body = splice(input, resolved, (r) => this.placeholders[r]!);
+    return { body, findings, countsByRule, budgetExhausted };
+  }
+}
+
+/**
+ * Raw offsets of decoded positions (relative to the string's start) in an
+ * escaped JSON string: every escape is one decoded character, as JSON.parse
+ * produces (a surrogate pair is two escapes and two characters).
+ */
+function rawOffsets(input: Buffer, s: JsonString, targets: readonly number[]): number[] {
+  const order = targets.map((_, i) => i).sort((a, b) => targets[a]! - targets[b]!);
+  const out = new Array<number>(targets.length);
+  let p = s.start;
+  let d = 0;
+  for (const i of order) {
+    const t = targets[i]!;
+    while (d < t && p < s.end) {
+      p += input[p] !== 0x5c ? 1 : input[p + 1] === 0x75 ? 6 : 2;
+      d++;
+    }
+    out[i] = p;
+  }
+  return out;
+}

@@ -1,0 +1,150 @@
+import { notPlaceholder } from './filters.js';
+
+/** Where a candidate was found, for acceptance tests that need to look around it. */
+export interface MatchContext {
+  /** The scanned text (a decoded JSON string value, or the whole plain text). */
+  readonly text: string;
+  /** Offset in `text` of the whole regex match. */
+  readonly matchStart: number;
+  /** Offsets in `text` of the secret (the capture group). */
+  readonly secretStart: number;
+  readonly secretEnd: number;
+}
+
+export interface Rule {
+  /** Stable id: it is the `<rule_id>` of `[REDACTED: <rule_id>]`, and a metric label. */
+  readonly id: string;
+  readonly description: string;
+  /**
+   * ASCII strings, at least one of which occurs in or next to every match.
+   * The prefilter finds them case-insensitively; a keyword that contains an
+   * upper-case letter must also match exactly.
+   */
+  readonly keywords: readonly string[];
+  /**
+   * The secret is the first capture group that participates in the match.
+   * Quantifiers are bounded (a unit test enforces it); the engine adds the
+   * `g`/`y`/`d` flags it needs, so the pattern carries at most `i`.
+   */
+  readonly pattern: RegExp;
+  /**
+   * Absent: the match starts at the keyword hit minus `anchorBack`, which
+   * costs one anchored attempt per hit. Present: the pattern is searched in
+   * the window [hit - before, hit end + after].
+   */
+  readonly window?: { readonly before: number; readonly after: number };
+  readonly anchorBack?: number;
+  /** Minimum Shannon entropy (bits per character) of the secret. */
+  readonly entropy?: number;
+  /** When findings overlap, the higher value names the replacement. */
+  readonly specificity: number;
+  /** Final say on a candidate; defaults to `notPlaceholder`. */
+  readonly accept?: (secret: string, context: MatchContext) => boolean;
+}
+
+/** Specificity levels, so families rank consistently against each other. */
+export const Specificity = {
+  gateway: 100,
+  keyBlock: 90,
+  prefixed: 80,
+  structured: 60,
+  contextual: 40,
+  header: 30,
+  generic: 10,
+} as const;
+
+export interface PrefixedTokenSpec {
+  id: string;
+  description: string;
+  keywords: readonly string[];
+  /** Regex source of the whole token, starting with its literal prefix. */
+  token: string;
+  entropy?: number;
+  flags?: string;
+  accept?: (secret: string, context: MatchContext) => boolean;
+}
+
+// Characters that may neither precede nor follow a token: without them a
+// token shape would also match inside a longer identifier or base64 run. A
+// literal `\n` escape (text that was JSON-escaped twice) still counts as a
+// line break before a token.
+export const BEFORE = '(?:(?<![A-Za-z0-9_+/.])|(?<=\\\\[nrt]))';
+export const AFTER = '(?![A-Za-z0-9_+/=-])';
+
+/** A token with a distinctive literal prefix: found without any context. */
+export function prefixedToken(spec: PrefixedTokenSpec): Rule {
+  return {
+    id: spec.id,
+    description: spec.description,
+    keywords: spec.keywords,
+    pattern: new RegExp(`${BEFORE}(${spec.token})${AFTER}`, spec.flags ?? ''),
+    ...(spec.entropy !== undefined ? { entropy: spec.entropy } : {}),
+    specificity: Specificity.prefixed,
+    accept: spec.accept ?? notPlaceholder,
+  };
+}
+
+const OPERATOR = '(?:=>|:{1,3}=|[?.]=|=|:)';
+
+/**
+ * The part between a name and its value in the many assignment syntaxes a
+ * prompt carries: `k = v`, `k: v`, `"k": "v"`, `k := v`, `$k .= "v"`,
+ * `"k" => "v"`, `K ?= v`, `var k string = "v"`, and after a quoted name also
+ * `setProperty("K", "v")`. It stops before the value's opening quote.
+ */
+export const ASSIGN_OPERATOR =
+  `(?:\\\\{0,3}["'\`][ \\t]{0,16}(?:${OPERATOR}|,)|(?:[ \\t]{1,4}(?:string|str|String|char\\*?))?[ \\t]{0,16}${OPERATOR})[ \\t]{0,16}`;
+
+/** `ASSIGN_OPERATOR` and the value's optional opening quote. */
+export const ASSIGN = `${ASSIGN_OPERATOR}(?:\\\\{0,3}["'\`])?`;
+
+/**
+ * Whether a name starts at `at` inside an identifier: after a non-letter, or
+ * at a camelCase boundary (`myOktaToken`), not inside a word (`rookTable`).
+ * Checked in code because the patterns are case-insensitive.
+ */
+export function startsName(text: string, at: number): boolean {
+  const before = text.charCodeAt(at - 1);
+  const lower = before >= 97 && before <= 122;
+  if (!lower && !(before >= 65 && before <= 90)) return true;
+  const first = text.charCodeAt(at);
+  return lower && first >= 65 && first <= 90;
+}
+
+/** Contextual values have no shape of their own; demand the look of a random token. */
+export function randomLooking(value: string): boolean {
+  return notPlaceholder(value) && /[0-9]/.test(value);
+}
+
+export interface ContextualSpec {
+  id: string;
+  description: string;
+  /** Words that name the service; the value must follow one in an assignment. */
+  keywords: readonly string[];
+  /** Regex source of the name, matched case-insensitively from the keyword on. */
+  name: string;
+  /** Regex source of the value. */
+  value: string;
+  entropy?: number;
+  accept?: (secret: string, context: MatchContext) => boolean;
+}
+
+/**
+ * A value with no distinctive shape, recognised by the service name in the
+ * variable or key it is assigned to (`DATADOG_API_KEY=...`).
+ */
+export function contextualAssignment(spec: ContextualSpec): Rule {
+  return {
+    id: spec.id,
+    description: spec.description,
+    keywords: spec.keywords,
+    pattern: new RegExp(
+      `(?:${spec.name})[A-Za-z0-9_.-]{0,32}${ASSIGN}(${spec.value})(?![A-Za-z0-9_+/=-])`,
+      'i',
+    ),
+    ...(spec.entropy !== undefined ? { entropy: spec.entropy } : {}),
+    specificity: Specificity.contextual,
+    accept: (secret, context) =>
+      startsName(context.text, context.matchStart) && (spec.accept ?? randomLooking)(secret, context),
+  };
+}

@@ -1,0 +1,214 @@
+import { shannonEntropy } from '../entropy.js';
+import {
+  hasAscendingSequence,
+  hasLongRun,
+  hasPlaceholderWords,
+  hasTemplateSyntax,
+  isCodeReference,
+  looksLikeIdentifier,
+  looksLikeTemplate,
+} from '../filters.js';
+import { ASSIGN_OPERATOR, Specificity, type MatchContext, type Rule } from '../rule.js';
+
+// The value of an assignment. Unquoted, it ends at a space, quote, bracket
+// or separator; quoted, at the closing quote (so `&`, `;` and `,` may occur).
+// Both are bounded, and a look-ahead rejects a longer run instead of
+// truncating it: a blob longer than that is not a password.
+const VALUE_CHAR = '[^\\x00-\\x20"\'`\\\\<>;,(){}\\[\\]&\\x7f]';
+const QUOTED_CHAR = (q: string) => `[^\\x00-\\x20${q}\\\\\\x7f]`;
+const ESCAPES = '\\\\{0,3}';
+const XML_SPACE = '(?:[ \\t\\r\\n]|\\\\[nrt]){0,32}';
+
+function valueAlternatives(min: number): string {
+  const quoted = (q: string) => `${ESCAPES}${q}(${QUOTED_CHAR(q)}{${min},256})${ESCAPES}${q}`;
+  return [
+    `${ASSIGN_OPERATOR}(?:${quoted('"')}|${quoted("'")}|${quoted('`')}|(${VALUE_CHAR}{${min},256})(?!${VALUE_CHAR}))`,
+    // `<fooToken>\n  value\n</fooToken>`, line breaks possibly escaped.
+    `>${XML_SPACE}(${VALUE_CHAR}{${min},256})${XML_SPACE}<\\/`,
+  ].join('|');
+}
+
+const REST_OF_NAME = '[A-Za-z0-9_.-]{0,40}';
+
+const NAME_CHAR = /[A-Za-z0-9_.-]/;
+
+interface Name {
+  /** The whole identifier around the keyword, e.g. `db_password_hash`, and where it lies. */
+  readonly full: string;
+  readonly start: number;
+  readonly end: number;
+  /** Lower-cased words of the identifier (camelCase, snake, kebab and dots split). */
+  readonly words: readonly string[];
+  /** What follows the keyword inside the identifier, lower-cased. */
+  readonly after: string;
+}
+
+function nameAround(ctx: MatchContext, keywordLength: number): Name {
+  const { text, matchStart } = ctx;
+  let s = matchStart;
+  while (s > 0 && matchStart - s < 64 && NAME_CHAR.test(text[s - 1]!)) s--;
+  let e = matchStart;
+  while (e < text.length && e - matchStart < 64 && NAME_CHAR.test(text[e]!)) e++;
+  const full = text.slice(s, e);
+  const words = full
+    .replace(/([a-z0-9])([A-Z])/g, '$1 $2')
+    .toLowerCase()
+    .split(/[^a-z0-9]+/)
+    .filter((w) => w.length > 0);
+  return { full, start: s, end: e, words, after: text.slice(matchStart + keywordLength, e).toLowerCase() };
+}
+
+// Name parts that say the value is about a secret rather than the secret:
+// its length, file, URL, id, type; or a token that is not a credential
+// (pagination, CSRF, tokenizer, LLM token counts).
+const DENY_WORDS = new Set([
+  'id', 'ids', 'url', 'uri', 'urls', 'endpoint', 'name', 'names', 'file', 'files', 'filename', 'path', 'dir',
+  'length', 'len', 'size', 'type', 'types', 'kind', 'count', 'counts', 'num', 'number', 'min', 'max', 'limit',
+  'format', 'mode', 'policy', 'hint', 'label', 'prompt', 'field', 'fields', 'header', 'param', 'ref', 'regex',
+  'pattern', 'version', 'expiry', 'expires', 'expiration', 'ttl', 'timeout', 'enabled', 'required', 'public',
+  'csrf', 'xsrf', 'antiforgery', 'next', 'page', 'continuation', 'cursor', 'pagination', 'sync', 'idempotency',
+  'cancellation', 'input', 'output', 'completion', 'cache', 'hash', 'hashed', 'salt', 'placeholder',
+  'manager', 'method', 'methods', 'location', 'arn', 'template',
+  'validator', 'validation', 'error', 'strength', 'encoder', 'lifetime',
+  'primary', 'foreign', 'sort', 'partition', 'row', 'lookup', 'map', 'index', 'column', 'shard', 'routing',
+  // Plurals name collections and settings blocks, not one value.
+  'secrets', 'tokens', 'passwords',
+]);
+
+// Lower-case words that, glued in front of a keyword, still make a secret's
+// name (`authtoken`, `clientsecret`); any other glued word (`jsonwebtoken`)
+// means the keyword is just part of a longer word.
+const GLUED_PREFIXES = /(?:auth|access|api|app|bot|client|bearer|refresh|session|user|admin|master|private|shared|secret|oauth|db|id|my|service|deploy|bot|webhook|signing|encryption|root|sa)$/;
+
+function keywordStartsName(text: string, at: number): boolean {
+  const before = text.charCodeAt(at - 1);
+  const first = text.charCodeAt(at);
+  const lowerBefore = before >= 97 && before <= 122;
+  if (!lowerBefore) return true;
+  if (first >= 65 && first <= 90) return true; // camelCase boundary
+  let s = at;
+  while (s > 0 && /[a-z]/.test(text[s - 1]!)) s--;
+  return GLUED_PREFIXES.test(text.slice(s, at));
+}
+
+// Words that only appear in made-up values.
+const STOPWORDS = /hello|world|thing|other|lorem|ipsum|dummy|sample|mock|fake|demo|foobar/i;
+// Four capitalised words in a row: a type or identifier name
+// (`AgencyIdentificationCodeContentType`); about one in a million positions
+// of a random base62 token starts such a run.
+const CAMEL_WORDS = /(?:[A-Z][a-z]{3,}){4}/;
+// Dates: beta names and versions carry them (`token-counting-2024-11-01`), keys do not.
+const DATE_LIKE = /(?:19|20)[0-9]{2}-[01][0-9]-[0-3][0-9]/;
+// 1.2.3 versions and 10.0.0.1 addresses.
+const VERSION_LIKE = /(?:^|[^A-Za-z0-9])[0-9]{1,4}\.[0-9]{1,4}\.[0-9]{1,5}(?:$|[^A-Za-z0-9])/;
+
+/**
+ * A comma between name and value only makes an assignment in a call such as
+ * `setProperty("NAME", "value")`; elsewhere (`paths: ['password', 'x']`,
+ * markdown lists) it separates unrelated items.
+ */
+function commaOutsideCall(text: string, name: Name, secretStart: number): boolean {
+  if (text.slice(name.end, secretStart).indexOf(',') < 0) return false;
+  return !/\([ \t]{0,4}\\{0,2}["']$/.test(text.slice(Math.max(0, name.start - 8), name.start));
+}
+
+function hasDeniedName(name: Name): boolean {
+  if (/^(?:izer|ize|ization|ized|s?_?(?:count|limit))/.test(name.after)) return true;
+  // Vault AppRole's secret_id is itself a credential.
+  const secretId = /secret[_.-]?id/i.test(name.full);
+  return name.words.some((w) => DENY_WORDS.has(w) && !(secretId && w === 'id'));
+}
+
+const URL_LIKE = /^[A-Za-z][A-Za-z0-9+.-]{1,20}:\/\//;
+// Relative paths, absolute paths under a usual root, and key/config file names.
+const PATH_LIKE =
+  /^(?:\.{1,2}\/|~\/|\/(?:etc|var|run|tmp|home|usr|opt|mnt|srv|root|app|data|secrets?|certs?|keys?|config|workspace|Users)\/)|\.(?:pem|key|json|txt|ya?ml|crt|cer|p12|pfx|der|jks|keystore|env|cfg|conf|ini|xml|pub|js|ts|py|go|rb|sh)$/i;
+const EMAIL_LIKE = /^[^@]+@[^@]+\.[A-Za-z]{2,}$/;
+const WORDISH = /^[A-Za-z_.-]+$/;
+const SYMBOL = /[+/=!@#$%^*~?|:]/;
+
+/** What every generic candidate must pass, whatever its name says. */
+function plausibleValue(value: string): boolean {
+  // Credentials are ASCII; text in another script is prose, not a key.
+  if (/[^\x21-\x7e]/.test(value)) return false;
+  if (looksLikeTemplate(value) || hasTemplateSyntax(value) || hasPlaceholderWords(value)) return false;
+  if (hasLongRun(value, 6) || hasAscendingSequence(value, 10)) return false;
+  if (STOPWORDS.test(value) || VERSION_LIKE.test(value) || DATE_LIKE.test(value) || CAMEL_WORDS.test(value)) return false;
+  if (isCodeReference(value) || URL_LIKE.test(value) || PATH_LIKE.test(value) || EMAIL_LIKE.test(value)) return false;
+  // Letters with - _ . only: a word, identifier or constant name, not a key.
+  if (WORDISH.test(value)) return false;
+  return true;
+}
+
+/** Entropy floor that allows for short values and small alphabets. */
+function entropyFloor(value: string): number {
+  const n = value.length;
+  if (/^[0-9]+$/.test(value)) return n >= 16 ? 2.5 : Infinity;
+  const lengthCap = Math.log2(n) * 0.82;
+  const alphabetCap = /^[0-9a-fA-F-]+$/.test(value) ? 2.8 : 3.5;
+  return Math.min(lengthCap, alphabetCap);
+}
+
+const UPPER_SNAKE = /^[A-Z0-9_]+$/;
+
+// Cheap tests on the value come first: most candidates in code are
+// expressions and fail them before the name is looked at.
+function acceptApiKey(value: string, ctx: MatchContext): boolean {
+  if (!/[0-9]/.test(value) && !SYMBOL.test(value)) return false;
+  // A type or variable name; passwords may look like one (`thisIsDog11`), keys do not.
+  if (!plausibleValue(value) || looksLikeIdentifier(value)) return false;
+  if (shannonEntropy(value) < entropyFloor(value)) return false;
+  const keyword = /^(?:token|secret|api[_.-]?key|access[_.-]?key|private[_.-]?key|auth[_.-]?key|credential|creds|_key|_auth)/i.exec(
+    ctx.text.slice(ctx.matchStart, ctx.matchStart + 12),
+  )?.[0];
+  if (keyword === undefined || !keywordStartsName(ctx.text, ctx.matchStart)) return false;
+  const name = nameAround(ctx, keyword.length);
+  // A bare `_KEY` suffix only counts in an environment-style name, and a bare
+  // `_auth` only at the end of a name (`user_auth`, `NPM_AUTH`).
+  const k = keyword.toLowerCase();
+  if (k === '_key' && !(UPPER_SNAKE.test(name.full) && name.full.endsWith('_KEY'))) return false;
+  if (k === '_auth' && !name.full.toLowerCase().endsWith('_auth')) return false;
+  return !hasDeniedName(name) && !commaOutsideCall(ctx.text, name, ctx.secretStart);
+}
+
+// Stand-ins from docs and tests, alone or with a number (`secret123`, `password1!`).
+const STAND_IN_PASSWORDS =
+  /^(?:password|passwd|pass|secret|changeme|default|admin|root|test|user|qwerty|letmein|welcome|none|null|nil|true|false|empty|required|optional|string|hunter)[-_]?[0-9]{0,6}!?$/i;
+
+function acceptPassword(value: string, ctx: MatchContext): boolean {
+  if (!/[0-9]/.test(value) && !SYMBOL.test(value)) return false;
+  if (STAND_IN_PASSWORDS.test(value) || !plausibleValue(value)) return false;
+  if (shannonEntropy(value) < Math.min(2.5, Math.log2(value.length) * 0.8)) return false;
+  const keyword = /^(?:password|passwd|passphrase|pwd)/i.exec(ctx.text.slice(ctx.matchStart, ctx.matchStart + 10))?.[0];
+  if (keyword === undefined || !keywordStartsName(ctx.text, ctx.matchStart)) return false;
+  const name = nameAround(ctx, keyword.length);
+  return !hasDeniedName(name) && !commaOutsideCall(ctx.text, name, ctx.secretStart);
+}
+
+export const genericRules: readonly Rule[] = [
+  {
+    id: 'generic-api-key',
+    description:
+      'A high-entropy value assigned to a name containing token, secret, api_key, access_key, private_key, auth_key, credential or an UPPER_SNAKE *_KEY; entropy, placeholder and name filters applied.',
+    keywords: [
+      'token', 'secret', 'api_key', 'api-key', 'api.key', 'apikey', 'access_key', 'access-key', 'access.key',
+      'accesskey', 'private_key', 'private-key', 'private.key', 'privatekey', 'auth_key', 'auth-key', 'authkey',
+      'credential', 'creds', '_key', '_auth',
+    ],
+    pattern: new RegExp(
+      `(?:token|secret|api[_.-]?key|access[_.-]?key|private[_.-]?key|auth[_.-]?key|credential|creds|_key|_auth)${REST_OF_NAME}(?:${valueAlternatives(10)})`,
+      'i',
+    ),
+    specificity: Specificity.generic,
+    accept: acceptApiKey,
+  },
+  {
+    id: 'generic-password',
+    description:
+      'A value assigned to a name containing password, passwd, passphrase or pwd; template, stand-in and name filters applied.',
+    keywords: ['password', 'passwd', 'passphrase', 'pwd'],
+    pattern: new RegExp(`(?:password|passwd|passphrase|pwd)${REST_OF_NAME}(?:${valueAlternatives(6)})`, 'i'),
+    specificity: Specificity.generic + 1,
+    accept: acceptPassword,
+  },
+];

@@ -1,0 +1,91 @@
+import { decodeBase64, isCodeReference, isPrintableAscii, looksLikeTemplate, notPlaceholder } from '../filters.js';
+import { Specificity, type Rule } from '../rule.js';
+import { isRealPassword } from './connection-strings.js';
+
+// A header value token: RFC 7235 token68 plus the characters API keys use.
+const TOKEN = '[A-Za-z0-9._~+/-]{16,4096}={0,2}(?![A-Za-z0-9._~+/=-])';
+
+function acceptToken(s: string): boolean {
+  return notPlaceholder(s) && !isCodeReference(s) && /[0-9]/.test(s);
+}
+
+/** `user:password` from a command line, where either half may be the secret. */
+function acceptUserPassword(pair: string): boolean {
+  const colon = pair.indexOf(':');
+  if (colon < 0) return false;
+  const unquote = (s: string) => s.replace(/^\\?["']|\\?["']$/g, '');
+  const user = unquote(pair.slice(0, colon));
+  const password = unquote(pair.slice(colon + 1));
+  if (password.length === 0) return user.length >= 8 && isRealPassword(user) && /[0-9]/.test(user);
+  if (password === user || looksLikeTemplate(user)) return false;
+  return password.length >= 4 && isRealPassword(password);
+}
+
+export const httpAuthRules: readonly Rule[] = [
+  {
+    id: 'http-basic-auth',
+    description: 'HTTP Basic credentials: base64 of user:password after "Basic".',
+    keywords: ['basic '],
+    pattern: /(?<![A-Za-z0-9])[Bb]asic[ \t]{1,4}([A-Za-z0-9+/]{8,1024}={0,2})(?![A-Za-z0-9+/=])/,
+    specificity: Specificity.header,
+    accept: (s) => {
+      const bytes = decodeBase64(s);
+      if (bytes === null || !isPrintableAscii(bytes)) return false;
+      const text = bytes.toString('latin1');
+      const colon = text.indexOf(':');
+      if (colon < 0) return false;
+      const password = text.slice(colon + 1);
+      // `client_id:` with no secret still authenticates some APIs.
+      return password.length === 0 ? colon >= 4 && !looksLikeTemplate(text) : isRealPassword(password);
+    },
+  },
+  {
+    id: 'http-bearer-token',
+    description: 'HTTP Bearer token (Authorization header, curl -H, SDK configuration).',
+    keywords: ['bearer '],
+    pattern: new RegExp(`(?<![A-Za-z0-9])[Bb]earer[ \\t]{1,4}(${TOKEN})`),
+    entropy: 3,
+    specificity: Specificity.header,
+    accept: acceptToken,
+  },
+  {
+    id: 'http-authorization-header',
+    description: 'Other Authorization header values (raw keys, "Token …", "Bot …", "SSWS …").',
+    keywords: ['authorization'],
+    pattern: new RegExp(
+      `authorization\\\\{0,2}["']?[ \\t]{0,4}[:=][ \\t]{0,4}\\\\{0,2}["']?(?:(?:token|api-token|bot|key|apikey|sso-key|ssws|splunk|dsn)[ \\t]{1,4})?(${TOKEN})`,
+      'i',
+    ),
+    entropy: 3,
+    specificity: Specificity.header,
+    accept: acceptToken,
+  },
+  {
+    id: 'http-api-key-header',
+    description: 'API key headers: X-API-Key, api-key, x-goog-api-key, Ocp-Apim-Subscription-Key, PRIVATE-TOKEN, X-Auth-Token, X-Access-Token.',
+    keywords: ['x-api-key', 'api-key', 'x-goog-api-key', 'ocp-apim-subscription-key', 'private-token', 'x-auth-token', 'x-access-token'],
+    pattern: new RegExp(
+      `(?:x-api-key|api-key|x-goog-api-key|ocp-apim-subscription-key|private-token|x-auth-token|x-access-token)\\\\{0,2}["']?[ \\t]{0,4}:[ \\t]{0,4}\\\\{0,2}["']?(${TOKEN})`,
+      'i',
+    ),
+    entropy: 3,
+    specificity: Specificity.header,
+    accept: acceptToken,
+  },
+  {
+    id: 'curl-user-password',
+    description: 'curl -u / --user user:password on a command line (continuation lines included).',
+    keywords: ['curl'],
+    pattern: /(?<![A-Za-z0-9_-])curl(?:[^\r\n]|\\\r?\n){0,800}?[ \t](?:-u|--user)(?:[ \t]{1,4}|=)\\?["']?([^\x00-\x20"'\\:]{0,128}(?:\\?["'])?:(?:\\?["'])?[^\x00-\x20"'\\]{0,256})/,
+    specificity: Specificity.header,
+    accept: acceptUserPassword,
+  },
+  {
+    id: 'netrc-password',
+    description: '.netrc entry: machine … login … password ….',
+    keywords: ['machine'],
+    pattern: /machine[ \t]{1,8}[^\x00-\x20]{1,253}[ \t\r\n]{1,16}(?:login[ \t]{1,8}[^\x00-\x20]{1,128}[ \t\r\n]{1,16})?password[ \t]{1,8}([^\x00-\x20]{1,256})/,
+    specificity: Specificity.structured,
+    accept: isRealPassword,
+  },
+];

@@ -1,0 +1,53 @@
+import { b62, hex } from '../fake.js';
+import { tp, type SampleTable } from './types.js';
+
+export const genericSamples: SampleTable = {
+  'generic-api-key': {
+    tp: [
+      tp('const paymentToken = "', b62(32), '";'),
+      tp('<apiToken>\n    ', b62(32), '\n</apiToken>'),
+      tp('SERVICE_KEY=', b62(32)),
+      tp('System.setProperty("WEBHOOK_SECRET", "', `${b62(20)}&${b62(8)}`, '")'),
+      tp('{"client_secret": "', hex(64), '"}'),
+    ],
+    fp: [
+      'max_tokens = 1024',
+      "access_token_url = 'https://github.com/login/oauth/access_token'",
+      'tokenizer = AutoTokenizer.from_pretrained("gpt2-medium-v2")',
+      'secret = process.env.APP_SECRET',
+      'notes = "Maven - io.jsonwebtoken:jjwt-jackson-0.11.2"',
+      'publicToken = "9Cnzj4p4WGeKLs1Pt8QuKUpRKfFLfRYC9AIKjbJTWit"',
+      'keyVaultToStoreSecrets: cmp2-qat-1208358310',
+      '"credentialId": "B9mTcFSck2LzJO2S3ols63",',
+      `primaryKey=${b62(30)}`,
+      'csrf-token=Mj2qykJO5rELyHgezQ69nzUX0i3OH67V7+V4eUrLfpuyOuxmiW9rhROG/Whikle15syazJOkrjJa3U2AbhIvUw==',
+      'const token = "ADD_YOUR_HUGGING_FACE_TOKEN_HERE"',
+      'this.credentials = callCredentials ?? call_credentials_1.CallCredentials.createEmpty();',
+      'lastSignificantToken = "?InterpolationInJSX";',
+      'betas: `token-counting-2024-11-01`, `token-efficient-tools-2025-02-19`',
+      "const token = existing?.['access_token'];",
+      'exports.SOCKS5_NO_ACCEPTABLE_AUTH = SOCKS5_NO_ACCEPTABLE_AUTH;',
+      'apiKey: `key-${i}-secret-${j}`',
+      'message_token_here_1007: "在此处应为标记令牌"',
+      'if (lastToken.unterminated || !JSON_NUMBER.test(lastToken.value))',
+    ],
+  },
+  'generic-password': {
+    tp: [
+      tp('DB_PASSWORD=', `q8Vt!${b62(10)}`),
+      tp('password: "', `${b62(12)}#`, '"'),
+      tp('<password>', `${b62(14)}9`, '</password>'),
+    ],
+    fp: [
+      'password: ${DB_PASSWORD}',
+      'password = "changeme"',
+      'password_min_length = 12345678',
+      'passwordField.setText(hashedPassword)',
+      'administrator_login_password = var.db_password',
+      'password = "rootpasswd"',
+      "paths: ['password', 'secrets.*.value']",
+      'user: { name: "john", password: "secret123" }',
+      'password: `secret${i}`,',
+    ],
+  },
+};

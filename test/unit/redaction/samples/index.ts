@@ -1,0 +1,32 @@
+import { aiProviderSamples } from './ai-providers.js';
+import { cloudSamples } from './cloud.js';
+import { connectionStringSamples } from './connection-strings.js';
+import { genericSamples } from './generic.js';
+import { httpAuthSamples } from './http-auth.js';
+import { infrastructureSamples } from './infrastructure.js';
+import { keySamples } from './keys.js';
+import { kubernetesSamples } from './kubernetes.js';
+import { messagingSamples } from './messaging.js';
+import { observabilitySamples } from './observability.js';
+import { packageRegistrySamples } from './package-registries.js';
+import { paymentSamples } from './payments.js';
+import { productivitySamples } from './productivity.js';
+import { sourceHostingSamples } from './source-hosting.js';
+import type { SampleTable } from './types.js';
+
+export const SAMPLE_FAMILIES: Readonly<Record<string, SampleTable>> = {
+  cloud: cloudSamples,
+  'source hosting and CI': sourceHostingSamples,
+  messaging: messagingSamples,
+  payments: paymentSamples,
+  'AI providers': aiProviderSamples,
+  'package registries': packageRegistrySamples,
+  keys: keySamples,
+  'connection strings': connectionStringSamples,
+  'HTTP auth': httpAuthSamples,
+  infrastructure: infrastructureSamples,
+  observability: observabilitySamples,
+  productivity: productivitySamples,
+  kubernetes: kubernetesSamples,
+  generic: genericSamples,
+};

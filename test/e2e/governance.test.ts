@@ -120,7 +120,8 @@ describe.each(DATA_PLANES)('governance through $name backed by Redis', (plane) =
     expect((await call(g, token, { body: body('claude-haiku-4-5', false) })).status).toBe(200);
     expect(seatUpstream.messageRequests()).toHaveLength(2);
 
-    const resetSeconds = Math.ceil(Date.now() / 1000) + 3;
+    // Far enough ahead that a loaded machine still checks the seat inside its window.
+    const resetSeconds = Math.ceil(Date.now() / 1000) + 8;
     seatUpstream.behaviour = {
       kind: 'status', status: 429, errorType: 'rate_limit_error', message: 'window used up',
       headers: { 'anthropic-ratelimit-unified-status': 'rejected', 'anthropic-ratelimit-unified-5h-status': 'rejected', 'anthropic-ratelimit-unified-5h-reset': String(resetSeconds), 'anthropic-ratelimit-unified-5h-utilization': '1.0' },

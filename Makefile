@@ -49,3 +49,36 @@ e2e: build test-deps
 
 clean:
 	rm -rf dist .test-results
+
+# --- cluster workflow (helm from Go modules; kind and Docker are not on these machines) ---
+HELM ?= $(MODEL_GATEWAY_CACHE)/bin/helm
+CHART := charts/model-gateway
+KIND_CLUSTER ?= model-gateway
+IMAGE ?= model-gateway:dev
+.PHONY: tools chart-crds docs-config helm-lint helm-template kind-up kind-load kind-e2e bench
+
+tools:
+	bash test/tools/build-helm.sh
+
+chart-crds:
+	cp crds/*.yaml $(CHART)/crds/
+
+docs-config:
+	node scripts/gen-config-reference.mjs
+
+helm-lint: tools
+	$(HELM) lint --strict $(CHART)
+	for f in test/fixtures/chart-values/*.yaml; do $(HELM) lint --strict $(CHART) --values $$f || exit 1; done
+
+helm-template: tools
+	$(HELM) template gw $(CHART) --namespace model-gateway $(if $(VALUES),--values $(VALUES))
+
+kind-up:
+	kind get clusters | grep -qx $(KIND_CLUSTER) || kind create cluster --name $(KIND_CLUSTER)
+
+kind-load:
+	docker build -t $(IMAGE) .
+	kind load docker-image $(IMAGE) --name $(KIND_CLUSTER)
+
+kind-e2e: kind-up kind-load tools
+	KIND_CLUSTER=$(KIND_CLUSTER) IMAGE=$(IMAGE) HELM=$(HELM) bash test/integration/chart/kind-e2e.sh

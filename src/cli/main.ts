@@ -13,6 +13,10 @@ const USAGE = `gw: the model gateway
   gw envoy-config [--values FILE] [--processor-socket PATH | --processor-address H:P] [--provider URL]... [--out FILE]
   gw token new                 print a fresh gwct_ token and its sha256: hash
   gw token hash                print the hash of a token read from stdin
+  gw token create NAME -n NS [--display-name X] [--kubeconfig F]   make a GatewayToken in a cluster, print its token once
+  gw token revoke NAME -n NS [--kubeconfig F]                      revoke a GatewayToken in a cluster
+  gw operator --redis URL [--kubeconfig F] [--namespace NS] [--lease-name N] [--lease-namespace NS]
+              [--identity ID] [--resync-seconds N] [--admin-port N]     (GW_ENCRYPTION_KEY or --encryption-key-file)
   gw redact [--text] [--json-report] [--budget-ms N] < body   show what secret scanning would send
   gw logs  [--since T] [--address A] [--model M] [--json] [--admin-url URL]
   gw usage [--by address|model|repo|application|end_user] [--since T] [--json] [--admin-url URL]
@@ -31,9 +35,19 @@ async function main(argv: readonly string[]): Promise<number> {
     case 'redact':
       return runRedact(rest, io);
     case 'token': {
-      const code = await runTokenLocal(rest[0] ?? '', io);
+      const [sub, ...tokenArgs] = rest;
+      if (sub === 'create' || sub === 'revoke') {
+        // Loaded on demand: the Kubernetes client is heavy and only these commands need it.
+        const { runTokenCluster } = await import('./token-cluster.js');
+        return runTokenCluster(sub, tokenArgs, io);
+      }
+      const code = await runTokenLocal(sub ?? '', io);
       if (code !== -1) return code;
       break;
+    }
+    case 'operator': {
+      const { runOperatorCommand } = await import('./operator.js');
+      return runOperatorCommand(rest, io);
     }
     case 'logs':
       return runAdminQuery('logs', rest, io);

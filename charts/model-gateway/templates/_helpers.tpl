@@ -1,0 +1,230 @@
+{{/*
+Names, labels and the small values every template shares.
+*/}}
+
+{{- define "model-gateway.name" -}}
+{{- default .Chart.Name .Values.nameOverride | trunc 63 | trimSuffix "-" -}}
+{{- end -}}
+
+{{/* <release>-<chart>, or just <release> when the release name already contains the chart name. */}}
+{{- define "model-gateway.fullname" -}}
+{{- if .Values.fullnameOverride -}}
+{{- .Values.fullnameOverride | trunc 40 | trimSuffix "-" -}}
+{{- else -}}
+{{- $name := default .Chart.Name .Values.nameOverride -}}
+{{- if contains $name .Release.Name -}}
+{{- .Release.Name | trunc 40 | trimSuffix "-" -}}
+{{- else -}}
+{{- printf "%s-%s" .Release.Name $name | trunc 40 | trimSuffix "-" -}}
+{{- end -}}
+{{- end -}}
+{{- end -}}
+
+{{- define "model-gateway.chart" -}}
+{{- printf "%s-%s" .Chart.Name .Chart.Version | replace "+" "_" | trunc 63 | trimSuffix "-" -}}
+{{- end -}}
+
+{{/* Labels of every resource; call with (dict "ctx" $ "component" "gateway"). */}}
+{{- define "model-gateway.labels" -}}
+helm.sh/chart: {{ include "model-gateway.chart" .ctx }}
+{{ include "model-gateway.selectorLabels" . }}
+app.kubernetes.io/version: {{ .ctx.Chart.AppVersion | quote }}
+app.kubernetes.io/managed-by: {{ .ctx.Release.Service }}
+app.kubernetes.io/part-of: model-gateway
+{{- with .ctx.Values.commonLabels }}
+{{ toYaml . }}
+{{- end }}
+{{- end -}}
+
+{{- define "model-gateway.selectorLabels" -}}
+app.kubernetes.io/name: {{ include "model-gateway.name" .ctx }}
+app.kubernetes.io/instance: {{ .ctx.Release.Name }}
+{{- if .component }}
+app.kubernetes.io/component: {{ .component }}
+{{- end }}
+{{- end -}}
+
+{{/* image reference; call with (dict "image" .Values.x.image "default" "tag"). */}}
+{{- define "model-gateway.imageRef" -}}
+{{- $tag := .image.tag | default .default -}}
+{{- if .image.digest -}}
+{{- printf "%s:%s@%s" .image.repository $tag .image.digest -}}
+{{- else -}}
+{{- printf "%s:%s" .image.repository $tag -}}
+{{- end -}}
+{{- end -}}
+
+{{- define "model-gateway.image" -}}
+{{- include "model-gateway.imageRef" (dict "image" .Values.image "default" .Chart.AppVersion) -}}
+{{- end -}}
+
+{{- define "model-gateway.gatewayName" -}}{{ include "model-gateway.fullname" . }}-gateway{{- end -}}
+{{- define "model-gateway.operatorName" -}}{{ include "model-gateway.fullname" . }}-operator{{- end -}}
+{{- define "model-gateway.redisName" -}}{{ include "model-gateway.fullname" . }}-redis{{- end -}}
+
+{{- define "model-gateway.gatewayServiceAccount" -}}
+{{- if .Values.gateway.serviceAccount.create -}}
+{{- .Values.gateway.serviceAccount.name | default (include "model-gateway.gatewayName" .) -}}
+{{- else -}}
+{{- .Values.gateway.serviceAccount.name | default "default" -}}
+{{- end -}}
+{{- end -}}
+
+{{- define "model-gateway.operatorServiceAccount" -}}
+{{- if .Values.operator.serviceAccount.create -}}
+{{- .Values.operator.serviceAccount.name | default (include "model-gateway.operatorName" .) -}}
+{{- else -}}
+{{- .Values.operator.serviceAccount.name | default "default" -}}
+{{- end -}}
+{{- end -}}
+
+{{- define "model-gateway.leaseName" -}}
+{{- .Values.operator.leaseName | default (include "model-gateway.operatorName" .) -}}
+{{- end -}}
+
+{{/* The Unix socket shared by Envoy and the processor (an emptyDir mounted in both). */}}
+{{- define "model-gateway.socketDir" -}}/var/run/gw{{- end -}}
+{{- define "model-gateway.processorSocket" -}}/var/run/gw/extproc.sock{{- end -}}
+
+{{/* Secret names and keys (ours when generated, the user's when existingSecret is set). */}}
+{{- define "model-gateway.encryptionKeySecret" -}}
+{{- .Values.encryptionKey.existingSecret | default (printf "%s-encryption-key" (include "model-gateway.fullname" .)) -}}
+{{- end -}}
+{{- define "model-gateway.encryptionKeySecretKey" -}}
+{{- if .Values.encryptionKey.existingSecret }}{{ .Values.encryptionKey.existingSecretKey }}{{ else }}key{{ end -}}
+{{- end -}}
+
+{{- define "model-gateway.adminTokenSecret" -}}
+{{- .Values.gateway.processor.adminToken.existingSecret | default (printf "%s-admin-token" (include "model-gateway.fullname" .)) -}}
+{{- end -}}
+{{- define "model-gateway.adminTokenSecretKey" -}}
+{{- if .Values.gateway.processor.adminToken.existingSecret }}{{ .Values.gateway.processor.adminToken.existingSecretKey }}{{ else }}token{{ end -}}
+{{- end -}}
+
+{{- define "model-gateway.redisPasswordSecret" -}}
+{{- .Values.redis.bundled.auth.existingSecret | default (printf "%s-redis-password" (include "model-gateway.fullname" .)) -}}
+{{- end -}}
+{{- define "model-gateway.redisPasswordSecretKey" -}}
+{{- if .Values.redis.bundled.auth.existingSecret }}{{ .Values.redis.bundled.auth.existingSecretKey }}{{ else }}password{{ end -}}
+{{- end -}}
+
+{{- define "model-gateway.redisUrlSecret" -}}
+{{- .Values.redis.external.existingSecret | default (printf "%s-redis-url" (include "model-gateway.fullname" .)) -}}
+{{- end -}}
+{{- define "model-gateway.redisUrlSecretKey" -}}
+{{- if .Values.redis.external.existingSecret }}{{ .Values.redis.external.existingSecretKey }}{{ else }}url{{ end -}}
+{{- end -}}
+
+{{/*
+A Secret's data value that survives upgrades: the value already in the cluster
+when there is one (lookup), a fresh random one otherwise. `helm template` has no
+cluster, so it always renders a fresh value.
+Call with (dict "ctx" $ "name" NAME "key" KEY "value" FRESH_PLAINTEXT).
+*/}}
+{{- define "model-gateway.keptSecretData" -}}
+{{- $existing := lookup "v1" "Secret" .ctx.Release.Namespace .name -}}
+{{- if and $existing $existing.data (hasKey $existing.data .key) -}}
+{{- index $existing.data .key -}}
+{{- else -}}
+{{- .value | b64enc -}}
+{{- end -}}
+{{- end -}}
+
+{{/*
+Environment shared by the processor and the operator: Redis, its CA, the encryption key.
+*/}}
+{{- define "model-gateway.stateEnv" -}}
+{{- if .Values.redis.bundled.enabled }}
+- name: GW_REDIS_PASSWORD
+  valueFrom:
+    secretKeyRef:
+      name: {{ include "model-gateway.redisPasswordSecret" . }}
+      key: {{ include "model-gateway.redisPasswordSecretKey" . }}
+# Kubernetes expands $(GW_REDIS_PASSWORD) from the variable above.
+- name: GW_REDIS_URL
+  value: {{ printf "redis://:$(GW_REDIS_PASSWORD)@%s.%s.svc:6379/0" (include "model-gateway.redisName" .) .Release.Namespace | quote }}
+{{- else }}
+- name: GW_REDIS_URL
+  valueFrom:
+    secretKeyRef:
+      name: {{ include "model-gateway.redisUrlSecret" . }}
+      key: {{ include "model-gateway.redisUrlSecretKey" . }}
+{{- if .Values.redis.external.tls.caSecret }}
+- name: GW_REDIS_TLS_CA_FILE
+  value: /etc/gw/redis-ca/ca.crt
+{{- end }}
+{{- end }}
+- name: GW_ENCRYPTION_KEY_FILE
+  value: /etc/gw/encryption/key
+{{- end -}}
+
+{{- define "model-gateway.stateVolumeMounts" -}}
+- name: encryption-key
+  mountPath: /etc/gw/encryption
+  readOnly: true
+{{- if and (not .Values.redis.bundled.enabled) .Values.redis.external.tls.caSecret }}
+- name: redis-ca
+  mountPath: /etc/gw/redis-ca
+  readOnly: true
+{{- end }}
+{{- end -}}
+
+{{- define "model-gateway.stateVolumes" -}}
+- name: encryption-key
+  secret:
+    secretName: {{ include "model-gateway.encryptionKeySecret" . }}
+    defaultMode: 288 # 0440: owner and group (fsGroup) read
+    items:
+      - key: {{ include "model-gateway.encryptionKeySecretKey" . }}
+        path: key
+{{- if and (not .Values.redis.bundled.enabled) .Values.redis.external.tls.caSecret }}
+- name: redis-ca
+  secret:
+    secretName: {{ .Values.redis.external.tls.caSecret }}
+    defaultMode: 292 # 0444
+    items:
+      - key: {{ .Values.redis.external.tls.caSecretKey }}
+        path: ca.crt
+{{- end }}
+{{- end -}}
+
+{{/* Topology spread constraints with the component's pods as the default labelSelector. */}}
+{{- define "model-gateway.topologySpread" -}}
+{{- $selector := include "model-gateway.selectorLabels" (dict "ctx" .ctx "component" .component) | fromYaml -}}
+{{- range .constraints }}
+{{- $c := deepCopy . }}
+{{- if not (hasKey $c "labelSelector") }}
+{{- $_ := set $c "labelSelector" (dict "matchLabels" $selector) }}
+{{- end }}
+- {{ toYaml $c | nindent 2 | trim }}
+{{- end }}
+{{- end -}}
+
+{{/* A PodDisruptionBudget's rule: minAvailable when given, maxUnavailable otherwise. */}}
+{{- define "model-gateway.pdbRule" -}}
+{{- if and (hasKey . "minAvailable") (ne (toString .minAvailable) "") -}}
+minAvailable: {{ .minAvailable }}
+{{- else -}}
+maxUnavailable: {{ .maxUnavailable | default 1 }}
+{{- end -}}
+{{- end -}}
+
+{{/* Refuse value combinations the schema cannot express. */}}
+{{- define "model-gateway.validate" -}}
+{{- if and (not .Values.redis.bundled.enabled) (not .Values.redis.external.url) (not .Values.redis.external.existingSecret) -}}
+{{- fail "redis: turn on redis.bundled.enabled, or give redis.external.url or redis.external.existingSecret" -}}
+{{- end -}}
+{{- if and .Values.redis.bundled.enabled (or .Values.redis.external.url .Values.redis.external.existingSecret) -}}
+{{- fail "redis: redis.bundled.enabled and redis.external are exclusive; set redis.bundled.enabled=false to use your own Redis" -}}
+{{- end -}}
+{{- if and .Values.redis.external.url (not (regexMatch "^rediss?://" .Values.redis.external.url)) -}}
+{{- fail "redis.external.url must start with redis:// or rediss://" -}}
+{{- end -}}
+{{- $stream := add .Values.gateway.shutdown.endpointDrainSeconds .Values.gateway.shutdown.maxStreamSeconds .Values.gateway.processor.shutdownGraceSeconds -}}
+{{- if le (int64 .Values.gateway.terminationGracePeriodSeconds) (int64 $stream) -}}
+{{- fail (printf "gateway.terminationGracePeriodSeconds (%v) must exceed shutdown.endpointDrainSeconds + shutdown.maxStreamSeconds + processor.shutdownGraceSeconds (%v)" .Values.gateway.terminationGracePeriodSeconds $stream) -}}
+{{- end -}}
+{{- if and .Values.httpRoute.enabled (not .Values.httpRoute.parentRefs) -}}
+{{- fail "httpRoute.parentRefs: name the Gateway the route attaches to" -}}
+{{- end -}}
+{{- end -}}

@@ -1,0 +1,59 @@
+import {
+  ApiException,
+  CoordinationV1Api,
+  CoreV1Api,
+  CustomObjectsApi,
+  KubeConfig,
+  PatchStrategy,
+  setHeaderOptions,
+} from '@kubernetes/client-node';
+import type { KubeSource } from '../config/operator-config.js';
+
+/** The typed API clients the operator uses, all from one KubeConfig. */
+export interface KubeClients {
+  readonly config: KubeConfig;
+  readonly core: CoreV1Api;
+  readonly custom: CustomObjectsApi;
+  readonly coordination: CoordinationV1Api;
+}
+
+export function loadKubeConfig(source: KubeSource): KubeConfig {
+  const kc = new KubeConfig();
+  if (source.kind === 'file') kc.loadFromFile(source.path);
+  else kc.loadFromCluster();
+  return kc;
+}
+
+export function kubeClients(kc: KubeConfig): KubeClients {
+  return {
+    config: kc,
+    core: kc.makeApiClient(CoreV1Api),
+    custom: kc.makeApiClient(CustomObjectsApi),
+    coordination: kc.makeApiClient(CoordinationV1Api),
+  };
+}
+
+/** client-node sends JSON Patch by default; these pick the other patch kinds. */
+export const MERGE_PATCH = setHeaderOptions('Content-Type', PatchStrategy.MergePatch);
+export const APPLY_PATCH = setHeaderOptions('Content-Type', PatchStrategy.ServerSideApply);
+
+/** The HTTP status of a failed API call, or null when the call never got an answer. */
+export function apiStatus(error: unknown): number | null {
+  return error instanceof ApiException ? error.code : null;
+}
+
+/** The API server's own message for a failed call (its Status body), for logs and the CLI. */
+export function apiMessage(error: unknown): string {
+  if (error instanceof ApiException) {
+    const body: unknown = error.body;
+    let text = typeof body === 'string' ? body : JSON.stringify(body);
+    try {
+      const parsed = (typeof body === 'string' ? JSON.parse(body) : body) as { message?: string };
+      if (parsed && typeof parsed.message === 'string') text = parsed.message;
+    } catch {
+      // not JSON: keep the raw text
+    }
+    return `${error.code}: ${text}`;
+  }
+  return error instanceof Error ? error.message : String(error);
+}

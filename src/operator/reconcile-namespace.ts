@@ -1,0 +1,162 @@
+import { createHash } from 'node:crypto';
+import type { Logger } from '../observability/logger.js';
+import { notReady, type ResourceCondition } from '../reconcile/conditions.js';
+import { desiredState, GENERATED_TOKEN_KEY, generatedTokenSecretName } from '../reconcile/desired-records.js';
+import type { Secret } from '../resources/types.js';
+import type { CompanyRecords } from '../state/records.js';
+import type { GatewayState } from '../state/state.js';
+import { tokenGeneratedEvent, type EventRecorder } from './events.js';
+import { addFinalizer, needsFinalizer, readyToRelease, releaseFinalizer } from './finalizers.js';
+import { ensureGeneratedTokenSecret } from './generated-tokens.js';
+import { generatedSecretOwnership, isDeleting, type ClusterResource, type ClusterToken } from './kube-objects.js';
+import type { KubeWriter } from './kube-writer.js';
+import type { OperatorMetrics } from './operator-metrics.js';
+import { resourceSetOf, snapshotOf, type ClusterView, type NamespaceSnapshot } from './snapshot.js';
+import { StatusSync } from './status.js';
+
+export interface ReconcilerDeps {
+  readonly view: ClusterView;
+  readonly writer: KubeWriter;
+  readonly state: GatewayState;
+  readonly events: EventRecorder;
+  readonly metrics: OperatorMetrics;
+  readonly logger: Logger;
+  /** Asked before every write: a replica that lost the Lease stops writing mid-way. */
+  readonly isLeader: () => boolean;
+}
+
+/** Thrown when leadership went away during a reconcile; the new leader redoes the namespace. */
+export class NotLeader extends Error {}
+
+const ABSENT = 'absent';
+
+function digestOf(records: CompanyRecords | null): string {
+  return records === null ? ABSENT : createHash('sha256').update(JSON.stringify(records)).digest('hex');
+}
+
+/**
+ * Reconciles one namespace (one company), level-triggered and idempotent:
+ * whatever event brought it here, it reads the whole namespace from the
+ * informer caches, computes the records with desiredState (the function
+ * `gw serve -f` runs over its file) and makes Redis, finalizers, generated
+ * Secrets and status agree with them. Order matters:
+ *   1. finalizers on live resources, so nothing reaches Redis unguarded;
+ *   2. generated token Secrets, so a new token is live in this same pass;
+ *   3. the Redis write (revocations and deletions take effect here);
+ *   4. finalizers released on deleted resources, only after that write;
+ *   5. status and Events, last: they report what is already true.
+ */
+export class NamespaceReconciler {
+  /** What Redis holds per company, as far as this replica wrote it; a match skips the write. */
+  private readonly written = new Map<string, string>();
+  private readonly forced = new Set<string>();
+  private readonly status: StatusSync;
+
+  constructor(private readonly deps: ReconcilerDeps) {
+    this.status = new StatusSync(deps.writer);
+  }
+
+  /** The next reconcile of this namespace rewrites Redis even when nothing seems to have changed. */
+  force(namespace: string): void {
+    this.forced.add(namespace);
+  }
+
+  /** Forget what was written (a new term as leader: another replica may have written since). */
+  forgetWrites(): void {
+    this.written.clear();
+    this.status.forgetAll();
+  }
+
+  async reconcile(namespace: string): Promise<'ok' | 'skipped'> {
+    if (!this.deps.isLeader()) return 'skipped';
+    const forced = this.forced.delete(namespace);
+    const snapshot = snapshotOf(this.deps.view, namespace);
+    const all: ClusterResource[] = [...snapshot.settings, ...snapshot.tokens, ...snapshot.credentials];
+
+    for (const obj of all) if (needsFinalizer(obj)) await this.write(() => addFinalizer(this.deps.writer, obj));
+
+    const { secrets, conflicts } = await this.generatedSecrets(snapshot);
+    const desired = desiredState(resourceSetOf(snapshot, secrets));
+    const company = desired.companies.find((c) => c.company === namespace) ?? null;
+
+    const digest = digestOf(company);
+    if (forced || this.written.get(namespace) !== digest) {
+      await this.write(async () => {
+        if (company) await this.deps.state.replaceCompany(company);
+        else await this.deps.state.removeCompany(namespace);
+      });
+      this.written.set(namespace, digest);
+      this.deps.metrics.redisWrites.inc({ operation: company ? 'replace' : 'remove' });
+      this.deps.logger.debug({ namespace, tokens: company?.tokens.length ?? 0, credentials: company?.credentials.length ?? 0, forced }, company ? 'company written' : 'company removed');
+    }
+
+    for (const obj of all) {
+      if (!readyToRelease(obj)) continue;
+      if (obj.kind === 'GatewayToken') await this.write(() => this.deleteGeneratedSecret(obj, snapshot.secrets));
+      await this.write(() => releaseFinalizer(this.deps.writer, obj));
+      this.deps.events.forget(obj.metadata.uid);
+      this.status.forget(obj.metadata.uid);
+    }
+
+    for (const condition of desired.conditions) {
+      if (condition.namespace !== namespace) continue;
+      const obj = all.find((o) => o.kind === condition.kind && o.metadata.name === condition.name && !isDeleting(o));
+      if (!obj) continue;
+      const conflict = condition.kind === 'GatewayToken' ? conflicts.get(condition.name) : undefined;
+      await this.report(obj, conflict ?? condition, company);
+    }
+    return 'ok';
+  }
+
+  private async write(action: () => Promise<void>): Promise<void> {
+    if (!this.deps.isLeader()) throw new NotLeader('lost the leader Lease during a reconcile');
+    await action();
+  }
+
+  /** Generated Secrets to add to the snapshot, and tokens whose Secret name is taken by someone else. */
+  private async generatedSecrets(snapshot: NamespaceSnapshot): Promise<{ secrets: Secret[]; conflicts: Map<string, ResourceCondition> }> {
+    const secrets: Secret[] = [];
+    const conflicts = new Map<string, ResourceCondition>();
+    for (const token of snapshot.tokens) {
+      if (token.spec.tokenHash || token.spec.revoked || isDeleting(token)) continue;
+      const name = generatedTokenSecretName(token.metadata.name);
+      const cached = snapshot.secrets.find((s) => s.metadata.name === name);
+      if (generatedSecretOwnership(cached, token) === 'ours') continue;
+      let outcome: Awaited<ReturnType<typeof ensureGeneratedTokenSecret>> | undefined;
+      await this.write(async () => {
+        outcome = await ensureGeneratedTokenSecret(this.deps.writer, token, cached);
+      });
+      if (!outcome) continue;
+      if (outcome.kind === 'foreign') {
+        conflicts.set(token.metadata.name, notReady('GatewayToken', snapshot.namespace, token.metadata.name, 'SecretConflict', outcome.message));
+        continue;
+      }
+      secrets.push(outcome.secret);
+      if (outcome.kind === 'generated') {
+        this.deps.metrics.generatedTokens.inc();
+        await this.deps.events.emit(token, tokenGeneratedEvent(name, GENERATED_TOKEN_KEY));
+      }
+    }
+    return { secrets, conflicts };
+  }
+
+  /** A deleted token's generated value goes with it, whether or not a garbage collector runs. */
+  private async deleteGeneratedSecret(token: ClusterToken, secrets: readonly Secret[]): Promise<void> {
+    if (token.spec.tokenHash) return;
+    const name = generatedTokenSecretName(token.metadata.name);
+    const secret = secrets.find((s) => s.metadata.name === name);
+    if (generatedSecretOwnership(secret, token) === 'ours') await this.deps.writer.deleteSecret(token.metadata.namespace ?? 'default', name, secret?.metadata.uid);
+  }
+
+  private async report(obj: ClusterResource, condition: ResourceCondition, company: CompanyRecords | null): Promise<void> {
+    const extras: { address?: string; secretName?: string } = {};
+    if (obj.kind === 'GatewayToken') {
+      const domain = company?.settings.tokenDomain ?? obj.metadata.namespace ?? 'default';
+      extras.address = condition.address ?? `${obj.metadata.name}@${domain}`;
+      if (!obj.spec.tokenHash) extras.secretName = generatedTokenSecretName(obj.metadata.name);
+    }
+    if (!this.deps.isLeader()) throw new NotLeader('lost the leader Lease during a reconcile');
+    await this.deps.events.observe(obj, condition);
+    if (await this.status.sync(obj, condition, extras)) this.deps.metrics.statusPatches.inc({ kind: obj.kind });
+  }
+}

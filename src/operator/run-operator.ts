@@ -1,0 +1,175 @@
+import type { AddressInfo } from 'node:net';
+import type { OperatorConfig } from '../config/operator-config.js';
+import type { Logger } from '../observability/logger.js';
+import { hostForUrl, listen } from '../runtime/gateway-runtime.js';
+import { connectRedis } from '../state/redis/connect.js';
+import { RedisState } from '../state/redis/redis-state.js';
+import { SecretBox } from '../state/secret-box.js';
+import { EventRecorder } from './events.js';
+import { createInformers } from './informers.js';
+import { kubeClients, loadKubeConfig } from './kube-client.js';
+import { namespaceOf, type ClusterResource } from './kube-objects.js';
+import { clientNodeWriter } from './kube-writer.js';
+import { electionTiming, LeaderElector } from './leader-election.js';
+import { kubeLeaseStore } from './lease-store.js';
+import { createOperatorAdminServer } from './operator-admin.js';
+import { OperatorMetrics } from './operator-metrics.js';
+import { NamespaceReconciler, NotLeader } from './reconcile-namespace.js';
+import { PeriodicResync, resyncAll } from './resync.js';
+import { namespacesNaming } from './snapshot.js';
+import { WorkQueue } from './work-queue.js';
+
+export interface OperatorHandle {
+  readonly adminUrl: string;
+  readonly identity: string;
+  isLeader(): boolean;
+  /** Resolves once every informer has listed and the election runs. */
+  readonly started: Promise<void>;
+  /** A full resync now (SIGHUP). */
+  reload(): Promise<void>;
+  stop(): Promise<void>;
+}
+
+const errorText = (error: unknown): string => (error instanceof Error ? error.message : String(error));
+
+/**
+ * `gw operator`: informers feed a per-namespace work queue; the leader
+ * (Lease) reconciles each namespace into Redis and status; a periodic full
+ * resync repairs whatever drifted. Returns once the admin listener is up;
+ * `started` resolves when the caches are synced.
+ */
+export async function runOperator(config: OperatorConfig, deps: { logger: Logger }): Promise<OperatorHandle> {
+  const { logger } = deps;
+  const metrics = new OperatorMetrics();
+  const clients = kubeClients(loadKubeConfig(config.kube));
+
+  const redis = connectRedis(config.redisUrl, { ...(config.redisTlsCa ? { tlsCa: config.redisTlsCa } : {}), ...(config.redisPassword !== null ? { password: config.redisPassword } : {}) });
+  let lastRedisError = 0;
+  redis.on('error', (error: Error) => {
+    if (Date.now() - lastRedisError > 5_000) {
+      lastRedisError = Date.now();
+      logger.error({ detail: error.message }, 'redis connection error');
+    }
+  });
+  const state = new RedisState(redis, new SecretBox(config.encryptionKey));
+
+  const informers = createInformers(clients, config.namespace, logger, metrics);
+  const view = informers.view;
+  const writer = clientNodeWriter(clients);
+  const events = new EventRecorder(writer, config.identity, logger, metrics);
+  let elector: LeaderElector | null = null;
+  const isLeader = (): boolean => elector?.isLeader() ?? false;
+  const reconciler = new NamespaceReconciler({ view, writer, state, events, metrics, logger, isLeader });
+
+  const queue: WorkQueue = new WorkQueue(
+    async (namespace) => {
+      const end = metrics.reconcileDuration.startTimer();
+      try {
+        const result = await reconciler.reconcile(namespace);
+        metrics.reconciles.inc({ result });
+      } catch (error) {
+        if (error instanceof NotLeader) {
+          metrics.reconciles.inc({ result: 'skipped' });
+          return;
+        }
+        metrics.reconciles.inc({ result: 'error' });
+        throw error;
+      } finally {
+        end();
+        metrics.queueDepth.set(queue.depth());
+      }
+    },
+    {
+      workers: config.workers,
+      baseDelayMs: 200,
+      maxDelayMs: 30_000,
+      onRetry: (namespace, error, attempt, delayMs) => logger.warn({ namespace, attempt, retry_in_ms: delayMs, detail: errorText(error) }, 'reconcile failed; will retry'),
+    },
+  );
+  const enqueue = (namespace: string): void => {
+    if (!isLeader()) return;
+    queue.add(namespace);
+    metrics.queueDepth.set(queue.depth());
+  };
+
+  const onResource = (obj: ClusterResource): void => {
+    enqueue(namespaceOf(obj));
+    // A hash belongs to one company: whoever else names it may win or lose it now.
+    if (obj.kind === 'GatewayToken') for (const namespace of namespacesNaming(view, obj.spec.tokenHash)) enqueue(namespace);
+  };
+  for (const informer of [informers.tokens, informers.credentials, informers.settings]) {
+    for (const change of ['add', 'update', 'delete'] as const) informer.on(change, (obj) => onResource(obj as ClusterResource));
+  }
+  const hasResources = (namespace: string): boolean => view.tokens(namespace).length + view.credentials(namespace).length + view.settings(namespace).length > 0;
+  for (const change of ['add', 'update', 'delete'] as const) {
+    informers.secrets.on(change, (obj) => {
+      const namespace = obj.metadata?.namespace ?? 'default';
+      if (hasResources(namespace)) enqueue(namespace);
+    });
+  }
+
+  const resync = (): Promise<void> => resyncAll({ view, state, reconciler, queue, metrics, logger, namespace: config.namespace });
+  const periodic = new PeriodicResync(config.resyncSeconds * 1000, () => isLeader() && informers.synced(), resync, logger);
+
+  let redisSeenReady = false;
+  redis.on('ready', () => {
+    // A Redis that comes back may have come back empty: rewrite everything.
+    if (redisSeenReady && isLeader()) {
+      logger.info('redis is back: resyncing every company');
+      void resync();
+    }
+    redisSeenReady = true;
+  });
+
+  const admin = createOperatorAdminServer({ registry: metrics.registry, synced: () => informers.synced(), role: () => (isLeader() ? 'leader' : 'follower'), identity: config.identity });
+  await listen(admin, config.adminPort, config.adminHost);
+  const adminUrl = `http://${hostForUrl(config.adminHost)}:${(admin.address() as AddressInfo).port}`;
+
+  let stopping = false;
+  const started = (async (): Promise<void> => {
+    await informers.start();
+    if (stopping) return;
+    logger.info({ namespace: config.namespace ?? '(all)', tokens: view.tokens().length, credentials: view.credentials().length, settings: view.settings().length }, 'informers synced');
+    const timing = electionTiming(config.leaseDurationSeconds);
+    elector = new LeaderElector(kubeLeaseStore(clients, config.leaseNamespace, config.leaseName), config.identity, timing, { now: Date.now }, {
+      onStartedLeading: () => {
+        metrics.leader.set(1);
+        metrics.leaderTransitions.inc({ to: 'leader' });
+        logger.info({ identity: config.identity, lease: `${config.leaseNamespace}/${config.leaseName}` }, 'became the leader: reconciling every namespace');
+        reconciler.forgetWrites();
+        void resync();
+      },
+      onStoppedLeading: () => {
+        metrics.leader.set(0);
+        metrics.leaderTransitions.inc({ to: 'follower' });
+        logger.warn({ identity: config.identity }, 'no longer the leader: watching only');
+      },
+      onError: (error) => logger.warn({ detail: errorText(error) }, 'leader election attempt failed'),
+    });
+    metrics.leader.set(0);
+    elector.start();
+    periodic.start();
+  })();
+  started.catch((error: unknown) => logger.error({ detail: errorText(error) }, 'operator failed to start'));
+
+  let stopped: Promise<void> | null = null;
+  return {
+    adminUrl,
+    identity: config.identity,
+    isLeader,
+    started,
+    reload: resync,
+    stop: () =>
+      (stopped ??= (async () => {
+        stopping = true;
+        periodic.stop();
+        await queue.stop();
+        // Hand the Lease back only after the last write: the next leader starts on a quiet Redis.
+        await elector?.stop(true);
+        await informers.stop();
+        await new Promise<void>((resolve) => admin.close(() => resolve()));
+        admin.closeAllConnections();
+        await state.close();
+      })()),
+  };
+}

@@ -1,0 +1,149 @@
+import { randomBytes } from 'node:crypto';
+import { readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { AuthorizationV1Api, CoordinationV1Api } from '@kubernetes/client-node';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { generateToken, hashToken } from '../../../src/auth/token.js';
+import { connectRedis } from '../../../src/state/redis/connect.js';
+import { RedisState } from '../../../src/state/redis/redis-state.js';
+import { SecretBox } from '../../../src/state/secret-box.js';
+import { startKubeApiServer, type KubeApiServer } from '../../support/kube-apiserver.js';
+import { startOperator, type OperatorProcess } from '../../support/operator-process.js';
+import { startRedis, type TestRedis } from '../../support/redis-server.js';
+import { apply, create, createNamespace, eventually, gwObject, installCrds, kubeFor, manifests, patchSpec, ROOT, waitForReady, type Kube } from './kube-helpers.js';
+
+// Two replicas of the built operator, as a Deployment with replicas: 2 runs
+// them, each with the least-privilege ServiceAccount of
+// examples/k8s/operator-rbac.yaml (not an admin token).
+const START_TIMEOUT_MS = 45 * 60_000;
+const ENCRYPTION_KEY = randomBytes(32).toString('base64');
+const LEASE_SECONDS = 3;
+const LEASE = { namespace: 'gw-system', name: 'gw-operator' };
+
+let server: KubeApiServer;
+let kube: Kube;
+let redis: TestRedis;
+let reader: RedisState;
+let operatorKubeconfig: string;
+const running: OperatorProcess[] = [];
+
+async function replica(identity: string): Promise<OperatorProcess> {
+  const p = await startOperator({
+    kubeconfig: operatorKubeconfig,
+    redisUrl: redis.url,
+    encryptionKey: ENCRYPTION_KEY,
+    identity,
+    args: ['--lease-namespace', LEASE.namespace, '--lease-name', LEASE.name, '--lease-duration-seconds', String(LEASE_SECONDS), '--resync-seconds', '60'],
+  });
+  running.push(p);
+  return p;
+}
+
+async function holder(): Promise<string | undefined> {
+  const lease = await kube.kc.makeApiClient(CoordinationV1Api).readNamespacedLease(LEASE);
+  return lease.spec?.holderIdentity;
+}
+
+async function leaderGauge(p: OperatorProcess): Promise<number | null> {
+  return p.metric('gw_operator_leader');
+}
+
+beforeAll(async () => {
+  server = await startKubeApiServer();
+  kube = kubeFor(server);
+  await installCrds(kube);
+  for (const doc of manifests(join(ROOT, 'examples', 'k8s', 'operator-rbac.yaml'))) await apply(kube, doc);
+  // A service-account token, as the operator's Pod would mount.
+  const request = await kube.core.createNamespacedServiceAccountToken({ namespace: 'gw-system', name: 'gw-operator', body: { spec: { audiences: [], expirationSeconds: 3600 } } });
+  const token = request.status?.token as string;
+  operatorKubeconfig = join(server.dir, 'operator-kubeconfig');
+  const admin = JSON.parse(readFileSync(server.kubeconfigPath, 'utf8')) as { users: Array<{ user: { token: string } }> };
+  (admin.users[0] as { user: { token: string } }).user.token = token;
+  writeFileSync(operatorKubeconfig, JSON.stringify(admin), { mode: 0o600 });
+  redis = await startRedis();
+  reader = new RedisState(connectRedis(redis.url), SecretBox.fromBase64(ENCRYPTION_KEY));
+  await reader.ready();
+}, START_TIMEOUT_MS);
+
+afterAll(async () => {
+  for (const p of running) await p.stop('SIGKILL');
+  await reader?.close();
+  await redis?.destroy();
+  await server?.stop();
+});
+
+describe('two gw operator replicas and one Lease', () => {
+  it('the ServiceAccount of operator-rbac.yaml may do what the operator does, and no more than that', async () => {
+    const authz = kube.kc.makeApiClient(AuthorizationV1Api);
+    const can = async (verb: string, group: string, resource: string, namespace = 'anywhere', subresource?: string): Promise<boolean> =>
+      (await authz.createSubjectAccessReview({
+        body: { spec: { user: 'system:serviceaccount:gw-system:gw-operator', groups: ['system:serviceaccounts'], resourceAttributes: { verb, group, resource, namespace, ...(subresource ? { subresource } : {}) } } },
+      })).status?.allowed ?? false;
+    expect(await can('watch', 'gw.io', 'gatewaytokens')).toBe(true);
+    expect(await can('patch', 'gw.io', 'providercredentials', 'x', 'status')).toBe(true);
+    expect(await can('create', '', 'secrets')).toBe(true);
+    expect(await can('update', 'coordination.k8s.io', 'leases', 'gw-system')).toBe(true);
+    expect(await can('delete', 'gw.io', 'gatewaytokens')).toBe(false);
+    expect(await can('update', 'coordination.k8s.io', 'leases', 'kube-system')).toBe(false);
+    expect(await can('update', '', 'secrets')).toBe(false);
+  });
+
+  it('only the leader writes; killing it hands over to the other within the lease duration; a graceful stop hands the Lease back', { timeout: 120_000 }, async () => {
+    const a = await replica('replica-a');
+    await eventually('replica-a leads', async () => (await leaderGauge(a)) === 1);
+    expect(await holder()).toBe('replica-a');
+    const b = await replica('replica-b');
+    expect((await b.readyz()).role).toBe('follower');
+
+    // Sample both replicas all along: never two leaders at once.
+    let sampling = true;
+    const overlaps: string[] = [];
+    const sampler = (async () => {
+      while (sampling) {
+        const roles = await Promise.all(running.filter((p) => p.child.exitCode === null && p.child.signalCode === null).map((p) => p.readyz().then((r) => r.role).catch(() => 'gone')));
+        if (roles.filter((r) => r === 'leader').length > 1) overlaps.push(roles.join(','));
+        await new Promise((r) => setTimeout(r, 50));
+      }
+    })();
+
+    const ns = 'leader-test';
+    await createNamespace(kube, ns);
+    const first = generateToken();
+    await create(kube, gwObject('GatewayToken', ns, 'first', { tokenHash: hashToken(first) }));
+    await eventually('first token live', async () => (await reader.findToken(hashToken(first)))?.company === ns);
+    await waitForReady(kube, 'GatewayToken', ns, 'first', { status: 'True' });
+    expect(await a.metric('gw_operator_redis_writes_total', { operation: 'replace' })).toBeGreaterThan(0);
+    expect(await a.metric('gw_operator_status_patches_total', { kind: 'GatewayToken' })).toBeGreaterThan(0);
+    // The follower saw the same events and wrote nothing.
+    expect((await b.metric('gw_operator_redis_writes_total', { operation: 'replace' })) ?? 0).toBe(0);
+    expect((await b.metric('gw_operator_status_patches_total', { kind: 'GatewayToken' })) ?? 0).toBe(0);
+    expect((await b.metric('gw_operator_reconciles_total', { result: 'ok' })) ?? 0).toBe(0);
+
+    // A crash: no chance to hand the Lease back.
+    const killedAt = Date.now();
+    await a.stop('SIGKILL');
+    await eventually('replica-b leads', async () => (await leaderGauge(b)) === 1, LEASE_SECONDS * 1000 * 2 + 5_000, 50);
+    console.log(`leader election: takeover ${Date.now() - killedAt} ms after SIGKILL (lease ${LEASE_SECONDS} s)`);
+    expect(await holder()).toBe('replica-b');
+
+    // The new leader reconciles: a revocation goes through it.
+    await patchSpec(kube, 'GatewayToken', ns, 'first', { revoked: true });
+    await eventually('revoked by replica-b', async () => (await reader.findToken(hashToken(first))) === null);
+    await waitForReady(kube, 'GatewayToken', ns, 'first', { status: 'True', reason: 'Revoked' });
+    expect(await b.metric('gw_operator_redis_writes_total', { operation: 'replace' })).toBeGreaterThan(0);
+
+    // A graceful stop releases the Lease: the follower takes over at its next retry.
+    const c = await replica('replica-c');
+    expect((await c.readyz()).role).toBe('follower');
+    await b.stop('SIGTERM');
+    expect(await holder()).not.toBe('replica-b');
+    await eventually('replica-c leads', async () => (await leaderGauge(c)) === 1, LEASE_SECONDS * 1000 * 2 + 5_000, 50);
+    const second = generateToken();
+    await create(kube, gwObject('GatewayToken', ns, 'second', { tokenHash: hashToken(second) }));
+    await eventually('second token live via replica-c', async () => (await reader.findToken(hashToken(second)))?.company === ns);
+
+    sampling = false;
+    await sampler;
+    expect(overlaps).toEqual([]);
+  });
+});

@@ -3,6 +3,25 @@ import { mergeUsage, type Usage } from './usage.js';
 const LF = 0x0a;
 const CR = 0x0d;
 
+/** The line's field is `data` ("data" alone, or "data:" and a value). */
+function isDataLine(chunk: Uint8Array, start: number, end: number): boolean {
+  return (
+    end - start >= 4 &&
+    chunk[start] === 0x64 &&
+    chunk[start + 1] === 0x61 &&
+    chunk[start + 2] === 0x74 &&
+    chunk[start + 3] === 0x61 &&
+    (end - start === 4 || chunk[start + 4] === 0x3a)
+  );
+}
+/**
+ * Usage-carrying lines and events are small (well under 1 KiB). A longer line
+ * or event is metered by its first MAX_LINE_BYTES only (so it yields no usage)
+ * and the rest is skipped: a provider that never ends a line cannot make the
+ * meter buffer without bound, nor copy its buffer again on every chunk.
+ */
+const MAX_LINE_BYTES = 1024 * 1024;
+
 /**
  * Incremental server-sent-events reader that meters usage on the side of a
  * relayed stream. It never changes the bytes it sees. It survives events
@@ -16,8 +35,12 @@ export class SseMeter {
   sawMessageStop = false;
   errorType: string | null = null;
   events = 0;
-  /** Bytes of a line not yet terminated. */
-  private pending: Buffer | null = null;
+  /** Bytes of a line not yet terminated (at most MAX_LINE_BYTES are kept). */
+  private pending: Buffer[] = [];
+  private pendingBytes = 0;
+  private dataBytes = 0;
+  /** The current event's data passed MAX_LINE_BYTES: it is skipped. */
+  private overlong = false;
   private lastWasCR = false;
   private eventName = '';
   private data: string[] = [];
@@ -44,34 +67,50 @@ export class SseMeter {
       start = i + 1;
     }
     if (start < chunk.length) {
-      const rest = Buffer.from(chunk.buffer, chunk.byteOffset + start, chunk.length - start);
-      this.pending = this.pending ? Buffer.concat([this.pending, rest]) : Buffer.from(rest);
+      this.keep(chunk.subarray(start));
       this.lastWasCR = false;
     }
   }
 
+  /** Hold the start of an unterminated line, up to MAX_LINE_BYTES (copied: the chunk is not ours). */
+  private keep(bytes: Uint8Array): void {
+    const room = MAX_LINE_BYTES - this.pendingBytes;
+    if (room <= 0) return;
+    const part = Buffer.from(bytes.subarray(0, room));
+    this.pending.push(part);
+    this.pendingBytes += part.length;
+  }
+
+  private takePending(): Buffer {
+    const all = this.pending.length === 1 ? (this.pending[0] as Buffer) : Buffer.concat(this.pending, this.pendingBytes);
+    this.pending = [];
+    this.pendingBytes = 0;
+    return all;
+  }
+
   /** The stream ended: an event without its blank line is still dispatched. */
   end(): void {
-    if (this.pending) {
-      const p = this.pending;
-      this.pending = null;
-      this.processLine(p.toString('utf8'));
-    }
+    if (this.pendingBytes > 0) this.processLine(this.takePending().toString('utf8'));
     this.dispatch();
   }
 
   private line(chunk: Uint8Array, start: number, end: number): void {
     let text: string;
-    if (this.pending) {
-      const head = this.pending;
-      this.pending = null;
-      text = Buffer.concat([head, chunk.subarray(start, end)]).toString('utf8');
+    if (this.pendingBytes > 0) {
+      this.keep(chunk.subarray(start, end));
+      text = this.takePending().toString('utf8');
     } else {
       if (start === end) {
         this.dispatch();
         return;
       }
-      text = Buffer.from(chunk.buffer, chunk.byteOffset + start, end - start).toString('utf8');
+      // A data line of an event already named as one that carries no usage (content
+      // deltas: nearly every byte of a stream) changes nothing but "has data": not decoded.
+      if (this.eventName !== '' && !this.interesting && isDataLine(chunk, start, end)) {
+        this.hasData = true;
+        return;
+      }
+      text = Buffer.from(chunk.buffer, chunk.byteOffset + start, Math.min(end - start, MAX_LINE_BYTES)).toString('utf8');
     }
     this.processLine(text);
   }
@@ -90,13 +129,23 @@ export class SseMeter {
       this.eventName = value;
       this.interesting = value === 'message_start' || value === 'message_delta' || value === 'error' || value === 'message_stop';
     } else if (field === 'data') {
+      this.hasData = true;
+      if (this.overlong) return;
       // Without an event line, the type inside the data decides; keep it only if it may matter.
       if (this.eventName === '' && !this.interesting) {
         this.interesting = value.includes('"message_') || value.includes('"error"');
       }
-      this.hasData = true;
       // An unnamed event may reveal its type on a later data line, so its earlier lines are kept too.
-      if (this.interesting || this.eventName === '') this.data.push(value);
+      if (this.interesting || this.eventName === '') {
+        this.dataBytes += value.length;
+        if (this.dataBytes <= MAX_LINE_BYTES) this.data.push(value);
+        else {
+          // Far too long to be a usage event: stop keeping it.
+          this.overlong = true;
+          this.interesting = false;
+          this.data = [];
+        }
+      }
     }
   }
 
@@ -109,6 +158,8 @@ export class SseMeter {
     this.eventName = '';
     this.interesting = false;
     this.data = [];
+    this.dataBytes = 0;
+    this.overlong = false;
     this.hasData = false;
     if (!interesting) return;
     if (name === 'message_stop') {

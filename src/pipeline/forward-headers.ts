@@ -12,14 +12,17 @@ export interface HeaderPlan {
 }
 
 /**
- * The header rules of DESIGN §4: strip the caller's credentials, cookies and
- * every x-gw-* header; keep everything else the client sent; send the API
- * version under the upstream's name; add the leased credential.
+ * The header rules of DESIGN §4: strip the caller's credentials (authorization,
+ * proxy-authorization, x-api-key), cookies and every x-gw-* header; keep
+ * everything else the client sent; send the API version under the upstream's
+ * name; add the leased credential.
  * accept-encoding is pinned to identity so the relayed bytes can be metered.
  */
 export function forwardHeaders(headers: HeaderMap, credential: CredentialRecord, bodyLength: number): HeaderPlan {
   const remove = [...ALWAYS_REMOVED];
   for (const name of Object.keys(headers)) if (name.startsWith('x-gw-')) remove.push(name);
+  // Credentials meant for this hop (a client configured with the gateway as its proxy): never relayed.
+  if (headers['proxy-authorization'] !== undefined) remove.push('proxy-authorization');
   const version = headers['anthropic-version'] ?? headers['provider-version'] ?? DEFAULT_API_VERSION;
   const set: Array<readonly [string, string]> = [
     ['anthropic-version', version],

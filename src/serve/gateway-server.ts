@@ -32,7 +32,9 @@ export interface GatewayServer {
 export function createGatewayServer(pipeline: Pipeline, options: GatewayServerOptions): GatewayServer {
   const dispatcher = new Agent({
     keepAliveTimeout: 30_000,
-    connections: 256,
+    // No cap on connections per provider: an HTTP/1.1 answer holds its connection for as long
+    // as it streams, so a cap is a hidden queue (past it, streams waited for earlier ones to
+    // end). Concurrency is bounded where it is decided: caller slots and credential leases.
     headersTimeout: options.upstreamHeadersTimeoutMs,
     bodyTimeout: options.upstreamBodyTimeoutMs,
   });
@@ -146,14 +148,28 @@ function sendLocal(res: ServerResponse, response: LocalResponse): void {
   res.end(response.body);
 }
 
+/**
+ * The header names a Connection header lists, parsed once per message (they are
+ * hop-by-hop for that message too); null when there is none.
+ */
+function connectionTokens(connection: string | undefined): ReadonlySet<string> | null {
+  if (connection === undefined) return null;
+  const tokens = new Set<string>();
+  for (const token of connection.toLowerCase().split(',')) {
+    const name = token.trim();
+    if (name !== '') tokens.add(name);
+  }
+  return tokens;
+}
+
 function upstreamHeaders(req: IncomingMessage, plan: ForwardPlan): Record<string, string> {
   const out: Record<string, string> = {};
   const remove = new Set(plan.removeHeaders);
-  const connection = req.headers.connection;
+  const listed = connectionTokens(req.headers.connection);
   const raw = req.rawHeaders;
   for (let i = 0; i < raw.length; i += 2) {
     const name = (raw[i] as string).toLowerCase();
-    if (remove.has(name) || isHopByHop(name, connection)) continue;
+    if (remove.has(name) || isHopByHop(name, undefined) || listed?.has(name) === true) continue;
     const value = raw[i + 1] as string;
     out[name] = out[name] === undefined ? value : `${out[name]}, ${value}`;
   }
@@ -199,9 +215,9 @@ async function forward(
 
   const lower: Record<string, string | undefined> = {};
   const out: string[] = [];
-  const connection = typeof upstream.headers.connection === 'string' ? upstream.headers.connection : undefined;
+  const listed = connectionTokens(typeof upstream.headers.connection === 'string' ? upstream.headers.connection : undefined);
   for (const [name, value] of Object.entries(upstream.headers)) {
-    if (value === undefined || isHopByHop(name, connection) || name.startsWith('x-gw-')) continue;
+    if (value === undefined || isHopByHop(name, undefined) || listed?.has(name) === true || name.startsWith('x-gw-')) continue;
     if (Array.isArray(value)) {
       for (const v of value) out.push(name, v);
       lower[name] = value.join(', ');

@@ -54,6 +54,19 @@ export interface EnvoyHarnessOptions {
   autoHostRewrite?: boolean;
   /** Route request_headers_to_remove, applied when forwarding; default [routeHeader] (our provider routes drop it). */
   requestHeadersToRemove?: string[];
+  /**
+   * Route idle_timeout: no upstream byte for this long ends the request, with
+   * a 408 "stream timeout" local reply before the response headers and a
+   * stream reset after them. Default: none (undici's own 300 s limits).
+   */
+  routeIdleTimeoutMs?: number;
+  /**
+   * Envoy's watermark flow control on a STREAMED response body: stop reading
+   * the upstream while bufferLimitBytes or more are sent to the processor but
+   * not yet written to the client, so a client that stops reading holds the
+   * upstream back by TCP backpressure. Default false (reads ahead without limit).
+   */
+  flowControl?: boolean;
 }
 
 export interface ResolvedOptions {
@@ -74,6 +87,8 @@ export interface ResolvedOptions {
   emptyFinalChunk: boolean;
   autoHostRewrite: boolean;
   requestHeadersToRemove: string[];
+  routeIdleTimeoutMs: number | undefined;
+  flowControl: boolean;
 }
 
 export function resolveOptions(o: EnvoyHarnessOptions): ResolvedOptions {
@@ -99,6 +114,8 @@ export function resolveOptions(o: EnvoyHarnessOptions): ResolvedOptions {
     emptyFinalChunk: o.responseChunking?.emptyFinalChunk ?? true,
     autoHostRewrite: o.autoHostRewrite ?? true,
     requestHeadersToRemove: (o.requestHeadersToRemove ?? [o.routeHeader ?? 'x-gw-upstream']).map((h) => h.toLowerCase()),
+    routeIdleTimeoutMs: o.routeIdleTimeoutMs,
+    flowControl: o.flowControl ?? false,
   };
 }
 

@@ -238,15 +238,22 @@ export class RequestFlow {
    */
   private async streamedResponse(routed: RoutedResponse): Promise<void> {
     let delivered: Promise<void> = Promise.resolve();
+    /** Bytes sent to the processor and not yet written to the client (flowControl). */
+    let backlog = 0;
     const send = (piece: Buffer, endOfStream: boolean): void => {
       const answer = this.proc.exchange(
         { response_body: { body: piece, end_of_stream: endOfStream ? true : undefined } },
         'response_body',
       );
+      backlog += piece.length;
       delivered = delivered.then(async () => {
-        if (this.down.finished) return;
-        const out = this.streamedChunkOut(await answer, piece);
-        if (out) await this.down.write(out);
+        try {
+          if (this.down.finished) return;
+          const out = this.streamedChunkOut(await answer, piece);
+          if (out) await this.down.write(out);
+        } finally {
+          backlog -= piece.length;
+        }
       });
     };
     let held: Buffer | undefined;
@@ -259,6 +266,8 @@ export class RequestFlow {
           held = piece;
         }
       }
+      // High watermark: stop reading the upstream until what is queued has reached the client.
+      if (this.options.flowControl && backlog >= this.options.bufferLimitBytes) await delivered;
     });
     send(held ?? Buffer.alloc(0), true);
     await delivered;

@@ -66,8 +66,10 @@ export async function forward(
       headers,
       body: body.length > 0 || requestHeaders.has('content-length') ? body : undefined,
       signal,
+      ...(options.routeIdleTimeoutMs !== undefined ? { headersTimeout: options.routeIdleTimeoutMs, bodyTimeout: options.routeIdleTimeoutMs } : {}),
     });
   } catch (err) {
+    if (err instanceof errors.HeadersTimeoutError) return routerReply(408, 'stream timeout', 'stream_idle_timeout');
     const reason =
       err instanceof errors.RequestContentLengthMismatchError ? 'content_length_mismatch' : 'connection_failure';
     return routerReply(

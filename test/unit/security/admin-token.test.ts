@@ -1,0 +1,59 @@
+import * as crypto from 'node:crypto';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { beforeEach, describe, expect, it, vi } from 'vitest';
+
+// Wrap timingSafeEqual so the test sees every comparison admin-token.ts makes.
+vi.mock('node:crypto', async (importOriginal) => {
+  const actual = await importOriginal<typeof import('node:crypto')>();
+  return { ...actual, timingSafeEqual: vi.fn(actual.timingSafeEqual) };
+});
+
+const { adminTokenMatches } = await import('../../../src/admin/admin-token.js');
+const timingSafeEqual = vi.mocked(crypto.timingSafeEqual);
+
+/**
+ * The admin token check must not leak the token's content or length through
+ * timing. Asserted structurally: the given and expected values are both
+ * hashed to SHA-256 digests of equal length (32 bytes) and compared with
+ * crypto.timingSafeEqual, whatever the given value's length.
+ */
+describe('adminTokenMatches', () => {
+  const expected = 'the-admin-token-0123456789abcdef';
+
+  beforeEach(() => {
+    timingSafeEqual.mockClear();
+  });
+
+  it.each([
+    ['the right token', expected, true],
+    ['one character off', `${expected.slice(0, -1)}x`, false],
+    ['a prefix of it', expected.slice(0, 10), false],
+    ['longer than it', `${expected}${expected}`, false],
+    ['one character', 'a', false],
+    ['a caller token', 'gwct_0123456789ABCDEFGHIJabcdefghij0123456789ABCDEF', false],
+    ['10 KiB', 'x'.repeat(10_240), false],
+  ])('compares digests of equal length with timingSafeEqual for %s', (_, given, result) => {
+    expect(adminTokenMatches(`Bearer ${given}`, expected)).toBe(result);
+    expect(timingSafeEqual).toHaveBeenCalledTimes(1);
+    const [a, b] = timingSafeEqual.mock.calls[0] as [Buffer, Buffer];
+    expect(Buffer.isBuffer(a) && Buffer.isBuffer(b)).toBe(true);
+    expect(a.length).toBe(32);
+    expect(b.length).toBe(32);
+    expect(a.equals(crypto.createHash('sha256').update(given).digest())).toBe(true);
+    expect(b.equals(crypto.createHash('sha256').update(expected).digest())).toBe(true);
+  });
+
+  it('refuses without a bearer, and when the admin API is disabled', () => {
+    expect(adminTokenMatches(undefined, expected)).toBe(false);
+    expect(adminTokenMatches(`Basic ${expected}`, expected)).toBe(false);
+    expect(adminTokenMatches(`Bearer ${expected}`, null)).toBe(false);
+  });
+
+  it('has no other comparison of the token in src/admin/admin-token.ts', () => {
+    const source = readFileSync(join(import.meta.dirname, '..', '..', '..', 'src', 'admin', 'admin-token.ts'), 'utf8').replace(/\/\*[\s\S]*?\*\//g, '').replace(/\/\/.*$/gm, '');
+    const comparisons = [...source.matchAll(/([^\s(]+)\s*(===|!==|==|!=)\s*('[^']*'|"[^"]*"|[^\s;)]+)/g)].map((m) => `${m[1]} ${m[2]} ${m[3]}`);
+    expect(comparisons.every((c) => /(null|undefined)$/.test(c))).toBe(true);
+    expect(source).not.toMatch(/\.equals\(|localeCompare|startsWith\(expected|given\s*[<>]/);
+  });
+});

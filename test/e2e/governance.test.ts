@@ -1,13 +1,9 @@
-import { randomBytes } from 'node:crypto';
-import { Redis } from 'ioredis';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { writeGatewayConfig, type TestConfig } from '../support/gateway-config.js';
+import { describe, expect, it } from 'vitest';
+import { writeGatewayConfig } from '../support/gateway-config.js';
 import { waitForLogs, type GatewayProcess } from '../support/gateway-process.js';
-import { startMockProvider, type MockProvider } from '../support/mock-provider.js';
-import { startRedis, type TestRedis } from '../support/redis-server.js';
+import { useRedisFixture } from '../support/redis-fixture.js';
 import { DATA_PLANES } from './data-planes.js';
 
-const ENCRYPTION_KEY = randomBytes(32).toString('base64');
 
 function body(model = 'claude-haiku-4-5', stream = true, maxTokens = 10): string {
   return JSON.stringify({ model, max_tokens: maxTokens, stream, messages: [{ role: 'user', content: 'hi' }] });
@@ -31,39 +27,7 @@ async function open(gateway: GatewayProcess, token: string, init: { body?: strin
 }
 
 describe.each(DATA_PLANES)('governance through $name backed by Redis', (plane) => {
-  let redis: TestRedis;
-  const started: GatewayProcess[] = [];
-  const mocks: MockProvider[] = [];
-
-  beforeAll(async () => {
-    redis = await startRedis();
-  });
-  // Each test's processes go away with it: a gateway left running would re-apply its own file when Redis restarts.
-  afterEach(async () => {
-    for (const g of started.splice(0)) await g.stop('SIGKILL');
-    for (const m of mocks.splice(0)) await m.close();
-  });
-  afterAll(async () => {
-    await redis?.destroy();
-  });
-
-  async function flush(): Promise<void> {
-    const raw = new Redis(redis.url);
-    await raw.flushall();
-    raw.disconnect();
-  }
-
-  async function gateway(config: TestConfig, env: Record<string, string> = {}): Promise<GatewayProcess> {
-    const g = await plane.start(config.file, { args: ['--redis', redis.url], env: { GW_ENCRYPTION_KEY: ENCRYPTION_KEY, ...env } });
-    started.push(g);
-    return g;
-  }
-
-  async function mock(options: Parameters<typeof startMockProvider>[0] = {}): Promise<MockProvider> {
-    const m = await startMockProvider(options);
-    mocks.push(m);
-    return m;
-  }
+  const { redis, flush, gateway, mock } = useRedisFixture((file, options) => plane.start(file, options));
 
   it('serves two concurrent streams on two credentials of maxConcurrency 1, and the third gets 503 no_capacity (busy)', async () => {
     await flush();
@@ -319,14 +283,14 @@ describe.each(DATA_PLANES)('governance through $name backed by Redis', (plane) =
     const token = config.tokens.alice as string;
     up.behaviour = { kind: 'slow-stream', delayMs: 100 };
     const inFlight = await open(g, token, { headers: { 'x-gw-application': 'survivor' } });
-    await redis.stop();
+    await redis().stop();
     const during = await call(g, token, { body: body('claude-haiku-4-5', false) });
     expect(during.status).toBe(503);
     expect(during.headers.get('x-gw-fault')).toBe('unavailable');
     expect(up.messageRequests()).toHaveLength(1);
     await inFlight.done;
     await new Promise((r) => setTimeout(r, 300));
-    await redis.start();
+    await redis().start();
     up.behaviour = { kind: 'normal' };
     let status = 0;
     for (let i = 0; i < 100 && status !== 200; i++) {

@@ -1,10 +1,8 @@
-import { randomBytes } from 'node:crypto';
-import { Redis } from 'ioredis';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { writeGatewayConfig, type TestConfig } from '../../support/gateway-config.js';
+import { describe, expect, it } from 'vitest';
+import { writeGatewayConfig } from '../../support/gateway-config.js';
 import type { GatewayProcess } from '../../support/gateway-process.js';
-import { DEFAULT_USAGE, startMockProvider, streamEvents, type MockProvider } from '../../support/mock-provider.js';
-import { startRedis, type TestRedis } from '../../support/redis-server.js';
+import { DEFAULT_USAGE, startMockProvider, streamEvents } from '../../support/mock-provider.js';
+import { useRedisFixture } from '../../support/redis-fixture.js';
 import { classify, collectStderr, CRASH_PATTERN, fromFetch, healthy, logsFor, sleep, waitUntil } from '../../support/resilience.js';
 import { startScriptedProvider } from '../../support/scripted-provider.js';
 import { PLANES } from './planes.js';
@@ -15,7 +13,6 @@ import { PLANES } from './planes.js';
  * (The SIGTERM outage and the single-lease TTL case are in governance.test.ts.)
  */
 
-const ENCRYPTION_KEY = randomBytes(32).toString('base64');
 const SECRET = 'sk-ant-api03-process-faults-secret-FFFFFFFFFFFFFFFF';
 const MODEL = 'claude-haiku-4-5';
 
@@ -42,37 +39,12 @@ interface Outcome {
 }
 
 describe.each(PLANES)('process faults through $name backed by Redis', (plane) => {
-  let redis: TestRedis;
-  const started: GatewayProcess[] = [];
-  const mocks: MockProvider[] = [];
-
-  beforeAll(async () => {
-    redis = await startRedis();
-  });
-  afterEach(async () => {
-    for (const g of started.splice(0)) await g.stop('SIGKILL');
-    for (const m of mocks.splice(0)) await m.close();
-  });
-  afterAll(async () => {
-    await redis?.destroy();
-  });
-
-  async function flush(): Promise<void> {
-    const raw = new Redis(redis.url);
-    await raw.flushall();
-    raw.disconnect();
-  }
-
-  async function gateway(config: TestConfig, env: Record<string, string> = {}): Promise<GatewayProcess> {
-    const g = await plane.launch(config.file, { args: ['--redis', redis.url], env: { GW_ENCRYPTION_KEY: ENCRYPTION_KEY, ...env } });
-    started.push(g);
-    return g;
-  }
+  const { redis, flush, gateway, track } = useRedisFixture((file, options) => plane.launch(file, options));
 
   it('answers 503 unavailable while Redis is SIGKILLed under load, recovers without a restart, and records every completed request', { timeout: 90_000 }, async () => {
     await flush();
     const up = await startMockProvider();
-    mocks.push(up);
+    track(up);
     // A local runtime that streams slowly: its answers are in flight across the kill and end while Redis is down.
     const slow = await startScriptedProvider(async (_req, res) => {
       res.writeHead(200, { 'content-type': 'text/event-stream' });
@@ -83,7 +55,7 @@ describe.each(PLANES)('process faults through $name backed by Redis', (plane) =>
       }
       res.end();
     });
-    mocks.push({ close: () => slow.close() } as MockProvider);
+    track(slow);
     const config = writeGatewayConfig({
       settings: { callerConcurrency: { default: 50, queueWaitSeconds: 1 } },
       credentials: [
@@ -126,12 +98,12 @@ describe.each(PLANES)('process faults through $name backed by Redis', (plane) =>
         return { requestId: res.headers.get('x-gw-request-id') as string, text: res.text() };
       }),
     );
-    await redis.kill();
+    await redis().kill();
     phase = 'down';
     await waitUntil('503 unavailable during the outage', () => (count('down', 503, 'unavailable') >= 10 ? true : undefined));
     // The slow streams end while Redis is still down: their usage can only be kept in the process.
     for (const a of across) expect(await a.text).toContain('message_stop');
-    await redis.start();
+    await redis().start();
     phase = 'after';
     await waitUntil('recovery after the restart', () => (count('after', 200) >= 30 ? true : undefined), 400);
     running = false;
@@ -161,7 +133,7 @@ describe.each(PLANES)('process faults through $name backed by Redis', (plane) =>
   it(`frees leases and caller slots after their TTL when a ${plane.processLabel} is SIGKILLed mid-stream; only its in-flight usage is lost`, { timeout: 60_000 }, async () => {
     await flush();
     const up = await startMockProvider();
-    mocks.push(up);
+    track(up);
     const config = writeGatewayConfig({
       settings: { callerConcurrency: { default: 1, queueWaitSeconds: 0 } },
       tokens: ['alice', 'bob', 'carol', 'dave'],

@@ -11,6 +11,7 @@ import {
   type V1CustomResourceDefinition,
 } from '@kubernetes/client-node';
 import { startKubeApiServer, type KubeApiServer } from '../../support/kube-apiserver.js';
+import { rejection } from '../../support/kube-rejection.js';
 
 // Building kube-apiserver when the cache is empty takes minutes; `make test`
 // builds it beforehand, so this long hook timeout only matters for a
@@ -30,24 +31,6 @@ beforeAll(async () => {
 afterAll(async () => {
   await server?.stop();
 });
-
-/** The status message of a rejected request (client-node keeps the raw body). */
-async function rejection(p: Promise<unknown>): Promise<{ code: number; message: string }> {
-  try {
-    await p;
-  } catch (err) {
-    if (!(err instanceof ApiException)) throw err;
-    const body = typeof err.body === 'string' ? err.body : JSON.stringify(err.body);
-    let message = body;
-    try {
-      message = (JSON.parse(body) as { message?: string }).message ?? body;
-    } catch {
-      // not JSON: keep the raw body
-    }
-    return { code: err.code, message };
-  }
-  throw new Error('expected the request to be rejected');
-}
 
 describe('real kube-apiserver', () => {
   it('reports the pinned Kubernetes version', async () => {

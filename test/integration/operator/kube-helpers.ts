@@ -56,23 +56,7 @@ export async function eventually<T>(what: string, check: () => Promise<T | undef
   }
 }
 
-/** The status code and message of a rejected API call. */
-export async function rejection(p: Promise<unknown>): Promise<{ code: number; message: string }> {
-  try {
-    await p;
-  } catch (err) {
-    if (!(err instanceof ApiException)) throw err;
-    const body = typeof err.body === 'string' ? err.body : JSON.stringify(err.body);
-    let message = body;
-    try {
-      message = (JSON.parse(body) as { message?: string }).message ?? body;
-    } catch {
-      // keep the raw body
-    }
-    return { code: err.code, message };
-  }
-  throw new Error('expected the request to be rejected');
-}
+export { rejection } from '../../support/kube-rejection.js';
 
 export function crdDocuments(): V1CustomResourceDefinition[] {
   const dir = join(ROOT, 'crds');

@@ -13,6 +13,7 @@ export ANTHROPIC_API_KEY ?= sk-ant-placeholder-set-ANTHROPIC_API_KEY
 help:
 	@echo "make run    install, build and start gw serve on examples/gateway.yaml"
 	@echo "make test   install everything the tests need and run every test"
+	@echo "make bench  measure against the DESIGN budgets and Portkey (bench/results/)"
 
 # npm install (not npm ci): npm 11 here records only this platform's optional packages in the
 # lock, which npm ci then refuses as out of sync; install still honours the pinned versions.
@@ -82,3 +83,7 @@ kind-load:
 
 kind-e2e: kind-up kind-load tools
 	KIND_CLUSTER=$(KIND_CLUSTER) IMAGE=$(IMAGE) HELM=$(HELM) bash test/integration/chart/kind-e2e.sh
+
+# DESIGN §9 performance budgets; not part of `make test`. Writes bench/results/<date>.md and .json (~8 min).
+bench: build
+	node bench/run.mjs

@@ -14,7 +14,9 @@ export function runUntilSignalled(logger: Logger, service: { stop(): Promise<voi
       process.off('SIGINT', stop);
       process.off('SIGHUP', onHup);
       logger.info('shutting down: finishing requests in flight');
-      void service.stop().then(resolve, resolve);
+      // Logs are written asynchronously: flush them before the process ends.
+      const done = (): void => logger.flush(() => resolve());
+      void service.stop().then(done, done);
     };
     process.on('SIGTERM', stop);
     process.on('SIGINT', stop);

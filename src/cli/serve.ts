@@ -1,8 +1,6 @@
 import { ConfigError } from '../config/load-resources.js';
 import { readServeConfig, type ServeConfig } from '../config/serve-config.js';
-import { runExtProc } from '../extproc/run-extproc.js';
 import { createLogger } from '../observability/logger.js';
-import { runServe } from '../serve/run-serve.js';
 import type { CliIo } from './io.js';
 import { runUntilSignalled } from './lifecycle.js';
 
@@ -25,6 +23,8 @@ export async function runServeCommand(argv: readonly string[], io: CliIo): Promi
   const logger = createLogger(config.logLevel);
   let gateway;
   try {
+    // Each data plane loads only its own transport (the ext_proc protos cost memory gw serve never uses).
+    const { runServe } = await import('../serve/run-serve.js');
     gateway = await runServe(config, { logger });
   } catch (error) {
     io.stderr.write(`gw serve: ${error instanceof Error ? error.message : String(error)}\n`);
@@ -52,6 +52,7 @@ export async function runExtProcCommand(argv: readonly string[], io: CliIo): Pro
   const logger = createLogger(config.logLevel);
   let processor;
   try {
+    const { runExtProc } = await import('../extproc/run-extproc.js');
     processor = await runExtProc(config, { logger });
   } catch (error) {
     io.stderr.write(`gw extproc: ${error instanceof Error ? error.message : String(error)}\n`);

@@ -17,5 +17,6 @@ export function createLogger(level: string = process.env.GW_LOG_LEVEL ?? 'info',
     },
     timestamp: pino.stdTimeFunctions.isoTime,
   };
-  return destination ? pino(options, destination) : pino(options);
+  // Asynchronous writes: the per-request line must not block the event loop on stdout.
+  return pino(options, destination ?? pino.destination({ dest: 1, sync: false }));
 }

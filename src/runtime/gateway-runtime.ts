@@ -13,8 +13,6 @@ import { redactJsonBody } from '../redaction/index.js';
 import type { RedactorPort } from '../pipeline/ports.js';
 import { desiredState } from '../reconcile/desired-records.js';
 import { MemoryState } from '../state/memory.js';
-import { connectRedis } from '../state/redis/connect.js';
-import { RedisState } from '../state/redis/redis-state.js';
 import { SecretBox } from '../state/secret-box.js';
 import type { GatewayState } from '../state/state.js';
 import { httpModelListFetcher } from '../upstream/model-list.js';
@@ -60,6 +58,8 @@ export async function applyFile(file: string, state: GatewayState, logger: Logge
  */
 async function stateFor(config: ServeConfig, logger: Logger, reapply: () => Promise<void>): Promise<GatewayState> {
   if (config.redisUrl === null || config.encryptionKey === null) return new MemoryState();
+  // ioredis is loaded only when Redis is used: one machine with memory state never pays for it.
+  const [{ connectRedis }, { RedisState }] = await Promise.all([import('../state/redis/connect.js'), import('../state/redis/redis-state.js')]);
   const redis = connectRedis(config.redisUrl, {
     ...(config.redisTlsCa ? { tlsCa: config.redisTlsCa } : {}),
     ...(config.redisPassword !== null ? { password: config.redisPassword } : {}),

@@ -14,6 +14,7 @@ import { readFileSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import * as grpc from '@grpc/grpc-js';
+import { Samples } from './samples.mjs';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const { openProcessStream } = await import(resolve(root, 'dist/extproc/proto.js'));
@@ -50,29 +51,6 @@ const responseHeaders = {
 };
 const chunks = rec.chunks.map((b64, i) => ({ response_body: { body: Buffer.from(b64, 'base64'), end_of_stream: i === rec.chunks.length - 1 } }));
 
-class Samples {
-  constructor() {
-    this.a = new Float64Array(1 << 16);
-    this.n = 0;
-  }
-  push(v) {
-    if (this.n === this.a.length) {
-      const b = new Float64Array(this.a.length * 2);
-      b.set(this.a);
-      this.a = b;
-    }
-    this.a[this.n++] = v;
-  }
-  summary() {
-    const n = this.n;
-    if (n === 0) return { n: 0 };
-    const s = this.a.slice(0, n).sort();
-    const q = (p) => s[Math.min(n - 1, Math.floor(p * n))];
-    let sum = 0;
-    for (let i = 0; i < n; i++) sum += s[i];
-    return { n, mean: sum / n, min: s[0], p50: q(0.5), p90: q(0.9), p99: q(0.99), p999: q(0.999), max: s[n - 1] };
-  }
-}
 
 const chunkLatency = new Samples();
 const decideLatency = new Samples();

@@ -36,6 +36,8 @@ export interface ResourceStatus {
   address?: string;
   /** GatewayToken without a hash: the Secret holding the generated value. */
   secretName?: string;
+  /** ProviderCredential: false once the provider answered 401/403 (the data planes skip it). */
+  healthy?: boolean;
   [field: string]: unknown;
 }
 

@@ -149,7 +149,12 @@ export class NamespaceReconciler {
   }
 
   private async report(obj: ClusterResource, condition: ResourceCondition, company: CompanyRecords | null): Promise<void> {
-    const extras: { address?: string; secretName?: string } = {};
+    const extras: { address?: string; secretName?: string; health?: { healthy: boolean; reason: string | null } } = {};
+    if (obj.kind === 'ProviderCredential' && condition.ready) {
+      // Health is learned by the data planes; the periodic resync brings it into status.
+      const health = await this.deps.state.credentialHealth(obj.metadata.namespace ?? 'default', obj.metadata.name);
+      extras.health = { healthy: health.healthy, reason: health.reason };
+    }
     if (obj.kind === 'GatewayToken') {
       const domain = company?.settings.tokenDomain ?? obj.metadata.namespace ?? 'default';
       extras.address = condition.address ?? `${obj.metadata.name}@${domain}`;

@@ -3,11 +3,13 @@ import type { ClusterResource, Condition, ResourceStatus } from './kube-objects.
 import type { KubeWriter } from './kube-writer.js';
 
 /** Status fields the operator owns; any other field (written by someone else) is left as it is. */
-const OWNED_FIELDS = ['observedGeneration', 'conditions', 'address', 'secretName'] as const;
+const OWNED_FIELDS = ['observedGeneration', 'conditions', 'address', 'secretName', 'healthy'] as const;
 
 export interface StatusExtras {
   readonly address?: string;
   readonly secretName?: string;
+  /** ProviderCredential: what the data planes learned from the provider (a 401/403 marks it unhealthy). */
+  readonly health?: { readonly healthy: boolean; readonly reason: string | null };
 }
 
 /**
@@ -30,6 +32,19 @@ export function desiredStatus(obj: ClusterResource, current: ResourceStatus | un
   const out: ResourceStatus = { observedGeneration: generation, conditions: [ready] };
   if (extras.address !== undefined) out.address = extras.address;
   if (extras.secretName !== undefined) out.secretName = extras.secretName;
+  if (extras.health !== undefined) {
+    const healthy: Condition['status'] = extras.health.healthy ? 'True' : 'False';
+    const before = current?.conditions?.find((c) => c.type === 'Healthy');
+    out.healthy = extras.health.healthy;
+    out.conditions?.push({
+      type: 'Healthy',
+      status: healthy,
+      reason: extras.health.healthy ? 'Serving' : 'UpstreamRejected',
+      message: extras.health.healthy ? 'the provider accepts this credential' : `${extras.health.reason ?? 'the provider rejected it'}; it is out of the pool until its Secret changes`,
+      lastTransitionTime: before && before.status === healthy && before.lastTransitionTime ? before.lastTransitionTime : now.toISOString().replace(/\.\d{3}Z$/, 'Z'),
+      observedGeneration: generation,
+    });
+  }
   return out;
 }
 
@@ -72,6 +87,7 @@ function ownedKey(status: ResourceStatus | undefined): string {
     (status?.conditions ?? []).map((c) => [c.type, c.status, c.reason ?? '', c.message ?? '', c.observedGeneration ?? null, c.lastTransitionTime ?? null]),
     status?.address ?? null,
     status?.secretName ?? null,
+    status?.healthy ?? null,
   ]);
 }
 

@@ -216,6 +216,35 @@ describe('gw operator against a real kube-apiserver', () => {
     expect((await reader.getCompany(ns))?.credentials.map((c) => c.secret)).toEqual(['sk-ant-third-value']);
   });
 
+  it('reports a credential the provider rejected (401) as unhealthy in status, and healthy again once its Secret changes', async () => {
+    const ns = await company();
+    const token = generateToken();
+    await putSecret(kube, ns, 'rejected-key', { key: 'sk-ant-revoked-upstream' });
+    await create(kube, gwObject('ProviderCredential', ns, 'vendor', { provider: 'vendor', kind: 'apiKey', secretRef: { name: 'rejected-key', key: 'key' }, baseUrl: mock.url }));
+    await create(kube, gwObject('GatewayToken', ns, 'caller', { tokenHash: hashToken(token) }));
+    await waitForReady(kube, 'ProviderCredential', ns, 'vendor', { status: 'True' });
+    const healthOf = async (): Promise<{ healthy?: unknown; condition?: { status: string; reason?: string } }> => {
+      const obj = await get(kube, 'ProviderCredential', ns, 'vendor');
+      const status = (obj?.status ?? {}) as { healthy?: unknown; conditions?: Array<{ type: string; status: string; reason?: string }> };
+      return { healthy: status.healthy, condition: status.conditions?.find((c) => c.type === 'Healthy') };
+    };
+    await eventually('healthy in status', async () => (await healthOf()).healthy === true);
+    mock.behaviour = { kind: 'status', status: 401, errorType: 'authentication_error', message: 'invalid x-api-key' };
+    try {
+      await eventually('the gateway relays the 401', async () => (await messages(token).then(async (r) => (await r.text(), r.status))) === 401, 20_000, 100);
+    } finally {
+      mock.behaviour = { kind: 'normal' };
+    }
+    // The data plane learned it; the next resync brings it into status.
+    const unhealthy = await eventually('unhealthy in status', async () => {
+      const h = await healthOf();
+      return h.healthy === false ? h : undefined;
+    });
+    expect(unhealthy.condition).toMatchObject({ status: 'False', reason: 'UpstreamRejected' });
+    await putSecret(kube, ns, 'rejected-key', { key: 'sk-ant-new-value' });
+    await eventually('healthy after rotation', async () => (await healthOf()).healthy === true);
+  });
+
   it('a credential whose Secret is missing from the start is not Ready and not in Redis', async () => {
     const ns = await company();
     await create(kube, gwObject('ProviderCredential', ns, 'orphan', { provider: 'provider_a', kind: 'apiKey', secretRef: { name: 'nowhere', key: 'key' } }));

@@ -71,7 +71,7 @@ describe('statusPatch', () => {
   });
 
   it('removes a field the operator no longer sets, and never touches fields it does not own', () => {
-    const current: ResourceStatus = { ...desiredStatus(...withStatus(token(1)), live, { address: 'ci@acme.example', secretName: 'ci-gwct' }, T0), healthy: false };
+    const current: ResourceStatus = { ...desiredStatus(...withStatus(token(1)), live, { address: 'ci@acme.example', secretName: 'ci-gwct' }, T0), writtenBySomeoneElse: 'kept' };
     const patch = statusPatch(current, desiredStatus(...withStatus(token(1, current)), live, { address: 'ci@acme.example' }, T1));
     expect(patch).toEqual({ status: { secretName: null } });
   });

@@ -8,6 +8,7 @@
 import { dirname, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import * as grpc from '@grpc/grpc-js';
+import { stopByItself } from './lifetime.mjs';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const { externalProcessorService } = await import(resolve(root, 'dist/extproc/proto.js'));
@@ -46,14 +47,4 @@ const stop = () => {
   server.forceShutdown();
   process.exit(0);
 };
-process.on('SIGTERM', stop);
-process.on('SIGINT', stop);
-setTimeout(stop, 1800_000).unref();
-const parent = process.ppid;
-setInterval(() => {
-  try {
-    process.kill(parent, 0);
-  } catch {
-    stop();
-  }
-}, 1000).unref();
+stopByItself(stop);

@@ -10,6 +10,7 @@
 //   prints {"listening":"http://127.0.0.1:PORT"}
 import { createServer } from 'node:http';
 import { Agent } from 'undici';
+import { stopByItself } from './lifetime.mjs';
 
 const arg = (name, fallback) => {
   const i = process.argv.indexOf(`--${name}`);
@@ -70,14 +71,4 @@ const stop = () => {
   server.close(() => process.exit(0));
   setTimeout(() => process.exit(0), 1000).unref();
 };
-process.on('SIGTERM', stop);
-process.on('SIGINT', stop);
-setTimeout(stop, 1800_000).unref();
-const parent = process.ppid;
-setInterval(() => {
-  try {
-    process.kill(parent, 0);
-  } catch {
-    stop();
-  }
-}, 1000).unref();
+stopByItself(stop);

@@ -47,8 +47,27 @@ function zonedToEpoch(year: number, month: number, day: number, timeZone: string
 
 const pad = (n: number): string => String(n).padStart(2, '0');
 
-/** The calendar window `now` falls in, for daily, weekly (from Monday) or monthly limits. */
+/** Recompute at least this often inside a window: a bound on any error in a computed reset. */
+const MAX_REUSE_MS = 60_000;
+const spans = new Map<string, { span: WindowSpan; from: number; until: number }>();
+
+/**
+ * The calendar window `now` falls in, for daily, weekly (from Monday) or
+ * monthly limits. Working a window out through Intl costs more than the rest
+ * of spend admission, and every request asks for it; so a span is reused
+ * until its reset (and for a minute at most).
+ */
 export function windowSpan(window: SpendWindow, now: number, timeZone: string): WindowSpan {
+  const key = `${timeZone}\u0000${window}`;
+  const hit = spans.get(key);
+  if (hit && now >= hit.from && now < hit.until) return hit.span;
+  const span = computeSpan(window, now, timeZone);
+  if (spans.size > 1_000) spans.clear();
+  spans.set(key, { span, from: now, until: Math.min(span.resetAt, now + MAX_REUSE_MS) });
+  return span;
+}
+
+function computeSpan(window: SpendWindow, now: number, timeZone: string): WindowSpan {
   const p = localParts(now, timeZone);
   if (window === 'daily') {
     const next = new Date(Date.UTC(p.year, p.month - 1, p.day + 1));

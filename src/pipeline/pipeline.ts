@@ -4,7 +4,7 @@ import { authenticate } from '../auth/authenticate.js';
 import { readSeatWindows } from '../credentials/seat-windows.js';
 import { GatewayError, isGatewayError } from '../errors/gateway-error.js';
 import { CREDENTIAL_MESSAGES } from '../errors/messages.js';
-import { MICROS, overBudget, unpricedRefused, worstCaseMicros } from '../governance/spend-admission.js';
+import { MICROS, overBudget, spendPlan, unpricedRefused, worstCaseMicros } from '../governance/spend-admission.js';
 import { renderGatewayError } from '../errors/render.js';
 import { costOf } from '../metering/cost.js';
 import { JsonMeter } from '../metering/json-meter.js';
@@ -24,7 +24,6 @@ import { findTopLevelString } from './json-top-level.js';
 import { modelsListBody } from './models-response.js';
 import type { RedactorPort } from './ports.js';
 import { readBodyFields } from './request-body.js';
-import { SpendPlans } from './spend-plans.js';
 import { clusterNameForOrigin } from '../upstream/cluster-name.js';
 import { matchRoute } from './routes.js';
 import type { BodyOutcome, EndOutcome, HeaderMap, HeadersOutcome, LocalResponse, RequestHead, ResponseDecision } from './types.js';
@@ -59,7 +58,6 @@ export class Pipeline {
   private readonly now: () => number;
   private readonly newRequestId: () => string;
   private readonly addresses = new WeakMap<CredentialRecord, UpstreamAddress>();
-  private readonly spendPlans = new SpendPlans();
 
   constructor(deps: PipelineDeps) {
     this.state = deps.state;
@@ -328,7 +326,7 @@ export class Pipeline {
       return;
     }
     const now = this.now();
-    const plan = this.spendPlans.plan(company.settings, token.hash, now, worstCaseMicros(bodyBytes, maxTokens, price));
+    const plan = spendPlan(company.settings, token.hash, now, worstCaseMicros(bodyBytes, maxTokens, price));
     if (!plan) return;
     const outcome = await this.guard('spend', () => this.state.reserveSpend(company.company, plan.checks, plan.reservedMicros));
     if (!outcome.ok) throw overBudget(outcome.failed, now);

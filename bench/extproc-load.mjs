@@ -10,6 +10,7 @@
 //
 //   node bench/extproc-load.mjs JOB.json
 //   JOB: { target: "127.0.0.1:PORT", recording: FILE, token, concurrency, durationMs, warmupMs }
+// Request phase: request_headers written → request_body answered (both request-side decisions).
 import { readFileSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -54,6 +55,7 @@ const chunks = rec.chunks.map((b64, i) => ({ response_body: { body: Buffer.from(
 
 const chunkLatency = new Samples();
 const decideLatency = new Samples();
+const requestPhase = new Samples();
 const streamLatency = new Samples();
 const errors = {};
 let streams = 0;
@@ -99,12 +101,17 @@ function oneStream() {
       resolveStream();
     };
     (async () => {
+      const th = nowMs();
       const h = await ask(requestHeaders);
       if (!h?.request_headers) return fail(h?.immediate_response ? `immediate ${h.immediate_response.status?.code}` : 'request_headers');
       const tb = nowMs();
       const b = await ask(requestBody);
       if (!b?.request_body) return fail(b?.immediate_response ? `immediate ${b.immediate_response.status?.code}` : 'request_body');
-      if (counted) decideLatency.push(nowMs() - tb);
+      if (counted) {
+        const t = nowMs();
+        decideLatency.push(t - tb);
+        requestPhase.push(t - th);
+      }
       const rh = await ask(responseHeaders);
       if (!rh?.response_headers) return fail('response_headers');
       for (const chunk of chunks) {
@@ -143,6 +150,7 @@ process.stdout.write(
     loadCpuMs: (cpu.user + cpu.system) / 1000,
     chunkMs: chunkLatency.summary(),
     decideMs: decideLatency.summary(),
+    requestPhaseMs: requestPhase.summary(),
     streamMs: streamLatency.summary(),
   }) + '\n',
 );

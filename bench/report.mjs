@@ -93,6 +93,15 @@ export function analyse(results) {
       ok: gw ? gw.addedP50 <= 0.3 : null,
     });
     out.budgets.push({
+      what: 'gw serve non-streaming added p50 over the bare Node proxy floor (same rounds)',
+      target: '≤ 0.1 ms',
+      measured: gw?.overProxyP50,
+      unit: 'ms',
+      vsDirectText: `gw adds ${f(gw?.addedP50)} ms, the floor ${f(np?.addedP50)} ms; CPU per request gw ${f(gw?.cpuUs, 0)} µs, floor ${f(np?.cpuUs, 0)} µs`,
+      vsPortkeyText: '–',
+      ok: gw?.overProxyP50 != null ? gw.overProxyP50 <= 0.1 : null,
+    });
+    out.budgets.push({
       what: 'gw serve added latency, non-streaming, 500 req/s: p99',
       target: '≤ 1 ms',
       measured: gw?.addedP99,
@@ -186,6 +195,26 @@ export function analyse(results) {
       vsPortkeyText: pk ? `Portkey ${fi(pk.perSecond)} streams/s; CPU per stream: Portkey ${f(pk.cpuMsPerStream, 2)} ms, gw ${f(gw?.cpuMsPerStream, 2)} ms (Portkey needs ${fr(cpuRatio)} gw's CPU per stream)` : 'Portkey not run',
       ok: gw && pk ? gw.vsPortkey >= 3 : null,
     });
+    out.budgets.push({
+      what: 'throughput at 32 concurrent streams vs direct (same run)',
+      target: '≥ 0.9×',
+      measured: gw?.vsDirect,
+      unit: '×',
+      vsDirectText: `gw ${fi(gw?.perSecond)} streams/s, direct ${fi(rows[0]?.perSecond)}; gw CPU ${f(gw?.sutCpuPct, 0)} %, mock ${f(gw?.mockCpuPct, 0)} %, load generator ${f(gw?.loadCpuPct, 0)} % (the driver CPU limits both)`,
+      vsPortkeyText: '–',
+      ok: gw?.vsDirect != null ? gw.vsDirect >= 0.9 : null,
+    });
+    const ll = rows.find((r) => r.name === 'litellm');
+    const llRatio = ll && gw ? pairedRatio(R, 'gw-memory', 'litellm', 'perSecond') : null;
+    out.budgets.push({
+      what: 'throughput at 32 concurrent streams vs LiteLLM (same run)',
+      target: '≥ 50×',
+      measured: llRatio,
+      unit: '×',
+      vsDirectText: ll ? `LiteLLM ${f(ll.perSecond, 1)} streams/s (${fr(ll.vsDirect)} direct); CPU per stream LiteLLM ${f(ll.cpuMsPerStream, 2)} ms, gw ${f(gw?.cpuMsPerStream, 2)} ms (${fr(ll.cpuMsPerStream / gw?.cpuMsPerStream)})` : 'LiteLLM not run',
+      vsPortkeyText: '–',
+      ok: llRatio != null ? llRatio >= 50 : null,
+    });
   }
 
   // ---- s4: large bodies
@@ -220,6 +249,18 @@ export function analyse(results) {
         addedP50: name === 'extproc-floor' ? null : pairedDiff(R, key, base, 'chunkMs.p50'),
         addedP99: name === 'extproc-floor' ? null : pairedDiff(R, key, base, 'chunkMs.p99'),
         decideP50: stat(R, key, 'decideMs.p50'),
+        requestPhaseP50: stat(R, key, 'requestPhaseMs.p50'),
+        cpuUsPerExchange: median(R.map((r) => {
+          const res = r[key];
+          const cpu = proc(res)?.cpuMs;
+          return cpu != null && res.streams ? (cpu * 1000) / res.streams : NaN;
+        })),
+        cpuVsBaseline: name === 'gw-extproc' && R[0][`gw-extproc-baseline@${c}`] ? median(R.map((r) => {
+          const per = (x) => (proc(x)?.cpuMs ?? NaN) / (x?.streams || NaN);
+          return per(r[key]) / per(r[`gw-extproc-baseline@${c}`]);
+        })) : null,
+        requestPhaseVsBaseline: name === 'gw-extproc' && R[0][`gw-extproc-baseline@${c}`] ? pairedRatio(R, key, `gw-extproc-baseline@${c}`, 'requestPhaseMs.p50') : null,
+        p99VsFloor: name === 'extproc-floor' ? null : pairedRatio(R, key, base, 'chunkMs.p99'),
         cpuUsPerChunk: median(R.map((r) => {
           const res = r[key];
           // Messages per stream: request headers, request body, response headers, the chunks.
@@ -243,6 +284,43 @@ export function analyse(results) {
       vsDirectText: `bare grpc-js floor p99 ${f(fl1?.p99)} ms (${fr(gw1 && fl1 ? gw1.p99 / fl1.p99 : null)}); added p50 ${f(gw1?.addedP50)} ms, p99 ${f(gw1?.addedP99)} ms; at 16 streams p99 ${f(gw16?.p99)} ms`,
       vsPortkeyText: 'no ext_proc peer',
       ok: gw1 ? gw1.p99 <= 0.3 : null,
+    });
+    const b1 = rows.find((r) => r.key === 'gw-extproc-baseline@1');
+    const baseNote = s.s5.scenario.baselineCommit ? `baseline = main at ${s.s5.scenario.baselineCommit.slice(0, 7)}, run in the same rounds` : 'baseline build not available';
+    out.budgets.push({
+      what: 'ext_proc: chunk answer p99 against the grpc-js floor (1 stream)',
+      target: '≤ 1.5× floor',
+      measured: gw1?.p99VsFloor,
+      unit: '×',
+      vsDirectText: `gw ${f(gw1?.p99)} ms, floor ${f(fl1?.p99)} ms; baseline ${f(b1?.p99)} ms`,
+      vsPortkeyText: '–',
+      ok: gw1?.p99VsFloor != null ? gw1.p99VsFloor <= 1.5 : null,
+    });
+    out.budgets.push({
+      what: 'ext_proc: CPU per exchange against the baseline (1 stream)',
+      target: '≤ 0.67× (cut by a third)',
+      measured: gw1?.cpuVsBaseline,
+      unit: '×',
+      vsDirectText: `gw ${f(gw1?.cpuUsPerExchange, 0)} µs, baseline ${f(b1?.cpuUsPerExchange, 0)} µs, floor ${f(fl1?.cpuUsPerExchange, 0)} µs per exchange (${baseNote}); at 16 streams ${fr(gw16?.cpuVsBaseline)}`,
+      vsPortkeyText: '–',
+      ok: gw1?.cpuVsBaseline != null ? gw1.cpuVsBaseline <= 2 / 3 : null,
+    });
+    out.budgets.push({
+      what: 'ext_proc: request-phase p50 against the baseline (1 stream)',
+      target: '≤ 0.67× (cut by a third)',
+      measured: gw1?.requestPhaseVsBaseline,
+      unit: '×',
+      vsDirectText: `gw ${f(gw1?.requestPhaseP50)} ms, baseline ${f(b1?.requestPhaseP50)} ms, floor ${f(fl1?.requestPhaseP50)} ms (request_headers sent → request_body answered); at 16 streams ${fr(gw16?.requestPhaseVsBaseline)}`,
+      vsPortkeyText: '–',
+      ok: gw1?.requestPhaseVsBaseline != null ? gw1.requestPhaseVsBaseline <= 2 / 3 : null,
+    });
+    out.budgets.push({
+      what: 'gw extproc RSS idle (fresh process / 5 s after the load)',
+      target: '≤ 100 MB',
+      measuredText: `${f(s.s5.scenario.idleRssMB, 1)} / ${f(s.s5.scenario.rssAfterLoadMB, 1)} MB`,
+      vsDirectText: '–',
+      vsPortkeyText: '–',
+      ok: s.s5.scenario.idleRssMB != null ? s.s5.scenario.idleRssMB <= 100 && (s.s5.scenario.rssAfterLoadMB ?? 0) <= 100 : null,
     });
   }
 
@@ -279,6 +357,14 @@ export function analyse(results) {
       ok: gw ? gw.rssPeak <= 150 && gw.bad === 0 : null,
     });
     void d;
+    out.budgets.push({
+      what: 'gw serve RSS idle (fresh process / 5 s after the 1,000 streams)',
+      target: '≤ 100 MB',
+      measuredText: `${f(s.s6.scenario.gwIdleRssMB, 1)} / ${f(s.s6.scenario.gwRssAfterLoadMB, 1)} MB`,
+      vsDirectText: '–',
+      vsPortkeyText: '–',
+      ok: s.s6.scenario.gwIdleRssMB != null ? s.s6.scenario.gwIdleRssMB <= 100 && (s.s6.scenario.gwRssAfterLoadMB ?? 0) <= 100 : null,
+    });
   }
 
   // ---- redaction
@@ -310,8 +396,52 @@ export function analyse(results) {
   return out;
 }
 
-export function writeReport(results, { resultsDir, date }) {
+/** Each peer (and gw) against direct in the same run: throughput, added latency, TTFB, CPU, RSS. */
+function peerTable(results, a) {
+  const s = results.scenarios;
+  const names = ['node-proxy', 'gw-memory', 'portkey', 'litellm'];
+  const s3 = a.tables.s3 ?? [];
+  const s2 = a.tables.s2 ?? [];
+  const s9 = s.s9?.body?.http ?? null;
+  const body = s9 ? Object.keys(s9.direct ?? {}).map(Number).sort((x, y) => x - y).find((b) => b >= 4096) : null;
+  const rows = [];
+  for (const n of names) {
+    const t3 = s3.find((r) => r.name === n);
+    const t2 = s2.find((r) => r.name === n);
+    const d3 = s3.find((r) => r.name === 'direct');
+    const b = s9 && body ? s9[n === 'gw-memory' ? 'gw-serve' : n]?.[body] : null;
+    const bd = s9 && body ? s9.direct?.[body] : null;
+    if (!t3 && !t2 && !b) continue;
+    rows.push({
+      name: n,
+      vsDirect: t3?.vsDirect,
+      perSecond: t3?.perSecond,
+      cpuMs: t3?.cpuMsPerStream,
+      cpuVsMock: t3 && d3 ? t3.cpuMsPerStream / d3.cpuMsPerStream : null,
+      rss: s.s3 ? median(s.s3.rounds.map((r) => peakRss(r[n]))) : null,
+      ttfb: t2?.addedTtfbP50,
+      ttfbRatio: t2 && s2[0] ? t2.ttfbP50 / s2[0].ttfbP50 : null,
+      addedP50: b && bd ? b.latencyMs?.p50 - bd.latencyMs?.p50 : null,
+      addedP99: b && bd ? b.latencyMs?.p99 - bd.latencyMs?.p99 : null,
+      latRatio: b && bd ? b.latencyMs?.p50 / bd.latencyMs?.p50 : null,
+    });
+  }
+  return { rows, body };
+}
+
+export function writeReport(results, { resultsDir, date, cases = [] }) {
   const a = analyse(results);
+  const extra = [];
+  for (const c of cases) {
+    if (typeof c.report !== 'function') continue;
+    try {
+      const r = c.report({ results, resultsDir, date });
+      if (r) extra.push({ id: c.id, ...r });
+    } catch (error) {
+      extra.push({ id: c.id, sections: [`## ${c.id}\n\nIts report failed: ${error?.message ?? error}\n`], budgets: [] });
+    }
+  }
+  for (const e of extra) a.budgets.push(...(e.budgets ?? []));
   const env = results.environment;
   const L = [];
   const p = (line = '') => L.push(line);
@@ -339,6 +469,29 @@ export function writeReport(results, { resultsDir, date }) {
   p();
 
   const s = results.scenarios;
+  const charts = extra.flatMap((e) => e.charts ?? []);
+  if (charts.length) {
+    p('Charts: ' + charts.map((c) => `[${c.title}](${c.file})`).join(' · '));
+    p();
+  }
+  const errors = Object.entries(results.caseErrors ?? {});
+  if (errors.length) {
+    p('## Cases that failed');
+    p();
+    for (const [id, message] of errors) p(`- ${id}: ${message}`);
+    p();
+  }
+  const peers = peerTable(results, a);
+  if (peers.rows.length) {
+    p('## Peers against direct (same run)');
+    p();
+    p(`Throughput, CPU per stream and peak RSS at 32 concurrent streams (s3); added TTFB p50 at 8 streams (s2); added non-streaming latency with a ${peers.body ? `${peers.body / 1024} KiB` : '–'} body, 4 in flight (s9 body sweep). Ratios are to direct (the mock alone) in the same run.`);
+    p();
+    p('| system | streams/s | ×direct | CPU ms/stream | ×mock CPU | peak RSS MB | added TTFB p50 ms | ×direct TTFB | added p50 ms | added p99 ms | ×direct p50 |');
+    p('|---|---|---|---|---|---|---|---|---|---|---|');
+    for (const r of peers.rows) p(`| ${r.name} | ${fi(r.perSecond)} | ${fr(r.vsDirect)} | ${f(r.cpuMs, 2)} | ${fr(r.cpuVsMock)} | ${f(r.rss, 1)} | ${f(r.ttfb)} | ${fr(r.ttfbRatio)} | ${f(r.addedP50)} | ${f(r.addedP99)} | ${fr(r.latRatio)} |`);
+    p();
+  }
   if (a.tables.s1) {
     p(`## Non-streaming at 500 req/s (open loop, ${s.s1.scenario.bodyBytes.toLocaleString('en-US')}-byte body)`);
     p();
@@ -394,9 +547,13 @@ export function writeReport(results, { resultsDir, date }) {
     p();
     p('Per-chunk latency: from writing a response_body message on the Process stream to receiving its answer, in ms, measured by the gRPC client (bench/extproc-load.mjs, one HTTP/2 connection as Envoy uses). "extproc-floor" is a bare grpc-js ext_proc server (same service definition and options) that answers every message with an empty continue: the round trip no processor can beat on this stack. Decide: request_body (the whole pipeline: auth, model, policy, lease) answer time.');
     p();
-    p('| case @ streams in flight | streams/s | chunk p50 | p90 | p99 | p99.9 | added p50 | added p99 | decide p50 | SUT CPU µs/message | SUT CPU % | SUT run-queue wait % | errors |');
-    p('|---|---|---|---|---|---|---|---|---|---|---|---|---|');
-    for (const r of a.tables.s5) p(`| ${r.key} | ${fi(r.streamsPerSecond)} | ${f(r.p50)} | ${f(r.p90)} | ${f(r.p99)} | ${f(r.p999)} | ${f(r.addedP50)} | ${f(r.addedP99)} | ${f(r.decideP50)} | ${f(r.cpuUsPerChunk, 1)} | ${f(r.cpuPct, 0)} | ${f(r.waitPct, 0)} | ${r.errors} |`);
+    p('| case @ streams in flight | streams/s | chunk p50 | p90 | p99 | p99.9 | added p50 | added p99 | decide p50 | request phase p50 | SUT CPU µs/exchange | µs/message | SUT CPU % | SUT run-queue wait % | errors |');
+    p('|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|');
+    for (const r of a.tables.s5) p(`| ${r.key} | ${fi(r.streamsPerSecond)} | ${f(r.p50)} | ${f(r.p90)} | ${f(r.p99)} | ${f(r.p999)} | ${f(r.addedP50)} | ${f(r.addedP99)} | ${f(r.decideP50)} | ${f(r.requestPhaseP50)} | ${f(r.cpuUsPerExchange, 0)} | ${f(r.cpuUsPerChunk, 1)} | ${f(r.cpuPct, 0)} | ${f(r.waitPct, 0)} | ${r.errors} |`);
+    if (s.s5.scenario.baselineCommit) {
+      p();
+      p(`gw-extproc-baseline is main at ${s.s5.scenario.baselineCommit.slice(0, 7)} (the figures the ext_proc budgets are cut against), built by bench/lib/baseline.mjs into the cache and run in the same rounds as the current build.`);
+    }
     p();
   }
   if (a.tables.s6) {
@@ -469,10 +626,12 @@ export function writeReport(results, { resultsDir, date }) {
     p(`Busy CPU per request served in the profiled windows (JSON and streams together): before ${f(busyPerReq(before), 3)} ms, after ${f(busyPerReq(prof), 3)} ms.`);
     p();
   }
+  for (const e of extra) for (const section of e.sections ?? []) p(section);
   p('## Setup checks');
   p();
-  const v = results.verification;
-  p(`- Every listener of the run, from /proc/net/tcp{,6}: ${v.sockets.map((x) => `${x.address}:${x.port}`).join(', ')} (${v.allLoopback ? 'all loopback' : 'NOT all loopback'}).`);
+  const v = results.verification ?? { sockets: [], requests: {}, allLoopback: null };
+  if (results.verification) p(`- Every listener of the proxy cases, from /proc/net/tcp{,6}: ${v.sockets.map((x) => `${x.address}:${x.port}`).join(', ')} (${v.allLoopback ? 'all loopback' : 'NOT all loopback'}).`);
+  else p('- The proxy cases (s1–s4) did not run, so no setup requests were checked.');
   for (const [name, e] of Object.entries(v.requests)) {
     const d = (x) => `${x.status}, mock received ${x.mockReceived} at ${x.mockPath}, vendor key upstream ${x.vendorKeyUpstream ? 'yes' : 'no'}, caller token upstream ${x.callerTokenLeaked ? 'YES' : 'no'}, answer intact ${x.intact ? 'yes' : 'NO'}`;
     p(`- ${name}: JSON ${d(e.json)}; SSE ${d(e.sse)}.`);
@@ -480,6 +639,9 @@ export function writeReport(results, { resultsDir, date }) {
   if (results.peer) {
     p(`- Peer: @portkey-ai/gateway ${results.peer.portkey} (hono ${results.peer.hono}, @hono/node-server ${results.peer.honoNodeServer} via npm overrides), installed in ${results.peer.dir}; started as \`node build/start-server.js --port=P --headless\` with NODE_ENV=production and bench/peer-loopback.mjs preloaded (its start script binds all interfaces; the preload makes it 127.0.0.1). Called as Anthropic clients call it: \`POST /v1/messages\` with \`x-portkey-provider: anthropic\`, \`x-portkey-custom-host: <mock>/v1\`, \`authorization: Bearer <vendor key>\` (sent upstream as x-api-key).`);
   } else p('- Peer: Portkey not installed; its cases were skipped.');
+  const ll = results.peers?.litellm;
+  if (ll) p(`- Peer: LiteLLM ${ll.litellm} (\`litellm[proxy]\` from PyPI, ${ll.python}) in the virtual environment ${ll.dir}; started as \`litellm --config C --host 127.0.0.1 --port P --num_workers 1\` with a master key and one model entry \`anthropic/claude-sonnet-4-5-20250929\` whose api_base is the mock; LITELLM_LOCAL_MODEL_COST_MAP=True and telemetry off (no network at start). Called as Anthropic clients call it: \`POST /v1/messages\` with the master key as x-api-key.`);
+  else p('- Peer: LiteLLM not installed; its cases were skipped.');
   if (results.redis) p(`- redis-server ${results.redis.args.join(' ')}`);
   p();
   const mdPath = join(resultsDir, `${date}.md`);

@@ -1,0 +1,53 @@
+// s5: the ext_proc service driven by bench/extproc-load.mjs (a recorded exchange replayed over Process
+// streams as Envoy sends it) beside a bare grpc-js floor and the baseline build (main when the
+// budgets were set), interleaved in the same rounds; idle RSS of a fresh gw extproc.
+import { FEWER_ROUNDS, SCALE, log, runs, sleep } from '../lib/options.mjs';
+import { brief, runLoad } from '../lib/load-runner.mjs';
+import { stopChild } from '../lib/processes.mjs';
+import { memory } from '../lib/procfs.mjs';
+import { recordExchange } from '../lib/recording.mjs';
+import { startFloor, startGw } from '../lib/systems.mjs';
+import { BASELINE_COMMIT, baselineDist } from '../lib/baseline.mjs';
+import { join } from 'node:path';
+
+export default {
+  id: 's5',
+  order: 20,
+  selected: () => runs('s5'),
+  async run(ctx) {
+    const { mock, memFile, results } = ctx;
+    const recording = await recordExchange(mock, 30);
+    log(`s5: recorded an exchange of ${recording.chunks} response body chunks`);
+    const processor = await startGw('gw-extproc', 'extproc', memFile.file);
+    await sleep(2000);
+    const idle = memory(processor.pid);
+    const floor = await startFloor();
+    const dist = baselineDist();
+    const baseline = dist ? await startGw('gw-extproc-baseline', 'extproc', memFile.file, { bin: join(dist, 'cli', 'main.js') }) : null;
+    const list = [
+      { name: 'extproc-floor', target: floor.target, pids: [floor.pid] },
+      ...(baseline ? [{ name: 'gw-extproc-baseline', target: baseline.target, pids: [baseline.pid] }] : []),
+      { name: 'gw-extproc', target: processor.target, pids: [processor.pid] },
+    ];
+    const job = (c, concurrency, durationMs, warmupMs) => ({ kind: 'extproc', target: c.target, recording: recording.file, token: memFile.token, concurrency, durationMs: Math.round(durationMs * SCALE), warmupMs: Math.round(warmupMs * SCALE) });
+    for (const c of list) await runLoad(job(c, 8, 2000, 0), []);
+    const out = { scenario: { id: 's5', title: 'ext_proc: recorded exchange replayed over Process streams', chunksPerStream: recording.chunks, concurrency: [1, 16], baselineCommit: baseline ? BASELINE_COMMIT : null, idleRssMB: idle?.rssMB ?? null }, rounds: [] };
+    for (let r = 0; r < FEWER_ROUNDS; r++) {
+      const round = {};
+      const order = r % 2 === 0 ? list : [...list].reverse();
+      for (const concurrency of [1, 16]) {
+        for (const c of order) {
+          const key = `${c.name}@${concurrency}`;
+          round[key] = await runLoad(job(c, concurrency, 3000, 400), c.pids);
+          log(`s5: round ${r + 1}/${FEWER_ROUNDS} ${key.padEnd(24)} ${brief(round[key])}`);
+        }
+      }
+      out.rounds.push(round);
+    }
+    // Idle again after the load: what the process keeps once the work is gone.
+    await sleep(5000);
+    out.scenario.rssAfterLoadMB = memory(processor.pid)?.rssMB ?? null;
+    await Promise.all([stopChild(processor.child), stopChild(floor.child), baseline ? stopChild(baseline.child) : null]);
+    (results.scenarios ??= {}).s5 = out;
+  },
+};

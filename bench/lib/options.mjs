@@ -1,0 +1,38 @@
+// Command-line options and paths of one bench run, read once and shared by every module.
+import { homedir } from 'node:os';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+export const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..');
+export const BENCH = join(ROOT, 'bench');
+export const RESULTS = join(BENCH, 'results');
+
+const argv = process.argv.slice(2);
+export const flag = (name) => argv.includes(`--${name}`);
+export const option = (name, fallback) => {
+  const i = argv.indexOf(`--${name}`);
+  return i >= 0 && argv[i + 1] !== undefined ? argv[i + 1] : fallback;
+};
+
+export const QUICK = flag('quick');
+export const ROUNDS = Number(option('rounds', QUICK ? '1' : '4'));
+export const FEWER_ROUNDS = Math.max(1, Math.min(ROUNDS, 3));
+export const ONLY = option('only', null)?.split(',') ?? null;
+export const SKIP = option('skip', null)?.split(',') ?? [];
+export const SCALE = QUICK ? 0.5 : 1;
+export const DATE = option('date', new Date().toISOString().slice(0, 10));
+export const HARD_DEADLINE_MS = Number(option('deadline-minutes', QUICK ? '15' : '32')) * 60_000;
+export const CACHE = process.env.MODEL_GATEWAY_CACHE ?? join(homedir(), '.cache', 'model-gateway');
+export const NO_PEER_INSTALL = flag('no-peer-install');
+// --gw-dist DIR benchmarks another build of gw (e.g. a patched copy) against the same harness.
+export const GW_DIST = resolve(option('gw-dist', join(ROOT, 'dist')));
+export const GW_BIN = join(GW_DIST, 'cli', 'main.js');
+// --ab DIR adds a second gw built from DIR ("gw-before") to the same interleaved rounds.
+export const AB_DIST = option('ab', null) ? resolve(option('ab')) : null;
+export const AB_BIN = AB_DIST ? join(AB_DIST, 'cli', 'main.js') : null;
+
+export const startedAt = Date.now();
+export const log = (...parts) => process.stderr.write(`[bench ${((Date.now() - startedAt) / 1000).toFixed(0).padStart(4)}s] ${parts.join(' ')}\n`);
+export const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
+/** Whether a case (by id) is selected with --only / --skip. */
+export const runs = (id) => (ONLY === null || ONLY.includes(id)) && !SKIP.includes(id);

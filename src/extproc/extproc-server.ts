@@ -1,7 +1,7 @@
 import * as grpc from '@grpc/grpc-js';
 import type { Pipeline } from '../pipeline/pipeline.js';
 import { ProcessStream } from './process-stream.js';
-import { externalProcessorService, type ExternalProcessorHandlers } from './proto.js';
+import { processorService, type ExternalProcessorHandlers } from './proto.js';
 
 export interface ExtProcServer {
   readonly server: grpc.Server;
@@ -30,7 +30,7 @@ export async function startExtProcServer(pipeline: Pipeline, bind: { host: strin
       onInFlight?.(active.size);
     },
   };
-  server.addService(externalProcessorService, handlers);
+  server.addService(processorService, handlers);
   const target = 'socketPath' in bind ? `unix:${bind.socketPath}` : `${bind.host.includes(':') ? `[${bind.host}]` : bind.host}:${bind.port}`;
   const port = await new Promise<number>((resolve, reject) =>
     server.bindAsync(target, grpc.ServerCredentials.createInsecure(), (error, boundPort) => (error ? reject(error) : resolve(boundPort))),

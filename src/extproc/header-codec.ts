@@ -14,7 +14,9 @@ export function decodeHeaders(headers: ProtoHeaderMap | undefined): DecodedHeade
   for (const h of headers?.headers ?? []) {
     const key = (h.key ?? '').toLowerCase();
     if (key === '') continue;
-    const value = h.raw_value !== undefined ? Buffer.from(h.raw_value).toString('latin1') : (h.value ?? '');
+    // The decoder hands out Buffers already; Buffer.from(buffer) would copy every value once more.
+    const raw = h.raw_value;
+    const value = raw !== undefined ? (Buffer.isBuffer(raw) ? raw : Buffer.from(raw)).toString('latin1') : (h.value ?? '');
     if (key.startsWith(':')) pseudo[key] = value;
     else map[key] = map[key] === undefined ? value : `${map[key]}, ${value}`;
   }

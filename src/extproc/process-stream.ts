@@ -16,7 +16,10 @@ function immediate(response: LocalResponse, fault: string | null): ProcessingRes
   };
 }
 
+// Frozen: the service encodes these once (see processorService).
 const CONTINUE_RESPONSE_BODY: ProcessingResponse = Object.freeze({ response_body: Object.freeze({ response: Object.freeze({}) }) }) as ProcessingResponse;
+const CONTINUE_REQUEST_HEADERS: ProcessingResponse = Object.freeze({ request_headers: Object.freeze({ response: Object.freeze({}) }) }) as ProcessingResponse;
+const CONTINUE_REQUEST_BODY: ProcessingResponse = Object.freeze({ request_body: Object.freeze({ response: Object.freeze({}) }) }) as ProcessingResponse;
 
 /**
  * One ext_proc stream is one HTTP request. Envoy sends the request's phases
@@ -109,14 +112,14 @@ export class ProcessStream {
       await this.decide(Buffer.alloc(0), 'request_headers');
       return;
     }
-    this.write({ request_headers: { response: {} } });
+    this.write(CONTINUE_REQUEST_HEADERS);
   }
 
   private async requestBody(message: ProcessingRequest): Promise<void> {
     const chunk = message.request_body?.body;
     if (chunk && chunk.length > 0) this.body.push(Buffer.from(chunk));
     if (!message.request_body?.end_of_stream) {
-      this.write({ request_body: { response: {} } });
+      this.write(CONTINUE_REQUEST_BODY);
       return;
     }
     const body = this.body.length === 1 ? (this.body[0] as Buffer) : Buffer.concat(this.body);

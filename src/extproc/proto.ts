@@ -292,6 +292,23 @@ export const externalProcessorService = extProcPackageDefinition[
 
 const processMethod = externalProcessorService.Process;
 
+const encodeResponse = processMethod.responseSerialize;
+const encodedOnce = new WeakMap<ProcessingResponse, Buffer>();
+/** Frozen answers are constants (the empty continue sent for nearly every chunk): encoded once, not per message. */
+function serializeResponse(message: ProcessingResponse): Buffer {
+  if (!Object.isFrozen(message)) return encodeResponse(message);
+  let bytes = encodedOnce.get(message);
+  if (bytes === undefined) encodedOnce.set(message, (bytes = encodeResponse(message)));
+  // grpc-js copies the bytes into its own frame, so one buffer serves every answer.
+  return bytes;
+}
+
+/** The service as the processor registers it: the loader's definition with the caching response encoder. */
+export const processorService: ExternalProcessorServiceDefinition = {
+  ...externalProcessorService,
+  Process: { ...processMethod, responseSerialize: serializeResponse },
+};
+
 /** Exactly the bytes grpc-js puts on the wire for a ProcessingRequest. */
 export function encodeProcessingRequest(message: ProcessingRequest): Buffer {
   return processMethod.requestSerialize(message);

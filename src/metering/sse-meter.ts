@@ -14,6 +14,14 @@ function isDataLine(chunk: Uint8Array, start: number, end: number): boolean {
     (end - start === 4 || chunk[start + 4] === 0x3a)
   );
 }
+/** The event line of a content delta, nearly every event of a stream, recognised without decoding it. */
+const CONTENT_DELTA_EVENT = Buffer.from('event: content_block_delta', 'latin1');
+function isContentDeltaEventLine(chunk: Uint8Array, start: number, end: number): boolean {
+  if (end - start !== CONTENT_DELTA_EVENT.length) return false;
+  for (let i = 0; i < CONTENT_DELTA_EVENT.length; i++) if (chunk[start + i] !== CONTENT_DELTA_EVENT[i]) return false;
+  return true;
+}
+
 /**
  * Usage-carrying lines and events are small (well under 1 KiB). A longer line
  * or event is metered by its first MAX_LINE_BYTES only (so it yields no usage)
@@ -108,6 +116,11 @@ export class SseMeter {
       // deltas: nearly every byte of a stream) changes nothing but "has data": not decoded.
       if (this.eventName !== '' && !this.interesting && isDataLine(chunk, start, end)) {
         this.hasData = true;
+        return;
+      }
+      if (isContentDeltaEventLine(chunk, start, end)) {
+        this.eventName = 'content_block_delta';
+        this.interesting = false;
         return;
       }
       text = Buffer.from(chunk.buffer, chunk.byteOffset + start, Math.min(end - start, MAX_LINE_BYTES)).toString('utf8');

@@ -13,7 +13,7 @@ export ANTHROPIC_API_KEY ?= sk-ant-placeholder-set-ANTHROPIC_API_KEY
 help:
 	@echo "make run    install, build and start gw serve on examples/gateway.yaml"
 	@echo "make test   install everything the tests need and run every test"
-	@echo "make bench  measure against the DESIGN budgets and Portkey (bench/results/)"
+	@echo "make bench  measure against the DESIGN budgets, Portkey and LiteLLM (bench/results/)"
 
 # npm install (not npm ci): npm 11 here records only this platform's optional packages in the
 # lock, which npm ci then refuses as out of sync; install still honours the pinned versions.
@@ -84,6 +84,13 @@ kind-load:
 kind-e2e: kind-up kind-load tools
 	KIND_CLUSTER=$(KIND_CLUSTER) IMAGE=$(IMAGE) HELM=$(HELM) bash test/integration/chart/kind-e2e.sh
 
-# DESIGN §9 performance budgets; not part of `make test`. Writes bench/results/<date>.md and .json (~8 min).
+# DESIGN §9 performance budgets; not part of `make test`. Installs what it needs (peers, baseline
+# build), writes bench/results/<date>.md and .json and charts (~25 min; bench-quick ~10 min).
+.PHONY: bench-quick
 bench: build
+	bash bench/ensure-bench-deps.sh
 	node bench/run.mjs
+
+bench-quick: build
+	bash bench/ensure-bench-deps.sh
+	node bench/run.mjs --quick

@@ -429,6 +429,31 @@ function peerTable(results, a) {
   return { rows, body };
 }
 
+function profileTables(p, prof) {
+  p('| category | self ms | % of busy |');
+  p('|---|---|---|');
+  for (const c of prof.categories) p(`| ${c.name} | ${f(c.ms, 0)} | ${f(c.pct, 1)} |`);
+  p();
+  p('Top functions by self time:');
+  p();
+  p('| function | where | category | self ms | % |');
+  p('|---|---|---|---|---|');
+  for (const e of prof.topSelf.slice(0, 20)) p(`| \`${e.fn}\` | ${e.at || '–'} | ${e.cat} | ${f(e.ms, 0)} | ${f(e.pct, 1)} |`);
+  p();
+  p('Our code (dist/), by inclusive time (the function and everything it calls):');
+  p();
+  p('| function | where | inclusive ms | % of busy |');
+  p('|---|---|---|---|');
+  for (const e of prof.topOursInclusive.slice(0, 12)) p(`| \`${e.fn}\` | ${e.at} | ${f(e.ms, 0)} | ${f(e.pct, 1)} |`);
+  p();
+  p('Our files by self time:');
+  p();
+  p('| file | self ms | % of busy |');
+  p('|---|---|---|');
+  for (const e of prof.ourFiles.slice(0, 10)) p(`| ${e.file} | ${f(e.ms, 0)} | ${f(e.pct, 1)} |`);
+  p();
+}
+
 export function writeReport(results, { resultsDir, date, cases = [] }) {
   const a = analyse(results);
   const extra = [];
@@ -581,28 +606,18 @@ export function writeReport(results, { resultsDir, date, cases = [] }) {
     else {
       p(`\`node --cpu-prof\` on a fresh gw serve (memory state, same settings as above), warmed up, then 500 req/s JSON for 6 s and 32 concurrent streams (30 back-to-back deltas) for 6 s: \`${prof.file}\` (gitignored; open it in Chrome DevTools or speedscope). Only the samples of the two measured runs are summarised (start-up and warm-up left out): ${f(prof.sampledMs / 1000, 1)} s sampled, idle ${f((100 * prof.idleMs) / prof.sampledMs, 0)} %; shares below are of the busy (non-idle) time. The SUT served ${fi(prof.load?.json?.counted)} JSON requests and ${fi(prof.load?.sse?.counted)} streams in those windows. Under CPU contention the profiler's wall-clock sampling also charges time spent descheduled to the function that was running, so treat shares as approximate.`);
       p();
-      p('| category | self ms | % of busy |');
-      p('|---|---|---|');
-      for (const c of prof.categories) p(`| ${c.name} | ${f(c.ms, 0)} | ${f(c.pct, 1)} |`);
+      profileTables(p, prof);
+    }
+  }
+  const pe = results.profileExtproc;
+  if (pe) {
+    p('## CPU profile of gw extproc under the load driver');
+    p();
+    if (pe.error) p(`No profile: ${pe.error}`);
+    else {
+      p(`\`node --cpu-prof\` on a fresh gw extproc, warmed up, then the recorded exchange replayed on 1 stream and on 16 in flight: \`${pe.file}\` (gitignored). ${fi(pe.exchanges)} exchanges in the profiled windows; ${f(pe.sampledMs / 1000, 1)} s sampled, idle ${f((100 * pe.idleMs) / pe.sampledMs, 0)} %; busy CPU per exchange ${f(pe.busyMs / Math.max(1, pe.exchanges), 3)} ms.`);
       p();
-      p('Top functions by self time:');
-      p();
-      p('| function | where | category | self ms | % |');
-      p('|---|---|---|---|---|');
-      for (const e of prof.topSelf.slice(0, 20)) p(`| \`${e.fn}\` | ${e.at || '–'} | ${e.cat} | ${f(e.ms, 0)} | ${f(e.pct, 1)} |`);
-      p();
-      p('Our code (dist/), by inclusive time (the function and everything it calls):');
-      p();
-      p('| function | where | inclusive ms | % of busy |');
-      p('|---|---|---|---|');
-      for (const e of prof.topOursInclusive.slice(0, 12)) p(`| \`${e.fn}\` | ${e.at} | ${f(e.ms, 0)} | ${f(e.pct, 1)} |`);
-      p();
-      p('Our files by self time:');
-      p();
-      p('| file | self ms | % of busy |');
-      p('|---|---|---|');
-      for (const e of prof.ourFiles.slice(0, 10)) p(`| ${e.file} | ${f(e.ms, 0)} | ${f(e.pct, 1)} |`);
-      p();
+      profileTables(p, pe);
     }
   }
   const before = results.profileBefore;

@@ -6,6 +6,7 @@ import { AB_BIN, DATE, GW_BIN, RESULTS, log, runs } from '../lib/options.mjs';
 import { loadJob, runLoad, slim } from '../lib/load-runner.mjs';
 import { stopChild } from '../lib/processes.mjs';
 import { requestBody } from '../lib/requests.mjs';
+import { recordExchange } from '../lib/recording.mjs';
 import { gwHeaders, startGw } from '../lib/systems.mjs';
 import { summarizeProfile } from '../profile-summary.mjs';
 
@@ -18,6 +19,7 @@ export default {
   async run(ctx) {
     ctx.results.profile = await profileScenario(ctx);
     if (AB_BIN) ctx.results.profileBefore = await profileScenario(ctx, { bin: AB_BIN, suffix: '-before' });
+    ctx.results.profileExtproc = await profileExtproc(ctx);
   },
 };
 
@@ -48,4 +50,30 @@ async function profileScenario({ mock, memFile }, { bin = GW_BIN, suffix = '' } 
   // The build's package root (its code is <root>/dist), so a build from --ab counts as ours too.
   const summary = summarizeProfile(JSON.parse(readFileSync(path, 'utf8')), dirname(dirname(dirname(bin))), windows);
   return { file: `bench/results/${name}`, bytes: statSync(path).size, windows, load: { json: slim(a), sse: slim(b) }, ...summary };
+}
+
+/** gw extproc under the load driver (1 stream, then 16 in flight), profiled the same way. */
+export async function profileExtproc({ mock, memFile }, { bin = GW_BIN, suffix = '', seconds = 6 } = {}) {
+  const name = `gw-extproc-${DATE}${suffix}.cpuprofile`;
+  const path = join(RESULTS, name);
+  mkdirSync(RESULTS, { recursive: true });
+  rmSync(path, { force: true });
+  const recording = await recordExchange(mock, 30);
+  const ep = await startGw(`gw-extproc-profile${suffix}`, 'extproc', memFile.file, { bin, nodeArgs: ['--cpu-prof', `--cpu-prof-dir=${RESULTS}`, `--cpu-prof-name=${name}`] });
+  const job = (concurrency, ms) => ({ kind: 'extproc', target: ep.target, recording: recording.file, token: memFile.token, concurrency, durationMs: ms, warmupMs: 0 });
+  log('s7: profiling gw extproc (1 stream, then 16 in flight)');
+  await runLoad(job(8, 2000), []);
+  const windows = [];
+  const usNow = () => Number(process.hrtime.bigint() / 1000n);
+  const load = {};
+  for (const c of [1, 16]) {
+    const from = usNow();
+    load[c] = await runLoad(job(c, seconds * 1000), [ep.pid]);
+    windows.push([from, usNow()]);
+  }
+  await stopChild(ep.child, 'SIGTERM', 20_000);
+  if (!existsSync(path)) return { error: 'no profile written' };
+  const summary = summarizeProfile(JSON.parse(readFileSync(path, 'utf8')), dirname(dirname(dirname(bin))), windows);
+  const exchanges = (load[1].streams ?? 0) + (load[16].streams ?? 0);
+  return { file: `bench/results/${name}`, bytes: statSync(path).size, windows, exchanges, load: { one: { streams: load[1].streams, chunkMs: load[1].chunkMs, requestPhaseMs: load[1].requestPhaseMs, procs: load[1].procs }, sixteen: { streams: load[16].streams, chunkMs: load[16].chunkMs, procs: load[16].procs } }, ...summary };
 }

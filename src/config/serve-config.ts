@@ -1,3 +1,4 @@
+import { DEFAULT_HEALTH_MONITOR_OPTIONS, type HealthMonitorOptions } from '../credentials/health-monitor.js';
 import { DEFAULT_PIPELINE_CONFIG, type PipelineConfig } from '../pipeline/config.js';
 import { parseArgs } from './args.js';
 import { encryptionKeyFrom, inlineOrFile } from './file-inputs.js';
@@ -28,8 +29,39 @@ export interface ServeConfig {
   readonly shutdownGraceMs: number;
   readonly upstreamHeadersTimeoutMs: number;
   readonly upstreamBodyTimeoutMs: number;
+  /** gw serve's own connection bounds (Envoy has its own in front of gw extproc). */
+  readonly connections: ConnectionLimits;
+  /** Key checks that confirm a suspected rejection, and the recovery probes' backoff. */
+  readonly healthChecks: HealthMonitorOptions;
   readonly logLevel: string;
 }
+
+/** Every caller connection of gw serve is bounded by these (docs/resilience.md). */
+export interface ConnectionLimits {
+  /** The request head must arrive within this (408 beyond). */
+  readonly headersTimeoutMs: number;
+  /** The whole request (head and body) must arrive within this (408 beyond). */
+  readonly requestTimeoutMs: number;
+  /** An upload must deliver at least this many bytes per second, measured over each window (408 below). */
+  readonly bodyMinBytesPerSecond: number;
+  readonly bodyRateWindowMs: number;
+  /** A caller that reads none of a streamed answer for this long is cut off. */
+  readonly writeIdleTimeoutMs: number;
+  /** An idle keep-alive connection is closed after this. */
+  readonly keepAliveTimeoutMs: number;
+  /** Open connections from one remote address (429 beyond). */
+  readonly maxConnectionsPerAddress: number;
+}
+
+export const DEFAULT_CONNECTION_LIMITS: ConnectionLimits = Object.freeze({
+  headersTimeoutMs: 30_000,
+  requestTimeoutMs: 300_000,
+  bodyMinBytesPerSecond: 1024,
+  bodyRateWindowMs: 10_000,
+  writeIdleTimeoutMs: 60_000,
+  keepAliveTimeoutMs: 65_000,
+  maxConnectionsPerAddress: 1024,
+});
 
 function port(raw: string | undefined, fallback: number, name: string, problems: string[]): number {
   if (raw === undefined) return fallback;
@@ -86,12 +118,31 @@ export function readServeConfig(argv: readonly string[], env: NodeJS.ProcessEnv,
       leaseTtlMs: positive(env.GW_LEASE_TTL_MS, DEFAULT_PIPELINE_CONFIG.leaseTtlMs, 'GW_LEASE_TTL_MS', problems),
       slotTtlMs: positive(env.GW_SLOT_TTL_MS, DEFAULT_PIPELINE_CONFIG.slotTtlMs, 'GW_SLOT_TTL_MS', problems),
       redactionBudgetMs: positive(env.GW_REDACTION_BUDGET_MS, DEFAULT_PIPELINE_CONFIG.redactionBudgetMs, 'GW_REDACTION_BUDGET_MS', problems),
+      maxRequestHeaders: positive(env.GW_MAX_REQUEST_HEADERS, DEFAULT_PIPELINE_CONFIG.maxRequestHeaders, 'GW_MAX_REQUEST_HEADERS', problems),
+      maxRequestHeaderBytes: positive(env.GW_MAX_REQUEST_HEADER_BYTES, DEFAULT_PIPELINE_CONFIG.maxRequestHeaderBytes, 'GW_MAX_REQUEST_HEADER_BYTES', problems),
     }),
     shutdownGraceMs: positive(args.values.get('shutdown-grace-ms') ?? env.GW_SHUTDOWN_GRACE_MS, 30_000, '--shutdown-grace-ms', problems),
     upstreamHeadersTimeoutMs: positive(env.GW_UPSTREAM_HEADERS_TIMEOUT_MS, 600_000, 'GW_UPSTREAM_HEADERS_TIMEOUT_MS', problems),
     upstreamBodyTimeoutMs: positive(env.GW_UPSTREAM_BODY_TIMEOUT_MS, 600_000, 'GW_UPSTREAM_BODY_TIMEOUT_MS', problems),
+    connections: Object.freeze({
+      headersTimeoutMs: positive(env.GW_HEADERS_TIMEOUT_MS, DEFAULT_CONNECTION_LIMITS.headersTimeoutMs, 'GW_HEADERS_TIMEOUT_MS', problems),
+      requestTimeoutMs: positive(env.GW_REQUEST_TIMEOUT_MS, DEFAULT_CONNECTION_LIMITS.requestTimeoutMs, 'GW_REQUEST_TIMEOUT_MS', problems),
+      bodyMinBytesPerSecond: positive(env.GW_BODY_MIN_BYTES_PER_SECOND, DEFAULT_CONNECTION_LIMITS.bodyMinBytesPerSecond, 'GW_BODY_MIN_BYTES_PER_SECOND', problems),
+      bodyRateWindowMs: positive(env.GW_BODY_RATE_WINDOW_MS, DEFAULT_CONNECTION_LIMITS.bodyRateWindowMs, 'GW_BODY_RATE_WINDOW_MS', problems),
+      writeIdleTimeoutMs: positive(env.GW_WRITE_IDLE_TIMEOUT_MS, DEFAULT_CONNECTION_LIMITS.writeIdleTimeoutMs, 'GW_WRITE_IDLE_TIMEOUT_MS', problems),
+      keepAliveTimeoutMs: positive(env.GW_KEEPALIVE_TIMEOUT_MS, DEFAULT_CONNECTION_LIMITS.keepAliveTimeoutMs, 'GW_KEEPALIVE_TIMEOUT_MS', problems),
+      maxConnectionsPerAddress: positive(env.GW_MAX_CONNECTIONS_PER_ADDRESS, DEFAULT_CONNECTION_LIMITS.maxConnectionsPerAddress, 'GW_MAX_CONNECTIONS_PER_ADDRESS', problems),
+    }),
+    healthChecks: Object.freeze({
+      minCheckIntervalMs: positive(env.GW_KEY_CHECK_INTERVAL_MS, DEFAULT_HEALTH_MONITOR_OPTIONS.minCheckIntervalMs, 'GW_KEY_CHECK_INTERVAL_MS', problems),
+      probeInitialMs: positive(env.GW_KEY_PROBE_INITIAL_MS, DEFAULT_HEALTH_MONITOR_OPTIONS.probeInitialMs, 'GW_KEY_PROBE_INITIAL_MS', problems),
+      probeMaxMs: positive(env.GW_KEY_PROBE_MAX_MS, DEFAULT_HEALTH_MONITOR_OPTIONS.probeMaxMs, 'GW_KEY_PROBE_MAX_MS', problems),
+    }),
     logLevel: env.GW_LOG_LEVEL ?? 'info',
   };
+  if (config.connections.headersTimeoutMs > config.connections.requestTimeoutMs) {
+    problems.push(`GW_HEADERS_TIMEOUT_MS (${config.connections.headersTimeoutMs}) must not exceed GW_REQUEST_TIMEOUT_MS (${config.connections.requestTimeoutMs})`);
+  }
   if (problems.length > 0) throw new ConfigError(problems);
   return Object.freeze(config);
 }

@@ -5,12 +5,16 @@
  * checked against this table by a unit test.
  */
 export const FAULTS = {
-  invalid_request: { status: 400, type: 'invalid_request_error', when: 'body not JSON, required field missing or mistyped, bad header value' },
+  invalid_request: { status: 400, type: 'invalid_request_error', when: 'body not JSON, required field missing or mistyped, bad header value, a duplicated header that must appear once' },
   no_session: { status: 401, type: 'authentication_error', when: 'no bearer, malformed, unknown or revoked token' },
   over_budget: { status: 402, type: 'billing_error', when: 'a spend limit stopped the request; `retry-after` is the seconds until the window really resets' },
   model_not_allowed: { status: 403, type: 'permission_error', when: 'provider not connected, model not served, listed model switched off, unknown bare id' },
   not_found: { status: 404, type: 'not_found_error', when: 'unknown route' },
+  request_timeout: { status: 408, type: 'timeout_error', when: 'the request head or body did not arrive within the time limit or above the minimum rate' },
   request_too_large: { status: 413, type: 'request_too_large', when: 'body over the size limit' },
+  expectation_failed: { status: 417, type: 'invalid_request_error', when: 'an `Expect` header other than `100-continue`' },
+  too_many_connections: { status: 429, type: 'rate_limit_error', when: 'more open connections from one address than the gateway accepts' },
+  headers_too_large: { status: 431, type: 'invalid_request_error', when: 'more request headers, or more header bytes, than the gateway accepts' },
   user_cap: { status: 429, type: 'rate_limit_error', when: "the caller's concurrency cap did not clear within the queue wait" },
   upstream_unreachable: { status: 502, type: 'api_error', when: 'the provider could not be reached or reset before answering' },
   internal_error: { status: 500, type: 'api_error', when: 'a defect in the gateway; nothing was forwarded' },

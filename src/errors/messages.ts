@@ -24,6 +24,8 @@ export const CREDENTIAL_MESSAGES = {
     `gw: "${id}" is not allowed on any of your company's ${provider} credentials; an owner can add it to a ProviderCredential's models`,
   busy: (provider: string) =>
     `gw: every ${provider} credential of your company is busy right now; a retry soon succeeds`,
+  rejected: (provider: string, credentials: readonly string[]) =>
+    `gw: the provider rejected every ${provider} credential of your company that serves this model (${credentials.map((c) => `"${c}"`).join(', ')}: 401/403 to the gateway's own key check, so the key is revoked, expired or wrong); a retry does not help until an owner puts a working key in the ProviderCredential's Secret; the gateway re-checks rejected keys by itself and serves again as soon as the provider accepts one`,
   exhausted: (provider: string, resetIso: string | null) =>
     `gw: every ${provider} subscription seat has used up its 5-hour or weekly window and no API key serves this model; nothing frees until ${resetIso ?? 'a window resets'}`,
 } as const;

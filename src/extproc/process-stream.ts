@@ -1,3 +1,4 @@
+import { status as grpcStatus } from '@grpc/grpc-js';
 import type { RequestContext } from '../pipeline/context.js';
 import type { Pipeline } from '../pipeline/pipeline.js';
 import type { EndOutcome, LocalResponse } from '../pipeline/types.js';
@@ -34,6 +35,12 @@ export class ProcessStream {
   /** Phases 1 and 2 await state; later messages queue behind them so answers stay in order. */
   private tail: Promise<void> = Promise.resolve();
   private pending = 0;
+  /** request_headers has arrived (set on receipt: later phases may queue behind its answer). */
+  private sawRequestHeaders = false;
+  /** The request was answered with an immediate_response: the stream's work is over. */
+  private answeredImmediately = false;
+  /** A gRPC status has been sent; nothing more is read. */
+  private closed = false;
 
   constructor(
     private readonly call: ProcessServerStream,
@@ -58,6 +65,13 @@ export class ProcessStream {
   }
 
   private receive(message: ProcessingRequest): void {
+    if (this.closed) return;
+    const violation = this.orderViolation(message);
+    if (violation !== null) {
+      this.endWithProtocolError(violation);
+      return;
+    }
+    if (message.request === 'request_headers') this.sawRequestHeaders = true;
     if (this.pending === 0 && message.request === 'response_body') {
       this.responseBody(message);
       return;
@@ -74,11 +88,38 @@ export class ProcessStream {
       });
   }
 
+  /**
+   * The ext_proc protocol's order, as Envoy keeps it: request_headers first and
+   * once; nothing after an immediate_response. A peer that breaks it gets
+   * INVALID_ARGUMENT with the reason, never silence or a guess.
+   */
+  private orderViolation(message: ProcessingRequest): string | null {
+    if (this.answeredImmediately) return `${message.request ?? 'a message'} after the immediate_response that ended this request`;
+    if (message.request === undefined) return 'empty ProcessingRequest: none of request_headers, request_body, request_trailers, response_headers, response_body, response_trailers is set';
+    if (message.request === 'request_headers') return this.sawRequestHeaders ? 'request_headers sent twice on one stream' : null;
+    if (!this.sawRequestHeaders) return `${message.request} before request_headers`;
+    return null;
+  }
+
+  private endWithProtocolError(reason: string): void {
+    if (this.closed) return;
+    this.closed = true;
+    this.finish(this.ctx === null ? 'client_disconnect' : 'gateway_error');
+    // grpc-js turns an 'error' on a server stream into its trailing status.
+    this.call.emit('error', { code: grpcStatus.INVALID_ARGUMENT, details: `gw: ext_proc protocol: ${reason}` });
+  }
+
   private write(response: ProcessingResponse): void {
     if (!this.call.destroyed && this.call.writable) this.call.write(response);
   }
 
   private async handle(message: ProcessingRequest): Promise<void> {
+    if (this.closed) return;
+    // Queued behind the phase that answered immediately: the protocol is broken only now.
+    if (this.answeredImmediately) {
+      this.endWithProtocolError(`${message.request ?? 'a message'} after the immediate_response that ended this request`);
+      return;
+    }
     switch (message.request) {
       case 'request_headers':
         return this.requestHeaders(message);
@@ -98,13 +139,12 @@ export class ProcessStream {
   }
 
   private async requestHeaders(message: ProcessingRequest): Promise<void> {
-    const { map, pseudo } = decodeHeaders(message.request_headers?.headers);
-    const ctx = this.pipeline.begin({ method: pseudo[':method'] ?? 'GET', path: pseudo[':path'] ?? '/', headers: map });
+    const { map, pseudo, repeated, fieldCount } = decodeHeaders(message.request_headers?.headers);
+    const ctx = this.pipeline.begin({ method: pseudo[':method'] ?? 'GET', path: pseudo[':path'] ?? '/', headers: map, repeated, fieldCount });
     this.ctx = ctx;
     const outcome = await this.pipeline.onRequestHeaders(ctx);
     if (outcome.kind === 'respond') {
-      this.write(immediate(outcome.response, ctx.fault));
-      this.finish('complete');
+      this.answerImmediately(outcome.response, ctx.fault);
       return;
     }
     if (message.request_headers?.end_of_stream) {
@@ -113,6 +153,12 @@ export class ProcessStream {
       return;
     }
     this.write(CONTINUE_REQUEST_HEADERS);
+  }
+
+  private answerImmediately(response: LocalResponse, fault: string | null): void {
+    this.answeredImmediately = true;
+    this.write(immediate(response, fault));
+    this.finish('complete');
   }
 
   private async requestBody(message: ProcessingRequest): Promise<void> {
@@ -132,8 +178,7 @@ export class ProcessStream {
     if (!ctx) throw new Error('request body before request headers');
     const outcome = await this.pipeline.onRequestBody(ctx, body);
     if (outcome.kind === 'respond') {
-      this.write(immediate(outcome.response, ctx.fault));
-      this.finish('complete');
+      this.answerImmediately(outcome.response, ctx.fault);
       return;
     }
     const plan = outcome.plan;

@@ -48,7 +48,19 @@ export class GatewayMetrics {
   });
   readonly credentialUnhealthy = new Counter({
     name: 'gw_credential_unhealthy_total',
-    help: 'Times a provider answered 401/403 and the credential was marked unhealthy.',
+    help: "Times the provider rejected a credential on the gateway's own key check (401/403) and it was marked unhealthy.",
+    labelNames: ['company', 'credential'] as const,
+    registers: [this.registry],
+  });
+  readonly credentialRecovered = new Counter({
+    name: 'gw_credential_recovered_total',
+    help: 'Times a recovery probe found a rejected credential accepted again and marked it healthy.',
+    labelNames: ['company', 'credential'] as const,
+    registers: [this.registry],
+  });
+  readonly credentialUnconfirmed = new Counter({
+    name: 'gw_credential_rejection_unconfirmed_total',
+    help: "Times a caller's request got 401/403 from the provider but the gateway's key check did not confirm the key was rejected.",
     labelNames: ['company', 'credential'] as const,
     registers: [this.registry],
   });

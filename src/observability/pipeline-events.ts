@@ -1,3 +1,4 @@
+import type { CredentialHealthEvents } from '../credentials/health-monitor.js';
 import type { FinishedInfo, PipelineEvents } from '../pipeline/events.js';
 import type { UsageRecord } from '../metering/usage-record.js';
 import type { Logger } from './logger.js';
@@ -40,10 +41,6 @@ export function observabilityEvents(logger: Logger, metrics: GatewayMetrics): Pi
         'request',
       );
     },
-    credentialUnhealthy(company, credential, status) {
-      metrics.credentialUnhealthy.inc({ company, credential });
-      logger.warn({ company, credential, upstream_status: status }, 'credential marked unhealthy');
-    },
     seatWindowExhausted(company, credential, window, resetAt) {
       metrics.seatExhausted.inc({ company, credential, window });
       logger.warn({ company, credential, window, reset_at: resetAt === null ? null : new Date(resetAt).toISOString() }, 'seat window exhausted');
@@ -61,6 +58,27 @@ export function observabilityEvents(logger: Logger, metrics: GatewayMetrics): Pi
     stateError(operation, error) {
       metrics.stateErrors.inc({ operation });
       logger.error({ operation, err: error instanceof Error ? { type: error.name, message: error.message } : String(error) }, 'state operation failed');
+    },
+  };
+}
+
+/** Credential health decisions → logs and metrics. Never logs the key. */
+export function credentialHealthEvents(logger: Logger, metrics: GatewayMetrics): CredentialHealthEvents {
+  return {
+    confirmed(company, credential, status) {
+      metrics.credentialUnhealthy.inc({ company, credential });
+      logger.warn({ company, credential, upstream_status: status }, 'credential marked unhealthy: the provider rejected it on the gateway\'s key check');
+    },
+    recovered(company, credential) {
+      metrics.credentialRecovered.inc({ company, credential });
+      logger.info({ company, credential }, 'credential healthy again: the provider accepted it on a recovery probe');
+    },
+    unconfirmed(company, credential, callerStatus, check) {
+      metrics.credentialUnconfirmed.inc({ company, credential });
+      logger.info({ company, credential, upstream_status: callerStatus, key_check: check.verdict, key_check_status: check.status }, 'a caller got 401/403 but the key check did not confirm it: credential stays healthy');
+    },
+    error(operation, error) {
+      logger.error({ operation, detail: error instanceof Error ? error.message : String(error) }, 'credential health check failed');
     },
   };
 }

@@ -40,7 +40,7 @@ export function desiredStatus(obj: ClusterResource, current: ResourceStatus | un
       type: 'Healthy',
       status: healthy,
       reason: extras.health.healthy ? 'Serving' : 'UpstreamRejected',
-      message: extras.health.healthy ? 'the provider accepts this credential' : `${extras.health.reason ?? 'the provider rejected it'}; it is out of the pool until its Secret changes`,
+      message: extras.health.healthy ? 'the provider accepts this credential' : `${extras.health.reason ?? 'the provider rejected it'}; it is out of the pool until the gateway's recovery probe finds it accepted again or its Secret changes`,
       lastTransitionTime: before && before.status === healthy && before.lastTransitionTime ? before.lastTransitionTime : now.toISOString().replace(/\.\d{3}Z$/, 'Z'),
       observedGeneration: generation,
     });

@@ -6,6 +6,10 @@ export interface PipelineConfig {
   readonly leaseTtlMs: number;
   readonly slotTtlMs: number;
   readonly redactionBudgetMs: number;
+  /** Caller header fields a request may carry (431 beyond). */
+  readonly maxRequestHeaders: number;
+  /** Bytes of caller header names and values together (431 beyond). */
+  readonly maxRequestHeaderBytes: number;
 }
 
 export const DEFAULT_PIPELINE_CONFIG: PipelineConfig = Object.freeze({
@@ -14,4 +18,7 @@ export const DEFAULT_PIPELINE_CONFIG: PipelineConfig = Object.freeze({
   leaseTtlMs: 30_000,
   slotTtlMs: 30_000,
   redactionBudgetMs: 50,
+  // Envoy's own default count; real clients send 10 to 30 headers.
+  maxRequestHeaders: 100,
+  maxRequestHeaderBytes: 32 * 1024,
 });

@@ -22,10 +22,11 @@ export class RequestContext {
   company: CompanyRecords | null = null;
   attribution: Attribution = {};
   slotHeld = false;
+  /** Renews the caller slot and the lease until the request ends: they live exactly as long as it does. */
+  renewal: ReturnType<typeof setInterval> | null = null;
   stream = false;
   model: ModelDecision | null = null;
   lease: Lease | null = null;
-  leaseRenewedAt = 0;
   redactions: Record<string, number> | null = null;
   /** Spend counters reserved at admission, settled at the end. */
   spend: SpendPlan | null = null;

@@ -3,7 +3,6 @@ import type { UsageRecord } from '../metering/usage-record.js';
 /** What the pipeline reports to observability (logs, metrics); implemented at the edge. */
 export interface PipelineEvents {
   requestFinished(record: UsageRecord | null, info: FinishedInfo): void;
-  credentialUnhealthy(company: string, credential: string, status: number): void;
   seatWindowExhausted(company: string, credential: string, window: string, resetAt: number | null): void;
   redaction(company: string, countsByRule: Readonly<Record<string, number>>, budgetExhausted: boolean, requestId: string): void;
   stateError(operation: string, error: unknown): void;
@@ -26,7 +25,6 @@ export interface FinishedInfo {
 
 export const SILENT_EVENTS: PipelineEvents = {
   requestFinished() {},
-  credentialUnhealthy() {},
   seatWindowExhausted() {},
   redaction() {},
   stateError() {},

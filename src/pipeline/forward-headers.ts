@@ -2,9 +2,34 @@ import { OAUTH_BETA_FLAG } from '../models/providers.js';
 import type { CredentialRecord } from '../state/records.js';
 import type { HeaderMap } from './types.js';
 
-/** Headers the gateway consumes or replaces; never forwarded as the client sent them. */
-const ALWAYS_REMOVED = ['authorization', 'x-api-key', 'cookie', 'provider-version', 'content-length', 'accept-encoding'];
 export const DEFAULT_API_VERSION = '2023-06-01';
+
+/**
+ * The caller headers a provider needs (DESIGN §4): the API version and beta
+ * flags, the body's type, what the caller accepts, who the client is (the
+ * SDKs' x-stainless-* metadata, Claude Code's session and app), idempotency
+ * and trace context. Every other caller header stays at the gateway, so no
+ * caller header can change how the provider authenticates the gateway or
+ * what it bills. docs/resilience.md lists the same rule.
+ */
+export const FORWARDED_CALLER_HEADERS: ReadonlySet<string> = new Set([
+  'anthropic-beta',
+  'content-type',
+  'accept',
+  'user-agent',
+  'x-app',
+  'x-claude-code-session-id',
+  'idempotency-key',
+  'traceparent',
+  'tracestate',
+]);
+export const FORWARDED_CALLER_PREFIXES: readonly string[] = ['x-stainless-'];
+
+export function isForwardedCallerHeader(name: string): boolean {
+  if (FORWARDED_CALLER_HEADERS.has(name)) return true;
+  for (const prefix of FORWARDED_CALLER_PREFIXES) if (name.startsWith(prefix)) return true;
+  return false;
+}
 
 export interface HeaderPlan {
   readonly remove: string[];
@@ -12,17 +37,15 @@ export interface HeaderPlan {
 }
 
 /**
- * The header rules of DESIGN §4: strip the caller's credentials (authorization,
- * proxy-authorization, x-api-key), cookies and every x-gw-* header; keep
- * everything else the client sent; send the API version under the upstream's
- * name; add the leased credential.
- * accept-encoding is pinned to identity so the relayed bytes can be metered.
+ * Which caller headers go on and what the gateway sets: the caller's
+ * credentials, cookies, x-gw-* headers and anything else off the list are
+ * removed; the API version goes under the upstream's name; the leased
+ * credential is added. accept-encoding is pinned to identity so the relayed
+ * bytes can be metered.
  */
 export function forwardHeaders(headers: HeaderMap, credential: CredentialRecord, bodyLength: number): HeaderPlan {
-  const remove = [...ALWAYS_REMOVED];
-  for (const name of Object.keys(headers)) if (name.startsWith('x-gw-')) remove.push(name);
-  // Credentials meant for this hop (a client configured with the gateway as its proxy): never relayed.
-  if (headers['proxy-authorization'] !== undefined) remove.push('proxy-authorization');
+  const remove: string[] = [];
+  for (const name of Object.keys(headers)) if (!isForwardedCallerHeader(name)) remove.push(name);
   const version = headers['anthropic-version'] ?? headers['provider-version'] ?? DEFAULT_API_VERSION;
   const set: Array<readonly [string, string]> = [
     ['anthropic-version', version],
@@ -31,11 +54,16 @@ export function forwardHeaders(headers: HeaderMap, credential: CredentialRecord,
   ];
   if (credential.authScheme === 'bearer') set.push(['authorization', `Bearer ${credential.secret}`]);
   else set.push(['x-api-key', credential.secret]);
+  const beta = headers['anthropic-beta'];
+  const flags = beta === undefined ? [] : beta.split(',').map((f) => f.trim()).filter((f) => f !== '');
   if (credential.kind === 'subscriptionSeat') {
-    const beta = headers['anthropic-beta'];
-    const flags = beta === undefined ? [] : beta.split(',').map((f) => f.trim()).filter((f) => f !== '');
     if (!flags.includes(OAUTH_BETA_FLAG)) flags.push(OAUTH_BETA_FLAG);
     set.push(['anthropic-beta', flags.join(',')]);
+  } else if (flags.includes(OAUTH_BETA_FLAG)) {
+    // The OAuth flag switches the provider to bearer authentication: a caller may not choose that for an API key.
+    const kept = flags.filter((f) => f !== OAUTH_BETA_FLAG);
+    if (kept.length > 0) set.push(['anthropic-beta', kept.join(',')]);
+    else remove.push('anthropic-beta');
   }
   return { remove, set };
 }

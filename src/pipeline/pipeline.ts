@@ -20,9 +20,10 @@ import { attributionHeaders } from './attribution-headers.js';
 import { RequestContext } from './context.js';
 import type { PipelineEvents } from './events.js';
 import { forwardHeaders } from './forward-headers.js';
+import { refuseDuplicates, refuseOversizedHead } from './header-shape.js';
 import { findTopLevelString } from './json-top-level.js';
 import { modelsListBody } from './models-response.js';
-import type { RedactorPort } from './ports.js';
+import type { CredentialHealthPort, RedactorPort } from './ports.js';
 import { readBodyFields } from './request-body.js';
 import { clusterNameForOrigin } from '../upstream/cluster-name.js';
 import { matchRoute } from './routes.js';
@@ -34,6 +35,8 @@ export interface PipelineDeps {
   readonly redactor: RedactorPort | null;
   readonly events: PipelineEvents;
   readonly config: PipelineConfig;
+  /** Confirms suspected key rejections and probes rejected keys; without it, health never changes. */
+  readonly health?: CredentialHealthPort;
   readonly now?: () => number;
   readonly newRequestId?: () => string;
 }
@@ -54,6 +57,7 @@ export class Pipeline {
   private readonly served: ServedModels;
   private readonly redactor: RedactorPort | null;
   private readonly events: PipelineEvents;
+  private readonly health: CredentialHealthPort | null;
   readonly config: PipelineConfig;
   private readonly now: () => number;
   private readonly newRequestId: () => string;
@@ -64,6 +68,7 @@ export class Pipeline {
     this.served = deps.servedModels;
     this.redactor = deps.redactor;
     this.events = deps.events;
+    this.health = deps.health ?? null;
     this.config = deps.config;
     this.now = deps.now ?? Date.now;
     this.newRequestId = deps.newRequestId ?? (() => `req_${randomUUID().replaceAll('-', '')}`);
@@ -81,6 +86,7 @@ export class Pipeline {
         const path = ctx.head.path.split('?')[0]?.slice(0, 200) ?? '';
         throw new GatewayError('not_found', `gw: no route for ${ctx.head.method.slice(0, 16)} ${path}; the gateway serves POST /v1/messages, POST /v1/messages/count_tokens and GET /v1/models`);
       }
+      refuseDuplicates(ctx.head);
       // A declared body over the limit is refused before a byte of it is read or buffered.
       const declared = ctx.head.headers['content-length'];
       if (declared !== undefined && Number(declared) > this.config.maxBodyBytes) throw tooLarge(this.config.maxBodyBytes);
@@ -94,6 +100,7 @@ export class Pipeline {
       if (!company) throw new GatewayError('no_session', 'gw: the bearer token matches no live token (unknown or revoked)');
       ctx.token = token;
       ctx.company = company;
+      refuseOversizedHead(ctx.head, { maxHeaders: this.config.maxRequestHeaders, maxHeaderBytes: this.config.maxRequestHeaderBytes });
       ctx.attribution = readAttribution(attributionHeaders(ctx.head.headers), company.settings);
       if (ctx.route === 'models') {
         ctx.status = 200;
@@ -108,7 +115,13 @@ export class Pipeline {
       if (!acquired) {
         throw new GatewayError('user_cap', `gw: your concurrency cap of ${limit} requests in flight did not clear within ${settings.queueWaitMs / 1000}s; retry with fewer requests in flight`);
       }
+      if (ctx.finished) {
+        // The request ended (client gone, shutdown) while it queued: the slot goes straight back.
+        this.background('slot release', this.state.releaseCallerSlot(company.company, token.hash, ctx.requestId));
+        return { kind: 'respond', response: this.errorResponse(ctx, new GatewayError('unavailable', 'gw: the request ended before it was admitted')) };
+      }
       ctx.slotHeld = true;
+      this.keepHeld(ctx);
       return { kind: 'body' };
     } catch (error) {
       return { kind: 'respond', response: this.errorResponse(ctx, error) };
@@ -150,14 +163,23 @@ export class Pipeline {
       );
       if (!outcome.ok) {
         await this.returnReservation(ctx);
+        if (outcome.reason === 'rejected') {
+          const rejected = new Set(outcome.credentials);
+          this.health?.rejectedInUse(decision.candidates.filter((c) => rejected.has(c.name)));
+        }
         const message =
           outcome.reason === 'busy'
             ? CREDENTIAL_MESSAGES.busy(decision.provider)
-            : CREDENTIAL_MESSAGES.exhausted(decision.provider, outcome.earliestReset === null ? null : new Date(outcome.earliestReset).toISOString());
+            : outcome.reason === 'rejected'
+              ? CREDENTIAL_MESSAGES.rejected(decision.provider, outcome.credentials)
+              : CREDENTIAL_MESSAGES.exhausted(decision.provider, outcome.earliestReset === null ? null : new Date(outcome.earliestReset).toISOString());
         throw new GatewayError('no_capacity', message);
       }
+      if (ctx.finished) {
+        this.background('lease release', this.state.releaseLease(outcome.lease));
+        return { kind: 'respond', response: this.errorResponse(ctx, new GatewayError('unavailable', 'gw: the request ended before it was forwarded')) };
+      }
       ctx.lease = outcome.lease;
-      ctx.leaseRenewedAt = this.now();
       this.events.leaseChanged(company.company, outcome.lease.credential.name, 1);
       const credential = outcome.lease.credential;
       const address = this.addressOf(credential);
@@ -192,10 +214,8 @@ export class Pipeline {
           for (const w of windows) if (w.exhausted) this.events.seatWindowExhausted(lease.company, credential.name, w.window, w.resetAt);
         }
       }
-      if (status === 401 || status === 403) {
-        this.background('credential health', this.state.markCredentialUnhealthy(lease.company, credential.name, `upstream answered ${status}`));
-        this.events.credentialUnhealthy(lease.company, credential.name, status);
-      }
+      // One caller's 401/403 is that caller's answer (relayed as is); only the gateway's own key check may mark the key.
+      if (status === 401 || status === 403) this.health?.suspect(credential, status);
     }
     const contentType = headers['content-type'] ?? '';
     const streaming = contentType.startsWith('text/event-stream');
@@ -213,19 +233,22 @@ export class Pipeline {
   onResponseChunk(ctx: RequestContext, chunk: Uint8Array): void {
     if (ctx.firstByteAt === null) ctx.firstByteAt = this.now();
     ctx.meter?.push(chunk);
-    const lease = ctx.lease;
-    if (lease !== null) {
-      // Renew a third of the way into the TTL, so a live stream never loses its lease or slot.
-      const now = this.now();
-      if (now - ctx.leaseRenewedAt > this.config.leaseTtlMs / 3) {
-        ctx.leaseRenewedAt = now;
-        this.background('lease renewal', this.state.renewLease(lease, this.config.leaseTtlMs));
-        const token = ctx.token;
-        if (ctx.slotHeld && token) {
-          this.background('slot renewal', this.state.renewCallerSlot(token.company, token.hash, ctx.requestId, this.config.slotTtlMs));
-        }
-      }
-    }
+  }
+
+  /**
+   * From the slot's grant to the request's end, renew the slot (and the lease,
+   * once there is one) a third of the way into the TTL: a slow upload, a
+   * silent provider and a long stream all keep them; the TTL only frees what a
+   * crashed process held. finish() stops it.
+   */
+  private keepHeld(ctx: RequestContext): void {
+    const period = Math.min(this.config.slotTtlMs, this.config.leaseTtlMs) / 3;
+    ctx.renewal = setInterval(() => {
+      const token = ctx.token;
+      if (ctx.slotHeld && token) this.background('slot renewal', this.state.renewCallerSlot(token.company, token.hash, ctx.requestId, this.config.slotTtlMs));
+      if (ctx.lease) this.background('lease renewal', this.state.renewLease(ctx.lease, this.config.leaseTtlMs));
+    }, period);
+    ctx.renewal.unref?.();
   }
 
   /**
@@ -236,6 +259,8 @@ export class Pipeline {
   async finish(ctx: RequestContext, outcome: EndOutcome): Promise<void> {
     if (ctx.finished) return;
     ctx.finished = true;
+    if (ctx.renewal) clearInterval(ctx.renewal);
+    ctx.renewal = null;
     ctx.meter?.end();
     const releases: Promise<void>[] = [];
     if (ctx.lease) {

@@ -6,6 +6,10 @@ export interface RequestHead {
   /** Path with its query string, as the client sent it. */
   readonly path: string;
   readonly headers: HeaderMap;
+  /** Names (lower-case) the caller sent more than once; the data plane sees them before they are joined. */
+  readonly repeated?: readonly string[];
+  /** Header fields as sent, counting repeats (a joined map undercounts them). */
+  readonly fieldCount?: number;
 }
 
 /** An answer the gateway gives itself (errors, HEAD, GET /v1/models). */

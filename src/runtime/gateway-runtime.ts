@@ -7,7 +7,9 @@ import type { ServeConfig } from '../config/serve-config.js';
 import { ServedModels } from '../models/served-models.js';
 import type { Logger } from '../observability/logger.js';
 import { GatewayMetrics } from '../observability/metrics.js';
-import { observabilityEvents } from '../observability/pipeline-events.js';
+import { credentialHealthEvents, observabilityEvents } from '../observability/pipeline-events.js';
+import { CredentialHealthMonitor } from '../credentials/health-monitor.js';
+import { httpKeyCheck } from '../upstream/key-check.js';
 import { Pipeline } from '../pipeline/pipeline.js';
 import { redactJsonBody } from '../redaction/index.js';
 import type { RedactorPort } from '../pipeline/ports.js';
@@ -96,7 +98,9 @@ export async function startRuntime(config: ServeConfig, deps: RuntimeDeps): Prom
   await apply();
   if (file === null) logger.info('no -f file: serving what the operator writes to Redis');
   const metrics = new GatewayMetrics();
+  const health = new CredentialHealthMonitor(state, httpKeyCheck(), credentialHealthEvents(logger, metrics), config.healthChecks);
   const pipeline = new Pipeline({
+    health,
     state,
     servedModels: new ServedModels(httpModelListFetcher()),
     // Runs only for companies with secret scanning on; off means the body is not even read for it.
@@ -118,6 +122,7 @@ export async function startRuntime(config: ServeConfig, deps: RuntimeDeps): Prom
     reload: apply,
     async close() {
       ready = false;
+      health.close();
       await new Promise<void>((resolve) => admin.close(() => resolve()));
       admin.closeAllConnections();
       await state.close();

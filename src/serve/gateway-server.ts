@@ -1,4 +1,4 @@
-import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import { createServer, STATUS_CODES, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
 import { Agent, type Dispatcher } from 'undici';
 import { renderGatewayError } from '../errors/render.js';
@@ -7,11 +7,13 @@ import type { RequestContext } from '../pipeline/context.js';
 import { tooLarge, type Pipeline } from '../pipeline/pipeline.js';
 import type { ForwardPlan, LocalResponse } from '../pipeline/types.js';
 import { isHopByHop } from '../upstream/hop-by-hop.js';
+import { DEFAULT_CONNECTION_LIMITS, type ConnectionLimits } from '../config/serve-config.js';
 import { readBody } from './read-body.js';
 
 export interface GatewayServerOptions {
   readonly upstreamHeadersTimeoutMs: number;
   readonly upstreamBodyTimeoutMs: number;
+  readonly connections?: ConnectionLimits;
   /** Called with the count of requests in flight whenever it changes. */
   readonly onInFlight?: (count: number) => void;
 }
@@ -38,42 +40,96 @@ export function createGatewayServer(pipeline: Pipeline, options: GatewayServerOp
     headersTimeout: options.upstreamHeadersTimeoutMs,
     bodyTimeout: options.upstreamBodyTimeoutMs,
   });
+  const limits = options.connections ?? DEFAULT_CONNECTION_LIMITS;
   const active = new Set<RequestContext>();
   const report = (): void => options.onInFlight?.(active.size);
+  /** The request a connection is serving, so a timeout on it is answered as that request. */
+  const serving = new WeakMap<Socket, { ctx: RequestContext; res: ServerResponse }>();
 
-  const server = createServer({ requestTimeout: 300_000, headersTimeout: 60_000, keepAliveTimeout: 65_000 }, (req, res) => {
-    const ctx = pipeline.begin({ method: req.method ?? 'GET', path: req.url ?? '/', headers: req.headers as Record<string, string | undefined> });
-    active.add(ctx);
-    report();
-    let finished = false;
-    const done = (outcome: Parameters<Pipeline['finish']>[1]): void => {
-      if (finished) return;
-      finished = true;
-      active.delete(ctx);
+  const server = createServer(
+    {
+      requestTimeout: limits.requestTimeoutMs,
+      headersTimeout: limits.headersTimeoutMs,
+      keepAliveTimeout: limits.keepAliveTimeoutMs,
+      // Node checks both timeouts on this period; a quarter of the shorter keeps the overshoot small.
+      connectionsCheckingInterval: Math.max(50, Math.min(30_000, Math.min(limits.headersTimeoutMs, limits.requestTimeoutMs) / 4)),
+      // The request line and framing headers come on top of the caller's headers the pipeline bounds.
+      maxHeaderSize: pipeline.config.maxRequestHeaderBytes + 16 * 1024,
+    },
+    (req, res) => {
+      const ctx = pipeline.begin({ method: req.method ?? 'GET', path: req.url ?? '/', headers: req.headers as Record<string, string | undefined>, ...rawShape(req.rawHeaders) });
+      active.add(ctx);
+      serving.set(req.socket, { ctx, res });
       report();
-      void pipeline.finish(ctx, outcome);
-    };
-    handle(pipeline, dispatcher, ctx, req, res, done).catch((error: unknown) => {
-      if (!res.headersSent) sendLocal(res, pipeline.errorResponse(ctx, error));
-      else res.destroy();
-      done('gateway_error');
-    });
+      let finished = false;
+      const done = (outcome: Parameters<Pipeline['finish']>[1]): void => {
+        if (finished) return;
+        finished = true;
+        active.delete(ctx);
+        if (serving.get(req.socket)?.ctx === ctx) serving.delete(req.socket);
+        report();
+        void pipeline.finish(ctx, outcome);
+      };
+      handle(pipeline, dispatcher, ctx, req, res, done, limits).catch((error: unknown) => {
+        if (!res.headersSent) sendLocal(res, pipeline.errorResponse(ctx, error));
+        else res.destroy();
+        done('gateway_error');
+      });
+    },
+  );
+
+  // Node would answer any Expect but 100-continue with a bare 417; ours has the error shape.
+  server.on('checkExpectation', (req: IncomingMessage, res: ServerResponse) => {
+    const ctx = pipeline.begin({ method: req.method ?? 'GET', path: req.url ?? '/', headers: req.headers as Record<string, string | undefined> });
+    const expectation = String(req.headers.expect ?? '').slice(0, 64);
+    res.shouldKeepAlive = false;
+    sendLocal(res, pipeline.errorResponse(ctx, new GatewayError('expectation_failed', `gw: the gateway supports only "Expect: 100-continue", not "${expectation}"; drop the Expect header`)));
+    void pipeline.finish(ctx, 'complete');
   });
 
-  // Bytes Node's parser refuses (bad header characters, oversized heads) still get our error shape.
+  // Bytes Node's parser refuses (bad header characters, oversized heads) and its timeouts still get our error shape.
   server.on('clientError', (error: NodeJS.ErrnoException, socket: Socket) => {
-    if (!socket.writable || (error.code === 'ECONNRESET')) {
+    if (!socket.writable || error.code === 'ECONNRESET') {
       socket.destroy();
       return;
     }
+    const timedOut = error.code === 'ERR_HTTP_REQUEST_TIMEOUT';
+    const inFlight = serving.get(socket);
+    if (inFlight) {
+      // The request was under way (its body still arriving): answer as that request, if nothing was sent yet.
+      if (timedOut && !inFlight.res.headersSent) {
+        inFlight.res.shouldKeepAlive = false;
+        sendLocal(inFlight.res, pipeline.errorResponse(inFlight.ctx, requestTimedOut(limits)));
+        inFlight.res.once('finish', () => socket.destroy());
+      } else socket.destroy();
+      return;
+    }
     const tooBig = error.code === 'HPE_HEADER_OVERFLOW';
-    const rendered = renderGatewayError(
-      new GatewayError('invalid_request', tooBig ? 'gw: the request headers are too large' : 'gw: the request could not be parsed as HTTP (bad header name or value?)'),
-      'req_unparsed',
-    );
-    const status = tooBig ? 431 : 400;
-    const head = [`HTTP/1.1 ${status} ${tooBig ? 'Request Header Fields Too Large' : 'Bad Request'}`, ...rendered.headers.map(([k, v]) => `${k}: ${v}`), `content-length: ${Buffer.byteLength(rendered.body)}`, 'connection: close', '', ''].join('\r\n');
-    socket.end(head + rendered.body);
+    const gatewayError = timedOut
+      ? new GatewayError('request_timeout', `gw: the request head did not arrive within ${limits.headersTimeoutMs / 1000}s; send it promptly`)
+      : tooBig
+        ? new GatewayError('headers_too_large', `gw: the request headers are larger than the gateway accepts (${pipeline.config.maxRequestHeaderBytes} bytes of header fields)`)
+        : new GatewayError('invalid_request', 'gw: the request could not be parsed as HTTP (bad header name or value?)');
+    writeRaw(socket, renderGatewayError(gatewayError, 'req_unparsed'));
+  });
+
+  // One address may hold only so many connections; past that it gets our 429 and the connection closes.
+  const perAddress = new Map<string, number>();
+  server.on('connection', (socket: Socket) => {
+    const address = socket.remoteAddress ?? '';
+    const open = (perAddress.get(address) ?? 0) + 1;
+    perAddress.set(address, open);
+    socket.once('close', () => {
+      const left = (perAddress.get(address) ?? 1) - 1;
+      if (left <= 0) perAddress.delete(address);
+      else perAddress.set(address, left);
+    });
+    if (open > limits.maxConnectionsPerAddress) {
+      writeRaw(
+        socket,
+        renderGatewayError(new GatewayError('too_many_connections', `gw: your address has more than ${limits.maxConnectionsPerAddress} connections open to the gateway; reuse connections or close idle ones`), 'req_unparsed'),
+      );
+    }
   });
 
   return {
@@ -93,6 +149,19 @@ export function createGatewayServer(pipeline: Pipeline, options: GatewayServerOp
   };
 }
 
+function requestTimedOut(limits: ConnectionLimits): GatewayError {
+  return new GatewayError('request_timeout', `gw: the request did not arrive within ${limits.requestTimeoutMs / 1000}s; send the body promptly`);
+}
+
+/** An answer on a connection Node's HTTP layer does not own (or no longer): written whole, then the connection closes. */
+function writeRaw(socket: Socket, rendered: LocalResponse): void {
+  const reason = STATUS_CODES[rendered.status] ?? 'Error';
+  const head = [`HTTP/1.1 ${rendered.status} ${reason}`, ...rendered.headers.map(([k, v]) => `${k}: ${v}`), `content-length: ${Buffer.byteLength(rendered.body)}`, 'connection: close', '', ''].join('\r\n');
+  socket.end(head + rendered.body);
+  // A peer that never reads what we wrote must not keep the socket.
+  setTimeout(() => socket.destroy(), 5_000).unref();
+}
+
 async function handle(
   pipeline: Pipeline,
   dispatcher: Dispatcher,
@@ -100,6 +169,7 @@ async function handle(
   req: IncomingMessage,
   res: ServerResponse,
   done: (outcome: Parameters<Pipeline['finish']>[1]) => void,
+  limits: ConnectionLimits,
 ): Promise<void> {
   const afterHeaders = await pipeline.onRequestHeaders(ctx);
   if (afterHeaders.kind === 'respond') {
@@ -108,13 +178,21 @@ async function handle(
     done('complete');
     return;
   }
-  const read = await readBody(req, pipeline.config.maxBodyBytes);
+  const read = await readBody(req, pipeline.config.maxBodyBytes, { minBytesPerSecond: limits.bodyMinBytesPerSecond, windowMs: limits.bodyRateWindowMs });
   if (!read.ok) {
     if (read.reason === 'too_large') {
       discardBody(req, pipeline.config.maxBodyBytes);
       sendLocal(res, pipeline.errorResponse(ctx, tooLarge(pipeline.config.maxBodyBytes)));
+    } else if (read.reason === 'too_slow') {
+      res.shouldKeepAlive = false;
+      const rate = new GatewayError(
+        'request_timeout',
+        `gw: the request body arrived slower than ${limits.bodyMinBytesPerSecond} bytes/s over ${limits.bodyRateWindowMs / 1000}s; send it promptly`,
+      );
+      sendLocal(res, pipeline.errorResponse(ctx, rate));
+      res.once('finish', () => req.socket.destroy());
     }
-    done(read.reason === 'too_large' ? 'complete' : 'client_disconnect');
+    done(read.reason === 'aborted' ? 'client_disconnect' : 'complete');
     return;
   }
   const afterBody = await pipeline.onRequestBody(ctx, read.body);
@@ -123,7 +201,7 @@ async function handle(
     done('complete');
     return;
   }
-  await forward(pipeline, dispatcher, ctx, req, res, afterBody.plan, done);
+  await forward(pipeline, dispatcher, ctx, req, res, afterBody.plan, done, limits.writeIdleTimeoutMs);
 }
 
 /**
@@ -146,6 +224,22 @@ function sendLocal(res: ServerResponse, response: LocalResponse): void {
   headers.push(['content-length', String(Buffer.byteLength(response.body))]);
   res.writeHead(response.status, headers.flat());
   res.end(response.body);
+}
+
+/**
+ * What Node's joined header object hides: repeats (it keeps the first of some,
+ * such as Authorization and Host, and drops the rest) and the true field count.
+ */
+function rawShape(raw: readonly string[]): { repeated: string[]; fieldCount: number } {
+  const seen = new Set<string>();
+  const repeated: string[] = [];
+  for (let i = 0; i < raw.length; i += 2) {
+    const name = (raw[i] as string).toLowerCase();
+    if (seen.has(name)) {
+      if (!repeated.includes(name)) repeated.push(name);
+    } else seen.add(name);
+  }
+  return { repeated, fieldCount: raw.length / 2 };
 }
 
 /**
@@ -185,6 +279,7 @@ async function forward(
   res: ServerResponse,
   plan: ForwardPlan,
   done: (outcome: Parameters<Pipeline['finish']>[1]) => void,
+  writeIdleTimeoutMs: number,
 ): Promise<void> {
   const abort = new AbortController();
   let clientGone = false;
@@ -236,12 +331,24 @@ async function forward(
   if (decision.streaming) res.flushHeaders();
 
   const body = upstream.body;
+  // A caller that reads nothing for this long while we wait to write is cut off (its lease and slot come back).
+  let stalled: NodeJS.Timeout | null = null;
   body.on('data', (chunk: Buffer) => {
     // Pass the chunk on first, meter after: metering never delays a byte.
-    if (!res.write(chunk)) body.pause();
+    if (!res.write(chunk)) {
+      body.pause();
+      stalled ??= setTimeout(() => res.destroy(), writeIdleTimeoutMs);
+    }
     pipeline.onResponseChunk(ctx, chunk);
   });
-  res.on('drain', () => body.resume());
+  res.on('drain', () => {
+    if (stalled) clearTimeout(stalled);
+    stalled = null;
+    body.resume();
+  });
+  res.on('close', () => {
+    if (stalled) clearTimeout(stalled);
+  });
   body.on('end', () => {
     res.end();
     res.once('finish', () => done('complete'));

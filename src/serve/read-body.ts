@@ -1,9 +1,20 @@
 import type { IncomingMessage } from 'node:http';
 
-export type BodyRead = { readonly ok: true; readonly body: Buffer } | { readonly ok: false; readonly reason: 'too_large' | 'aborted' };
+export type BodyRead =
+  | { readonly ok: true; readonly body: Buffer }
+  | { readonly ok: false; readonly reason: 'too_large' | 'aborted' | 'too_slow' };
 
-/** Buffer the request body up to `limit` bytes; stop reading as soon as it is exceeded. */
-export function readBody(req: IncomingMessage, limit: number): Promise<BodyRead> {
+export interface BodyRateFloor {
+  readonly minBytesPerSecond: number;
+  readonly windowMs: number;
+}
+
+/**
+ * Buffer the request body up to `limit` bytes; stop reading as soon as it is
+ * exceeded, or as soon as a whole window passes with fewer bytes than the
+ * rate floor asks (a stalled upload must not hold its caller slot).
+ */
+export function readBody(req: IncomingMessage, limit: number, floor?: BodyRateFloor): Promise<BodyRead> {
   return new Promise((resolve) => {
     const declared = req.headers['content-length'];
     if (declared !== undefined && Number(declared) > limit) {
@@ -12,10 +23,23 @@ export function readBody(req: IncomingMessage, limit: number): Promise<BodyRead>
     }
     const chunks: Buffer[] = [];
     let size = 0;
+    let sizeAtWindowStart = 0;
     let settled = false;
+    const timer =
+      floor === undefined
+        ? null
+        : setInterval(() => {
+            if (size - sizeAtWindowStart < (floor.minBytesPerSecond * floor.windowMs) / 1000) {
+              req.pause();
+              settle({ ok: false, reason: 'too_slow' });
+            }
+            sizeAtWindowStart = size;
+          }, floor.windowMs);
+    timer?.unref();
     const settle = (result: BodyRead): void => {
       if (settled) return;
       settled = true;
+      if (timer) clearInterval(timer);
       req.off('data', onData);
       req.off('end', onEnd);
       req.off('error', onAbort);

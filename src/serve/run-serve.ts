@@ -18,6 +18,7 @@ export async function runServe(config: ServeConfig, deps: RuntimeDeps): Promise<
   const gateway = createGatewayServer(runtime.pipeline, {
     upstreamHeadersTimeoutMs: config.upstreamHeadersTimeoutMs,
     upstreamBodyTimeoutMs: config.upstreamBodyTimeoutMs,
+    connections: config.connections,
     onInFlight: (n) => runtime.metrics.inFlight.set(n),
   });
   await listen(gateway.server, config.port, config.host);

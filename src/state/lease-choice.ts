@@ -14,7 +14,7 @@ export type Choice =
 /**
  * The pool rule, shared by every state implementation (the Redis Lua script
  * mirrors it and the contract suite holds both to it): skip unhealthy
- * credentials and seats inside an exhausted window; keep a caller session on
+ * credentials (the outcome names them when nothing else is left) and seats inside an exhausted window; keep a caller session on
  * the credential it used if that one has room (prompt caches keep hitting);
  * otherwise the highest priority, then the least loaded relative to its size.
  */
@@ -22,8 +22,12 @@ export function chooseCredential(loads: readonly CandidateLoad[], stickyName: st
   let usable = 0;
   let earliestReset: number | null = null;
   let best: CandidateLoad | null = null;
+  const rejected: string[] = [];
   for (const load of loads) {
-    if (!load.health.healthy) continue;
+    if (!load.health.healthy) {
+      rejected.push(load.credential.name);
+      continue;
+    }
     const blockedUntil = exhaustedUntil(load.health, now);
     if (blockedUntil !== null) {
       if (earliestReset === null || blockedUntil < earliestReset) earliestReset = blockedUntil;
@@ -38,6 +42,8 @@ export function chooseCredential(loads: readonly CandidateLoad[], stickyName: st
   if (usable > 0) return { ok: false, reason: 'busy' };
   // Windows with no known reset block until MAX_SAFE_INTEGER, which is no instant to report (nor a valid Date).
   if (earliestReset !== null) return { ok: false, reason: 'exhausted', earliestReset: earliestReset >= Number.MAX_SAFE_INTEGER ? null : earliestReset };
+  // Nothing busy and nothing waiting for a window: only rejected keys are left, and waiting frees none of them.
+  if (rejected.length > 0) return { ok: false, reason: 'rejected', credentials: rejected };
   return { ok: false, reason: 'busy' };
 }
 

@@ -170,6 +170,12 @@ export class MemoryState implements GatewayState {
     this.health.set(key, { ...current, healthy: false, reason });
   }
 
+  async markCredentialHealthy(company: string, credential: string): Promise<void> {
+    const key = leaseKey(company, credential);
+    const current = this.health.get(key);
+    if (current) this.health.set(key, { ...current, healthy: true, reason: null });
+  }
+
   async updateSeatWindows(company: string, credential: string, windows: readonly SeatWindow[]): Promise<void> {
     const key = leaseKey(company, credential);
     const current = this.health.get(key) ?? HEALTHY;

@@ -22,6 +22,8 @@ export interface LeaseRequest {
 export type LeaseOutcome =
   | { readonly ok: true; readonly lease: Lease }
   | { readonly ok: false; readonly reason: 'busy' }
+  /** Every candidate is marked unhealthy (its key was rejected on the gateway's key check); names them. */
+  | { readonly ok: false; readonly reason: 'rejected'; readonly credentials: readonly string[] }
   | { readonly ok: false; readonly reason: 'exhausted'; readonly earliestReset: number | null };
 
 export interface SeatWindow {
@@ -88,6 +90,8 @@ export interface GatewayState {
 
   credentialHealth(company: string, credential: string): Promise<CredentialHealth>;
   markCredentialUnhealthy(company: string, credential: string, reason: string): Promise<void>;
+  /** The key is accepted again (a recovery probe succeeded); seat windows are kept. */
+  markCredentialHealthy(company: string, credential: string): Promise<void>;
   updateSeatWindows(company: string, credential: string, windows: readonly SeatWindow[]): Promise<void>;
 
   /** Idempotent by request_id: a second write of the same id changes nothing. */

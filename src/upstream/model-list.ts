@@ -1,8 +1,7 @@
 import { request, type Dispatcher } from 'undici';
 import type { ModelListFetcher } from '../models/served-models.js';
 import type { CredentialRecord } from '../state/records.js';
-import { DEFAULT_API_VERSION } from '../pipeline/forward-headers.js';
-import { OAUTH_BETA_FLAG } from '../models/providers.js';
+import { credentialHeaders } from './credential-headers.js';
 
 const MAX_PAGES = 10;
 const TIMEOUT_MS = 5_000;
@@ -21,10 +20,7 @@ export function httpModelListFetcher(dispatcher?: Dispatcher): ModelListFetcher 
       const url = new URL(credential.baseUrl.replace(/\/+$/, '') + '/v1/models');
       url.searchParams.set('limit', '1000');
       if (after) url.searchParams.set('after_id', after);
-      const headers: Record<string, string> = { 'anthropic-version': DEFAULT_API_VERSION, accept: 'application/json' };
-      if (credential.authScheme === 'bearer') headers.authorization = `Bearer ${credential.secret}`;
-      else headers['x-api-key'] = credential.secret;
-      if (credential.kind === 'subscriptionSeat') headers['anthropic-beta'] = OAUTH_BETA_FLAG;
+      const headers = credentialHeaders(credential);
       const response = await request(url, {
         method: 'GET',
         headers,

@@ -222,14 +222,15 @@ describe.each(DATA_PLANES)('governance through $name backed by Redis', (plane) =
     expect(refusedAt).toBe(2);
   });
 
-  it('marks a credential unhealthy after an upstream 401 and leases the healthy one from then on', async () => {
+  it('marks a credential unhealthy once its own key check confirms an upstream 401, and leases the healthy one from then on', async () => {
     await flush();
-    const bad = await mock();
+    const BAD = 'sk-ant-api03-bad-0000000000000000';
+    // The provider rejects this key on every route, its own key check included.
+    const bad = await mock({ keys: { reject: [BAD] } });
     const good = await mock();
-    bad.behaviour = { kind: 'status', status: 401, errorType: 'authentication_error', message: 'invalid x-api-key' };
     const config = writeGatewayConfig({
       credentials: [
-        { name: 'revoked-upstream', provider: 'vendor', baseUrl: bad.url, secret: 'sk-ant-api03-bad-0000000000000000', priority: 5 },
+        { name: 'revoked-upstream', provider: 'vendor', baseUrl: bad.url, secret: BAD, priority: 5 },
         { name: 'fine', provider: 'vendor', baseUrl: good.url, secret: 'sk-ant-api03-good-000000000000000' },
       ],
     });
@@ -238,7 +239,15 @@ describe.each(DATA_PLANES)('governance through $name backed by Redis', (plane) =
     const first = await call(g, token, { body: body('claude-haiku-4-5', false) });
     expect(first.status).toBe(401);
     expect(first.headers.get('x-gw-source')).toBe('upstream');
-    await first.text();
+    expect(((await first.json()) as { error: { message: string } }).error.message).toBe('invalid x-api-key');
+    // The confirmation is the gateway's own request; wait for its verdict (not for time).
+    let metrics = '';
+    for (let i = 0; i < 200 && !/gw_credential_unhealthy_total\{company="acme",credential="revoked-upstream"\} 1/.test(metrics); i++) {
+      await new Promise((r) => setTimeout(r, 50));
+      metrics = await (await fetch(`${g.adminUrl}/metrics`)).text();
+    }
+    expect(metrics).toMatch(/gw_credential_unhealthy_total\{company="acme",credential="revoked-upstream"\} 1/);
+    expect(bad.seen.filter((r) => r.path === '/v1/models?limit=1')).not.toHaveLength(0);
     for (let i = 0; i < 3; i++) {
       const res = await call(g, token, { body: body('claude-haiku-4-5', false) });
       expect(res.status).toBe(200);
@@ -246,8 +255,6 @@ describe.each(DATA_PLANES)('governance through $name backed by Redis', (plane) =
     }
     expect(bad.messageRequests()).toHaveLength(1);
     expect(good.messageRequests()).toHaveLength(3);
-    const metrics = await (await fetch(`${g.adminUrl}/metrics`)).text();
-    expect(metrics).toMatch(/gw_credential_unhealthy_total\{company="acme",credential="revoked-upstream"\} 1/);
   });
 
   it('admits unpriced models with cost_usd null, or refuses them when the settings say so', async () => {

@@ -42,6 +42,12 @@ export interface MockProviderOptions {
   serveModels?: boolean;
   /** Extra headers on every /v1/messages answer (e.g. unified rate-limit headers). */
   responseHeaders?: Record<string, string>;
+  /**
+   * Authenticate as a provider does, on every route: a request whose key
+   * (x-api-key, or the bearer) is in `reject`, or not in `accept` when that
+   * is given, gets 401 authentication_error. Without it, any key is taken.
+   */
+  keys?: { accept?: readonly string[]; reject?: readonly string[] };
 }
 
 export interface MockProvider {
@@ -132,6 +138,16 @@ export async function startMockProvider(options: MockProviderOptions = {}): Prom
 async function answer(req: IncomingMessage, res: ServerResponse, path: string, body: Buffer, state: { behaviour: Behaviour; options: MockProviderOptions }): Promise<void> {
   const { options, behaviour } = state;
   const pathname = path.split('?')[0] ?? '';
+  if (options.keys) {
+    const bearer = /^Bearer (.+)$/i.exec(String(req.headers.authorization ?? ''))?.[1];
+    const key = typeof req.headers['x-api-key'] === 'string' ? req.headers['x-api-key'] : bearer;
+    const { accept, reject } = options.keys;
+    if (key === undefined || reject?.includes(key) === true || (accept !== undefined && !accept.includes(key))) {
+      res.writeHead(401, { 'content-type': 'application/json', 'request-id': 'req_mock_auth' });
+      res.end(JSON.stringify({ type: 'error', error: { type: 'authentication_error', message: 'invalid x-api-key' } }));
+      return;
+    }
+  }
   if (req.method === 'GET' && pathname.endsWith('/v1/models')) {
     if (options.serveModels === false) {
       res.writeHead(404, { 'content-type': 'application/json' });

@@ -133,6 +133,7 @@ export class RedisState implements GatewayState {
       if (!credential) throw new Error('lease script chose an unknown credential');
       return { ok: true, lease: { id: leaseId, company, credential } };
     }
+    if (result[0] === 'rejected') return { ok: false, reason: 'rejected', credentials: result.slice(1) };
     if (result[0] === 'exhausted') {
       const reset = Number(result[1]);
       return { ok: false, reason: 'exhausted', earliestReset: reset >= Number.MAX_SAFE_INTEGER ? null : reset };
@@ -180,6 +181,11 @@ export class RedisState implements GatewayState {
 
   async markCredentialUnhealthy(company: string, credential: string, reason: string): Promise<void> {
     await this.redis.hset(keys.health(company, credential), 'unhealthy', reason);
+  }
+
+  async markCredentialHealthy(company: string, credential: string): Promise<void> {
+    // Only the field goes: the hash keeps the seat windows, and its shape stays what the operator reads.
+    await this.redis.hdel(keys.health(company, credential), 'unhealthy');
   }
 
   async updateSeatWindows(company: string, credential: string, windows: readonly SeatWindow[]): Promise<void> {

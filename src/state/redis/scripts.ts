@@ -19,6 +19,7 @@ local chosen = false
 local best = false
 local best_prio = 0
 local best_load = 0
+local rejected = {}
 for i = 1, n do
   local name = ARGV[5 + (i - 1) * 3 + 1]
   local max = tonumber(ARGV[5 + (i - 1) * 3 + 2])
@@ -26,7 +27,9 @@ for i = 1, n do
   local lk = KEYS[1 + (i - 1) * 2 + 1]
   local hk = KEYS[1 + (i - 1) * 2 + 2]
   local h = redis.call('HMGET', hk, 'unhealthy', 'w:5h:exhausted', 'w:5h:reset', 'w:7d:exhausted', 'w:7d:reset')
-  if not h[1] then
+  if h[1] then
+    table.insert(rejected, name)
+  else
     local blocked = false
     for w = 0, 1 do
       if h[2 + w * 2] == '1' then
@@ -66,6 +69,10 @@ if chosen then
 end
 if usable > 0 then return {'busy'} end
 if earliest then return {'exhausted', tostring(earliest)} end
+if #rejected > 0 then
+  table.insert(rejected, 1, 'rejected')
+  return rejected
+end
 return {'busy'}
 `;
 

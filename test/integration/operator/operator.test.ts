@@ -229,20 +229,23 @@ describe('gw operator against a real kube-apiserver', () => {
       return { healthy: status.healthy, condition: status.conditions?.find((c) => c.type === 'Healthy') };
     };
     await eventually('healthy in status', async () => (await healthOf()).healthy === true);
-    mock.behaviour = { kind: 'status', status: 401, errorType: 'authentication_error', message: 'invalid x-api-key' };
+    // The provider rejects the key everywhere, so the data plane's own key check confirms the caller's 401.
+    const before = mock.options;
+    mock.options = { ...before, keys: { reject: ['sk-ant-revoked-upstream'] } };
     try {
       await eventually('the gateway relays the 401', async () => (await messages(token).then(async (r) => (await r.text(), r.status))) === 401, 20_000, 100);
+      await eventually('the key check to mark it', async () => !(await reader.credentialHealth(ns, 'vendor')).healthy, 20_000, 100);
+      // The data plane learned it; the next resync brings it into status.
+      const unhealthy = await eventually('unhealthy in status', async () => {
+        const h = await healthOf();
+        return h.healthy === false ? h : undefined;
+      });
+      expect(unhealthy.condition).toMatchObject({ status: 'False', reason: 'UpstreamRejected' });
+      await putSecret(kube, ns, 'rejected-key', { key: 'sk-ant-new-value' });
+      await eventually('healthy after rotation', async () => (await healthOf()).healthy === true);
     } finally {
-      mock.behaviour = { kind: 'normal' };
+      mock.options = before;
     }
-    // The data plane learned it; the next resync brings it into status.
-    const unhealthy = await eventually('unhealthy in status', async () => {
-      const h = await healthOf();
-      return h.healthy === false ? h : undefined;
-    });
-    expect(unhealthy.condition).toMatchObject({ status: 'False', reason: 'UpstreamRejected' });
-    await putSecret(kube, ns, 'rejected-key', { key: 'sk-ant-new-value' });
-    await eventually('healthy after rotation', async () => (await healthOf()).healthy === true);
   });
 
   it('a credential whose Secret is missing from the start is not Ready and not in Redis', async () => {

@@ -182,7 +182,16 @@ describe.each(IMPLEMENTATIONS)('GatewayState contract: $name', (impl) => {
     expect(reset.ok && reset.lease.credential.name).toBe('seat');
     await state.markCredentialUnhealthy('acme', 'key', 'upstream answered 401');
     expect((await state.credentialHealth('acme', 'key')).healthy).toBe(false);
-    expect(await state.acquireLease(leaseRequest([key], 'r4'))).toEqual({ ok: false, reason: 'busy' });
+    expect(await state.acquireLease(leaseRequest([key], 'r4'))).toEqual({ ok: false, reason: 'rejected', credentials: ['key'] });
+    // With a seat whose window is exhausted beside it, the window's reset is the truer answer.
+    await state.updateSeatWindows('acme', 'seat', [{ window: '5h', exhausted: true, utilization: 1, resetAt: clock + 5000 }]);
+    expect(await state.acquireLease(leaseRequest([seat, key], 'r5'))).toEqual({ ok: false, reason: 'exhausted', earliestReset: clock + 5000 });
+    // A recovered key is leased again, and the seat keeps its windows.
+    await state.markCredentialHealthy('acme', 'key');
+    expect(await state.credentialHealth('acme', 'key')).toMatchObject({ healthy: true, reason: null });
+    const back = await state.acquireLease(leaseRequest([key], 'r6'));
+    expect(back.ok && back.lease.credential.name).toBe('key');
+    expect((await state.credentialHealth('acme', 'seat')).windows).toHaveLength(1);
   });
 
   it('caps callers, queues for a slot and gives up after the wait', async () => {

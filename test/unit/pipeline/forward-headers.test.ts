@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { OAUTH_BETA_FLAG } from '../../../src/models/providers.js';
-import { DEFAULT_API_VERSION, forwardHeaders } from '../../../src/pipeline/forward-headers.js';
+import { DEFAULT_API_VERSION, forwardHeaders, isForwardedCallerHeader } from '../../../src/pipeline/forward-headers.js';
 import type { HeaderMap } from '../../../src/pipeline/types.js';
 import { credential } from '../support/records.js';
 
@@ -96,6 +96,38 @@ describe('forwardHeaders', () => {
   it('sends the OAuth beta flag alone when the client sent no beta list', () => {
     expect(setOf(forwardHeaders({}, SEAT, 0)).get('anthropic-beta')).toBe('oauth-2025-04-20');
     expect(setOf(forwardHeaders({ 'anthropic-beta': '' }, SEAT, 0)).get('anthropic-beta')).toBe('oauth-2025-04-20');
+  });
+
+  it('forwards only the documented caller headers: anything else, however named, stays at the gateway', () => {
+    const hostile: HeaderMap = {
+      ...CLIENT,
+      host: 'evil.example',
+      'x-forwarded-for': '10.0.0.1',
+      forwarded: 'for=10.0.0.1',
+      'proxy-authorization': 'Basic Zm9vOmJhcg==',
+      'anthropic-organization-id': 'org-other',
+      'x-custom-filler-1': 'a',
+      'x-custom-filler-2': 'b',
+      accept: 'application/json',
+      'idempotency-key': 'k1',
+      traceparent: '00-0af7651916cd43dd8448eb211c80319c-b7ad6b7169203331-01',
+      'x-stainless-retry-count': '0',
+      'x-app': 'cli',
+    };
+    const plan = forwardHeaders(hostile, API_KEY, 0);
+    const removed = new Set(plan.remove);
+    for (const name of ['host', 'x-forwarded-for', 'forwarded', 'proxy-authorization', 'anthropic-organization-id', 'x-custom-filler-1', 'x-custom-filler-2']) expect(removed.has(name), name).toBe(true);
+    for (const name of ['accept', 'idempotency-key', 'traceparent', 'x-stainless-retry-count', 'x-stainless-lang', 'x-app', 'user-agent', 'content-type', 'x-claude-code-session-id']) expect(removed.has(name), name).toBe(false);
+    for (const name of Object.keys(hostile)) expect(removed.has(name) !== isForwardedCallerHeader(name), name).toBe(true);
+  });
+
+  it('never lets a caller switch an API key to OAuth with the beta flag', () => {
+    const set = setOf(forwardHeaders({ 'anthropic-beta': `claude-code-20250219,${OAUTH_BETA_FLAG}` }, API_KEY, 0));
+    expect(set.get('anthropic-beta')).toBe('claude-code-20250219');
+    expect(set.get('x-api-key')).toBe('sk-ant-api03-secret');
+    const alone = forwardHeaders({ 'anthropic-beta': OAUTH_BETA_FLAG }, API_KEY, 0);
+    expect(alone.remove).toContain('anthropic-beta');
+    expect(setOf(alone).has('anthropic-beta')).toBe(false);
   });
 
   it('leaves the client\'s beta list untouched for an API key', () => {

@@ -89,30 +89,23 @@ describe('chooseCredential', () => {
     expect(chooseCredential([unknown, known], null, NOW)).toEqual({ ok: false, reason: 'exhausted', earliestReset: NOW + HOUR });
   });
 
-  it('is busy with no candidates, or only unhealthy ones', () => {
+  it('is busy with no candidates', () => {
     expect(chooseCredential([], null, NOW)).toEqual({ ok: false, reason: 'busy' });
-    expect(chooseCredential([load('sick', { health: { healthy: false, reason: 'x', windows: [window('5h', true, NOW + HOUR)] } })], null, NOW)).toEqual({
+  });
+
+  it('is rejected, naming them, when only unhealthy candidates are left: waiting frees none of them', () => {
+    const sick = load('sick', { health: { healthy: false, reason: 'x', windows: [window('5h', true, NOW + HOUR)] } });
+    expect(chooseCredential([sick, load('also-sick', { health: { healthy: false, reason: 'y' } })], null, NOW)).toEqual({
       ok: false,
-      reason: 'busy',
+      reason: 'rejected',
+      credentials: ['sick', 'also-sick'],
     });
   });
-});
 
-describe('exhaustedUntil', () => {
-  it('is null without an exhausted window in force', () => {
-    expect(exhaustedUntil(HEALTHY, NOW)).toBeNull();
-    expect(exhaustedUntil({ ...HEALTHY, windows: [window('5h', false, NOW + HOUR)] }, NOW)).toBeNull();
-    expect(exhaustedUntil({ ...HEALTHY, windows: [window('5h', true, NOW)] }, NOW)).toBeNull();
-    expect(exhaustedUntil({ ...HEALTHY, windows: [window('5h', true, NOW - 1)] }, NOW)).toBeNull();
-  });
-
-  it('blocks until the latest reset of the exhausted windows', () => {
-    const health = { ...HEALTHY, windows: [window('5h', true, NOW + HOUR), window('7d', true, NOW + 72 * HOUR)] };
-    expect(exhaustedUntil(health, NOW)).toBe(NOW + 72 * HOUR);
-    expect(exhaustedUntil(health, NOW + 2 * HOUR)).toBe(NOW + 72 * HOUR);
-  });
-
-  it('keeps a window with no reset blocked', () => {
-    expect(exhaustedUntil({ ...HEALTHY, windows: [window('7d', true, null)] }, NOW)).not.toBeNull();
+  it('prefers busy or exhausted over rejected when a healthy candidate exists, since those free by themselves', () => {
+    const sick = load('sick', { health: { healthy: false, reason: 'x' } });
+    expect(chooseCredential([sick, load('full', { inUse: 4, max: 4 })], null, NOW)).toEqual({ ok: false, reason: 'busy' });
+    const seat = load('seat', { health: { windows: [window('5h', true, NOW + HOUR)] } });
+    expect(chooseCredential([sick, seat], null, NOW)).toEqual({ ok: false, reason: 'exhausted', earliestReset: NOW + HOUR });
   });
 });

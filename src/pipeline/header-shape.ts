@@ -1,0 +1,46 @@
+import { GatewayError } from '../errors/gateway-error.js';
+import type { RequestHead } from './types.js';
+
+/** Headers whose meaning changes when sent twice: refused, never resolved first-wins. */
+const SINGLE = new Set(['authorization', 'x-api-key', 'content-length', 'host']);
+
+export function mustAppearOnce(name: string): boolean {
+  return SINGLE.has(name) || name.startsWith('x-gw-');
+}
+
+export interface HeaderLimits {
+  /** Header fields a request may carry. */
+  readonly maxHeaders: number;
+  /** Bytes of header names and values together. */
+  readonly maxHeaderBytes: number;
+}
+
+/**
+ * Ambiguous heads are refused before anything reads them: a duplicated
+ * Authorization could authenticate as one caller and be forwarded as another.
+ */
+export function refuseDuplicates(head: RequestHead): void {
+  for (const name of head.repeated ?? []) {
+    if (mustAppearOnce(name)) {
+      throw new GatewayError('invalid_request', `gw: the ${name.slice(0, 64)} header appears more than once; send it exactly once`);
+    }
+  }
+}
+
+/** The count and size bound of DESIGN §4, checked on what the caller sent (431 beyond). */
+export function refuseOversizedHead(head: RequestHead, limits: HeaderLimits): void {
+  let fields = 0;
+  let bytes = 0;
+  for (const [name, value] of Object.entries(head.headers)) {
+    if (value === undefined) continue;
+    fields++;
+    bytes += name.length + value.length;
+  }
+  fields = Math.max(fields, head.fieldCount ?? 0);
+  if (fields > limits.maxHeaders) {
+    throw new GatewayError('headers_too_large', `gw: the request carries ${fields} header fields; the gateway accepts at most ${limits.maxHeaders}`);
+  }
+  if (bytes > limits.maxHeaderBytes) {
+    throw new GatewayError('headers_too_large', `gw: the request headers take ${bytes} bytes; the gateway accepts at most ${limits.maxHeaderBytes}`);
+  }
+}

@@ -37,6 +37,8 @@ export class ProcessStream {
   private pending = 0;
   /** request_headers has arrived (set on receipt: later phases may queue behind its answer). */
   private sawRequestHeaders = false;
+  /** The request's end_of_stream has arrived (on its headers or its last body chunk). */
+  private requestEnded = false;
   /** The request was answered with an immediate_response: the stream's work is over. */
   private answeredImmediately = false;
   /** A gRPC status has been sent; nothing more is read. */
@@ -72,6 +74,7 @@ export class ProcessStream {
       return;
     }
     if (message.request === 'request_headers') this.sawRequestHeaders = true;
+    if (message.request_headers?.end_of_stream === true || message.request_body?.end_of_stream === true) this.requestEnded = true;
     if (this.pending === 0 && message.request === 'response_body') {
       this.responseBody(message);
       return;
@@ -98,6 +101,7 @@ export class ProcessStream {
     if (message.request === undefined) return 'empty ProcessingRequest: none of request_headers, request_body, request_trailers, response_headers, response_body, response_trailers is set';
     if (message.request === 'request_headers') return this.sawRequestHeaders ? 'request_headers sent twice on one stream' : null;
     if (!this.sawRequestHeaders) return `${message.request} before request_headers`;
+    if (message.request === 'request_body' && this.requestEnded) return 'request_body after the request ended (end_of_stream was already sent)';
     return null;
   }
 

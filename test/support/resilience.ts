@@ -212,11 +212,12 @@ export function classify(res: ResponseLike): Fault | null {
 
 /**
  * What an HTTP parser in front of the pipeline may answer on bytes it refuses:
- * gw serve's own clientError shape (400/431 with fault invalid_request), or
+ * gw serve's own clientError shape (400 invalid_request, 431 headers_too_large), or
  * Envoy's codec (here Node's, inside the harness): a bare 400/431.
  */
 export function isParserRefusal(res: RawResponse, parsesHttp: boolean): boolean {
   if (res.status !== 400 && res.status !== 431) return false;
   if (!parsesHttp) return res.headers['x-gw-source'] === undefined;
-  return res.headers['x-gw-source'] === 'gateway' && res.headers['x-gw-fault'] === 'invalid_request' && res.headers['x-gw-request-id'] === 'req_unparsed' && /"message":"gw: /.test(res.body.toString('utf8'));
+  const fault = res.status === 431 ? 'headers_too_large' : 'invalid_request';
+  return res.headers['x-gw-source'] === 'gateway' && res.headers['x-gw-fault'] === fault && res.headers['x-gw-request-id'] === 'req_unparsed' && /"message":"gw: /.test(res.body.toString('utf8'));
 }

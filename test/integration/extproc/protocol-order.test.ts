@@ -1,0 +1,167 @@
+import * as grpc from '@grpc/grpc-js';
+import fc from 'fast-check';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { generateToken, hashToken } from '../../../src/auth/token.js';
+import { startExtProcServer, type ExtProcServer } from '../../../src/extproc/extproc-server.js';
+import { openProcessStream, type HeaderMap, type ProcessingRequest, type ProcessingResponse } from '../../../src/extproc/proto.js';
+import { ServedModels } from '../../../src/models/served-models.js';
+import { SILENT_EVENTS } from '../../../src/pipeline/events.js';
+import { DEFAULT_PIPELINE_CONFIG } from '../../../src/pipeline/config.js';
+import { Pipeline } from '../../../src/pipeline/pipeline.js';
+import { MemoryState } from '../../../src/state/memory.js';
+import { company, credential } from '../../unit/support/records.js';
+
+/**
+ * The ext_proc protocol's order (request_headers first and once; nothing after
+ * an immediate_response; no empty message) is enforced by ending the stream
+ * with INVALID_ARGUMENT and a reason, never by silence. Real gRPC on loopback
+ * against the real processor; the provider is never contacted (nothing here
+ * forwards: the processor only plans).
+ */
+
+const TOKEN = generateToken();
+const FIXED_SEED = 20_20;
+
+function headers(pairs: Record<string, string>): HeaderMap {
+  return { headers: Object.entries(pairs).map(([key, value]) => ({ key, raw_value: Buffer.from(value, 'latin1') })) };
+}
+
+const MESSAGES = {
+  authed: { request_headers: { headers: headers({ ':method': 'POST', ':path': '/v1/messages', authorization: `Bearer ${TOKEN}`, 'content-type': 'application/json' }) } },
+  anonymous: { request_headers: { headers: headers({ ':method': 'POST', ':path': '/v1/messages', 'content-type': 'application/json' }) } },
+  body: { request_body: { body: Buffer.from(JSON.stringify({ model: 'claude-haiku-4-5', max_tokens: 5, messages: [{ role: 'user', content: 'hi' }] })), end_of_stream: true } },
+  bodyChunk: { request_body: { body: Buffer.from('{"model":'), end_of_stream: false } },
+  requestTrailers: { request_trailers: {} },
+  responseHeaders: { response_headers: { headers: headers({ ':status': '200', 'content-type': 'application/json' }) } },
+  responseBody: { response_body: { body: Buffer.from('{}'), end_of_stream: true } },
+  responseTrailers: { response_trailers: {} },
+  empty: {},
+} satisfies Record<string, ProcessingRequest>;
+type Name = keyof typeof MESSAGES;
+
+interface StreamResult {
+  code: number;
+  details: string;
+  responses: ProcessingResponse[];
+}
+
+describe('ext_proc protocol order', () => {
+  let server: ExtProcServer;
+  let client: grpc.Client;
+
+  beforeAll(async () => {
+    const state = new MemoryState();
+    await state.replaceCompany(
+      company({
+        tokens: [{ hash: hashToken(TOKEN), company: 'acme', name: 'alice', address: 'alice@acme.example' }],
+        credentials: [credential({ name: 'key', baseUrl: 'http://127.0.0.1:9', maxConcurrency: 1000 })],
+      }),
+    );
+    const pipeline = new Pipeline({ state, servedModels: new ServedModels(async () => null), redactor: null, events: SILENT_EVENTS, config: DEFAULT_PIPELINE_CONFIG });
+    server = await startExtProcServer(pipeline, { host: '127.0.0.1', port: 0 });
+    client = new grpc.Client(server.address, grpc.credentials.createInsecure());
+  });
+
+  afterAll(async () => {
+    client?.close();
+    await server?.shutdown(1000);
+  });
+
+  /** Send the messages in order, half-close, and collect every answer and the final status. */
+  function exchange(names: readonly Name[]): Promise<StreamResult> {
+    return new Promise((resolve, reject) => {
+      const call = openProcessStream(client, { deadline: Date.now() + 10_000 });
+      const responses: ProcessingResponse[] = [];
+      call.on('data', (r: ProcessingResponse) => responses.push(r));
+      call.on('error', () => undefined);
+      call.on('status', (s: grpc.StatusObject) => resolve({ code: s.code, details: s.details, responses }));
+      try {
+        for (const name of names) call.write(MESSAGES[name]);
+        call.end();
+      } catch (error) {
+        reject(error);
+      }
+    });
+  }
+
+  it.each([
+    [['body'], 'request_body before request_headers'],
+    [['bodyChunk', 'authed'], 'request_body before request_headers'],
+    [['empty'], 'empty ProcessingRequest'],
+    [['authed', 'empty'], 'empty ProcessingRequest'],
+    [['responseHeaders'], 'response_headers before request_headers'],
+    [['responseBody'], 'response_body before request_headers'],
+    [['responseTrailers'], 'response_trailers before request_headers'],
+    [['authed', 'authed'], 'request_headers sent twice'],
+  ] as Array<[Name[], string]>)('ends %j with INVALID_ARGUMENT: %s', async (names, reason) => {
+    const result = await exchange(names);
+    expect(result.code).toBe(grpc.status.INVALID_ARGUMENT);
+    expect(result.details).toContain(reason);
+    expect(result.details.startsWith('gw: ext_proc protocol: ')).toBe(true);
+  });
+
+  it('ends the stream after an immediate_response instead of processing what follows', async () => {
+    for (const next of ['body', 'responseHeaders', 'responseBody', 'authed'] as const) {
+      const result = await exchange(['anonymous', next]);
+      expect(result.responses.map((r) => Object.keys(r).filter((k) => k !== 'response'))).toEqual([['immediate_response']]);
+      expect(result.responses[0]?.immediate_response?.details).toBe('gw_no_session');
+      expect(result.code, next).toBe(grpc.status.INVALID_ARGUMENT);
+      expect(result.details).toContain('after the immediate_response');
+    }
+  });
+
+  it('still ends a well-ordered stream with OK', async () => {
+    const result = await exchange(['authed', 'body', 'responseHeaders', 'responseBody']);
+    expect(result.code).toBe(grpc.status.OK);
+    expect(result.responses.map((r) => Object.keys(r).find((k) => k !== 'response' && k !== 'mode_override'))).toEqual(['request_headers', 'request_body', 'response_headers', 'response_body']);
+  });
+
+  it('ends any sequence of messages with a status (OK, or INVALID_ARGUMENT exactly when the order is broken), never with silence', { timeout: 120_000 }, async () => {
+    const sequence = fc.array(fc.constantFrom(...(Object.keys(MESSAGES) as Name[])), { minLength: 1, maxLength: 8 });
+    const property = fc.asyncProperty(sequence, async (names) => {
+      const result = await exchange(names);
+      // Every message gets exactly one answer until the stream ends, so the answer's index is its message's.
+      expect(result.responses.length).toBeLessThanOrEqual(names.length);
+      const immediate = result.responses.findIndex((r) => r.immediate_response !== undefined);
+      if (immediate >= 0) expect(immediate).toBe(result.responses.length - 1);
+      const broken = immediate >= 0 ? expectedViolation(names.slice(0, immediate + 1)) || immediate < names.length - 1 : expectedViolation(names);
+      expect(result.code, `${names.join(',')}: ${result.details}`).toBe(broken ? grpc.status.INVALID_ARGUMENT : grpc.status.OK);
+    });
+    const randomSeed = Date.now() ^ (Math.random() * 0x7fffffff);
+    for (const seed of [FIXED_SEED, randomSeed]) {
+      try {
+        await fc.assert(property, { seed, numRuns: 150 });
+      } catch (error) {
+        console.error(`[protocol-order] property failed with seed ${seed} (rerun with it to reproduce)`);
+        throw error;
+      }
+    }
+    // The server took all of it and still serves.
+    expect((await exchange(['authed', 'body', 'responseHeaders', 'responseBody'])).code).toBe(grpc.status.OK);
+    expect(server.inFlight()).toBe(0);
+  });
+});
+
+/**
+ * The order rules restated as a model (immediate responses are read from the
+ * answers, since a body's fate is the pipeline's): request_headers first and
+ * once; never an empty message; no request body after the request's end.
+ */
+function expectedViolation(names: readonly Name[]): boolean {
+  let sawHeaders = false;
+  let ended = false;
+  for (const name of names) {
+    if (name === 'empty') return true;
+    if (name === 'authed' || name === 'anonymous') {
+      if (sawHeaders) return true;
+      sawHeaders = true;
+      continue;
+    }
+    if (!sawHeaders) return true;
+    if (name === 'body' || name === 'bodyChunk') {
+      if (ended) return true;
+      if (name === 'body') ended = true;
+    }
+  }
+  return false;
+}

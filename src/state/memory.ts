@@ -17,6 +17,8 @@ import type {
 const HEALTHY: CredentialHealth = Object.freeze({ healthy: true, reason: null, windows: Object.freeze([]) });
 const STICKY_TTL_MS = 60 * 60 * 1000;
 const MAX_RECORDS_PER_COMPANY = 100_000;
+/** Records past the cap are kept until this many have piled up, then dropped together. */
+const DROP_BATCH = 10_000;
 
 /**
  * Entries with their expiry times. Sweeping walks every entry, and it runs on each acquire, so
@@ -190,7 +192,9 @@ export class MemoryState implements GatewayState {
     let list = this.records.get(record.company);
     if (!list) this.records.set(record.company, (list = []));
     list.push(record);
-    if (list.length > MAX_RECORDS_PER_COMPANY) {
+    // The oldest go in batches: dropping one per request moved the whole 100,000-entry array
+    // on every request once the cap was reached (a large array cannot be trimmed in place).
+    if (list.length > MAX_RECORDS_PER_COMPANY + DROP_BATCH) {
       const dropped = list.splice(0, list.length - MAX_RECORDS_PER_COMPANY);
       for (const r of dropped) this.recordIds.delete(r.request_id);
     }

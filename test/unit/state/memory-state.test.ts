@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { MemoryState } from '../../../src/state/memory.js';
+import type { UsageRecord } from '../../../src/metering/usage-record.js';
 
 // The memory state skips its expiry sweep while no entry can have expired yet; these pin down that
 // skipping never changes what counts as held (expiry, renewal moving an expiry later, release).
@@ -46,5 +47,46 @@ describe('MemoryState expiry of caller slots', () => {
     expect(await state.acquireCallerSlot(slot('a', 60_000))).toBe(true);
     await state.releaseCallerSlot('acme', 'h', 'a');
     expect(await state.acquireCallerSlot(slot('b', 60_000))).toBe(true);
+  });
+});
+
+describe('MemoryState usage records', () => {
+  const record = (i: number): UsageRecord => ({
+    request_id: `r${i}`,
+    time: new Date(1_760_000_000_000 + i).toISOString(),
+    company: 'acme',
+    address: 'bench@acme.example',
+    endpoint: 'messages',
+    model: 'claude-sonnet-4-5-20250929',
+    provider: 'vendor',
+    provider_model: 'claude-sonnet-4-5-20250929',
+    credential: 'vendor-main',
+    input_tokens: 1,
+    output_tokens: 1,
+    cache_creation_input_tokens: 0,
+    cache_read_input_tokens: 0,
+    cost_usd: 0,
+    status: 200,
+    fault: null,
+    stream: false,
+    duration_ms: 1,
+    ttfb_ms: null,
+    outcome: 'complete',
+  });
+
+  it('keeps the newest 100,000 per company, dropping the oldest in batches, and forgets dropped ids', async () => {
+    const state = new MemoryState(() => 0);
+    for (let i = 0; i < 110_000; i++) await state.recordUsage(record(i));
+    // At the cap plus one batch nothing is dropped yet; one more record drops the oldest 10,001.
+    expect(await state.queryLogs({ company: 'acme', limit: 200_000 })).toHaveLength(110_000);
+    await state.recordUsage(record(110_000));
+    const kept = await state.queryLogs({ company: 'acme', limit: 200_000 });
+    expect(kept).toHaveLength(100_000);
+    expect(kept.at(-1)?.request_id).toBe('r10001');
+    expect(kept[0]?.request_id).toBe('r110000');
+    // A dropped id is new again; a kept one is still a duplicate.
+    await state.recordUsage(record(10_001));
+    await state.recordUsage(record(5));
+    expect(await state.queryLogs({ company: 'acme', limit: 200_000 })).toHaveLength(100_001);
   });
 });

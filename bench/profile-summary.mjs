@@ -8,7 +8,7 @@ import { dirname, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 // `root`: the package root of the profiled build (its code is under root/dist).
-function where(url, line, root) {
+export function where(url, line, root) {
   if (!url) return '';
   let path = url.startsWith('file://') ? fileURLToPath(url) : url;
   const nm = path.lastIndexOf('/node_modules/');
@@ -17,7 +17,7 @@ function where(url, line, root) {
   return `${path}:${line + 1}`;
 }
 
-function category(fn, url, root) {
+export function category(fn, url, root) {
   if (fn === '(idle)') return 'idle';
   if (fn === '(garbage collector)') return 'GC';
   if (fn === '(program)') return 'V8/native (program)';

@@ -609,6 +609,27 @@ export function writeReport(results, { resultsDir, date, cases = [] }) {
       profileTables(p, prof);
     }
   }
+  const heap = prof?.heap;
+  if (heap) {
+    p('## Heap profile of gw serve (what it still holds after the load)');
+    p();
+    p(`\`node --heap-prof\` on the same process (sampling, written at exit after the two runs above): \`${heap.file}\` (gitignored). ${f(heap.totalMB, 2)} MB sampled live at exit.`);
+    p();
+    p('| category | MB | % |');
+    p('|---|---|---|');
+    for (const c of heap.categories.slice(0, 10)) p(`| ${c.name} | ${f(c.mb, 2)} | ${f(c.pct, 1)} |`);
+    p();
+    p('| allocated by | where | category | MB | % |');
+    p('|---|---|---|---|---|');
+    for (const e of heap.topSelf.slice(0, 15)) p(`| \`${e.fn}\` | ${e.at || '–'} | ${e.cat} | ${f(e.mb, 2)} | ${f(e.pct, 1)} |`);
+    p();
+    p('Our functions, including what they call:');
+    p();
+    p('| function | where | MB | % |');
+    p('|---|---|---|---|');
+    for (const e of heap.topOursInclusive.slice(0, 10)) p(`| \`${e.fn}\` | ${e.at} | ${f(e.mb, 2)} | ${f(e.pct, 1)} |`);
+    p();
+  }
   const pe = results.profileExtproc;
   if (pe) {
     p('## CPU profile of gw extproc under the load driver');

@@ -9,6 +9,7 @@ import { requestBody } from '../lib/requests.mjs';
 import { recordExchange } from '../lib/recording.mjs';
 import { gwHeaders, startGw } from '../lib/systems.mjs';
 import { summarizeProfile } from '../profile-summary.mjs';
+import { summarizeHeapProfile } from '../heap-summary.mjs';
 
 const BODY_BYTES = 4096;
 
@@ -28,7 +29,10 @@ async function profileScenario({ mock, memFile }, { bin = GW_BIN, suffix = '' } 
   const path = join(RESULTS, name);
   mkdirSync(RESULTS, { recursive: true });
   rmSync(path, { force: true });
-  const gw = await startGw(`gw-profile${suffix}`, 'serve', memFile.file, { bin, nodeArgs: ['--cpu-prof', `--cpu-prof-dir=${RESULTS}`, `--cpu-prof-name=${name}`] });
+  const heapName = `gw-serve-${DATE}${suffix}.heapprofile`;
+  rmSync(join(RESULTS, heapName), { force: true });
+  // The sampling heap profile is written at exit: what the process still holds after the load.
+  const gw = await startGw(`gw-profile${suffix}`, 'serve', memFile.file, { bin, nodeArgs: ['--cpu-prof', `--cpu-prof-dir=${RESULTS}`, `--cpu-prof-name=${name}`, '--heap-prof', '--heap-prof-interval=65536', `--heap-prof-dir=${RESULTS}`, `--heap-prof-name=${heapName}`] });
   const target = { name: 'gw-profile', url: gw.url, headers: gwHeaders(memFile.token), pids: [gw.pid] };
   const nonStream = { mode: 'rate', rate: 500, connections: 64, durationMs: 6000, warmupMs: 0, stream: false, body: requestBody(BODY_BYTES, false), mock: {} };
   const streaming = { mode: 'concurrency', concurrency: 32, connections: 32, durationMs: 6000, warmupMs: 0, stream: true, eventTiming: false, body: requestBody(BODY_BYTES, true), mock: { events: 30, spacingMs: 0 } };
@@ -49,7 +53,9 @@ async function profileScenario({ mock, memFile }, { bin = GW_BIN, suffix = '' } 
   if (!existsSync(path)) return { error: 'no profile written', load: [a, b] };
   // The build's package root (its code is <root>/dist), so a build from --ab counts as ours too.
   const summary = summarizeProfile(JSON.parse(readFileSync(path, 'utf8')), dirname(dirname(dirname(bin))), windows);
-  return { file: `bench/results/${name}`, bytes: statSync(path).size, windows, load: { json: slim(a), sse: slim(b) }, ...summary };
+  const heapPath = join(RESULTS, heapName);
+  const heap = existsSync(heapPath) ? { file: `bench/results/${heapName}`, ...summarizeHeapProfile(JSON.parse(readFileSync(heapPath, 'utf8')), dirname(dirname(dirname(bin)))) } : null;
+  return { file: `bench/results/${name}`, bytes: statSync(path).size, windows, load: { json: slim(a), sse: slim(b) }, heap, ...summary };
 }
 
 /** gw extproc under the load driver (1 stream, then 16 in flight), profiled the same way. */

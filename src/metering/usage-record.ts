@@ -9,7 +9,14 @@ export interface UsageRecord {
   company: string;
   address: string;
   endpoint: 'messages' | 'count_tokens';
+  /**
+   * The canonical model id (catalogue or provider-list spelling, `provider:`
+   * prefix when pinned): reports group by it. null when the request ended
+   * before its model was decided.
+   */
   model: string | null;
+  /** The model exactly as the caller wrote it, when that differs from `model`. */
+  requested_model?: string;
   provider: string | null;
   provider_model: string | null;
   credential: string | null;

@@ -316,7 +316,7 @@ export class Pipeline {
       company: token.company,
       address: token.address,
       endpoint: ctx.route,
-      model: decision?.parsed.raw ?? null,
+      model: decision?.canonicalId ?? null,
       provider: decision?.provider ?? null,
       provider_model: decision?.forwardId ?? null,
       credential: ctx.lease?.credential.name ?? null,
@@ -332,6 +332,7 @@ export class Pipeline {
       ttfb_ms: ttfb,
       outcome,
     };
+    if (decision && decision.parsed.raw !== decision.canonicalId) record.requested_model = decision.parsed.raw;
     if (ctx.attribution.repo !== undefined) record.repo = ctx.attribution.repo;
     if (ctx.attribution.application !== undefined) record.application = ctx.attribution.application;
     if (ctx.attribution.endUser !== undefined) record.end_user = ctx.attribution.endUser;

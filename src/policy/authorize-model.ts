@@ -4,7 +4,7 @@ import { findListedModel, listedModels, normalizedSpellings, vendorPrice } from 
 import { normalizeModelId } from '../models/normalize.js';
 import { parseModel, type ParsedModel } from '../models/parse-model.js';
 import type { Price } from '../models/price.js';
-import type { ProviderName } from '../models/providers.js';
+import { PROVIDERS, type ProviderName } from '../models/providers.js';
 import type { ServedModels } from '../models/served-models.js';
 import type { CompanyRecords, CompanySettings, CredentialRecord } from '../state/records.js';
 
@@ -13,6 +13,12 @@ export interface ModelDecision {
   readonly provider: ProviderName;
   /** The id sent upstream in the body. */
   readonly forwardId: string;
+  /**
+   * The model as Usage and Logs name it: the catalogue's (or the provider's
+   * list's) spelling, with the `provider:` prefix for pinned ids, so that
+   * `Claude-Sonnet-4.5` and `claude-sonnet-4-5` are one model in reports.
+   */
+  readonly canonicalId: string;
   readonly normalized: string;
   readonly price: Price | undefined;
   /** Credentials of the provider allowed to carry this model, best priority first. */
@@ -36,10 +42,16 @@ export async function authorizeModel(raw: string, company: CompanyRecords, serve
   const parsed = parseModel(raw);
   const { provider } = parsed;
   const connected = company.credentials.filter((c) => c.provider === provider);
-  if (connected.length === 0) throw new GatewayError('model_not_allowed', MESSAGES.providerNotConnected(provider));
+  if (connected.length === 0) {
+    // A bare id the catalogue does not know is not a model at all: say so, with what the company can use
+    // instead, rather than blame a vendor connection the caller may never have meant to use.
+    if (!parsed.pinned && !findListedModel(provider, parsed.id)) throw new GatewayError('model_not_allowed', MESSAGES.notAModel(raw, await companyUsableIds(company, served)));
+    throw new GatewayError('model_not_allowed', MESSAGES.providerNotConnected(provider));
+  }
 
   let forwardId: string;
   let normalized: string;
+  let spelled: string;
   const aliases: string[] = [];
   const listed = findListedModel(provider, parsed.id);
   if (listed) {
@@ -47,17 +59,20 @@ export async function authorizeModel(raw: string, company: CompanyRecords, serve
     aliases.push(...normalizedSpellings(listed.model));
     if (!isSwitchedOn(company.settings, provider, aliases)) throw new GatewayError('model_not_allowed', MESSAGES.switchedOff(raw));
     forwardId = parsed.pinned ? parsed.id : listed.spelling;
+    spelled = listed.spelling;
   } else {
     normalized = normalizeModelId(parsed.id);
     aliases.push(normalized);
     const list = await served.get(company.company, provider, connected);
     const spelling = list?.byNormalized.get(normalized);
     if (list !== null && spelling === undefined) {
-      const usable = await usableIds(company, provider, served);
-      throw new GatewayError('model_not_allowed', parsed.pinned ? MESSAGES.notServedBy(raw, provider, usable) : MESSAGES.notAModel(raw, usable));
+      if (parsed.pinned) throw new GatewayError('model_not_allowed', MESSAGES.notServedBy(raw, provider, await usableIds(company, provider, served)));
+      throw new GatewayError('model_not_allowed', MESSAGES.notAModel(raw, await companyUsableIds(company, served)));
     }
     forwardId = parsed.pinned || spelling === undefined ? parsed.id : spelling;
+    spelled = spelling ?? parsed.id;
   }
+  const canonicalId = parsed.pinned ? `${provider}:${spelled}` : spelled;
 
   const candidates = connected
     .filter((c) => c.models === null || aliases.some((a) => (c.models as readonly string[]).includes(a)))
@@ -65,7 +80,7 @@ export async function authorizeModel(raw: string, company: CompanyRecords, serve
   if (candidates.length === 0) throw new GatewayError('model_not_allowed', CREDENTIAL_MESSAGES.notOnCredentials(raw, provider));
 
   const price = company.settings.prices[normalized] ?? company.settings.prices[normalizeModelId(parsed.raw)] ?? (provider === 'vendor' ? vendorPrice(listed ? listed.model.id : forwardId) : undefined);
-  return { parsed, provider, forwardId, normalized, price, candidates };
+  return { parsed, provider, forwardId, canonicalId, normalized, price, candidates };
 }
 
 /** The ids a company can use on one provider, as a caller would write them. */
@@ -80,4 +95,11 @@ export async function usableIds(company: CompanyRecords, provider: ProviderName,
   const list = await served.get(company.company, provider, connected);
   for (const id of list?.ids ?? []) ids.add(prefix + id);
   return [...ids].slice(0, MAX_LISTED_IN_MESSAGE);
+}
+
+/** Every id the company can use, bare vendor ids first, then each provider's with its prefix. */
+export async function companyUsableIds(company: CompanyRecords, served: ServedModels): Promise<string[]> {
+  const ids: string[] = [];
+  for (const provider of PROVIDERS) ids.push(...(await usableIds(company, provider, served)));
+  return ids.slice(0, MAX_LISTED_IN_MESSAGE);
 }

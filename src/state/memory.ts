@@ -1,6 +1,6 @@
 import type { UsageRecord } from '../metering/usage-record.js';
 import { chooseCredential } from './lease-choice.js';
-import { addToTotals, emptyTotals, groupKey, type LogQuery, type UsageQuery, type UsageTotals } from './queries.js';
+import { addToTotals, emptyTotals, groupKey, sameModel, type LogQuery, type UsageQuery, type UsageTotals } from './queries.js';
 import type { CompanyRecords, TokenRecord } from './records.js';
 import type {
   CallerSlotRequest,
@@ -205,7 +205,7 @@ export class MemoryState implements GatewayState {
     const out: UsageRecord[] = [];
     for (const record of this.matching(query.company, query.since)) {
       if (query.address !== undefined && record.address !== query.address) continue;
-      if (query.model !== undefined && record.model !== query.model) continue;
+      if (query.model !== undefined && !sameModel(record, query.model)) continue;
       out.push(record);
     }
     out.sort((a, b) => (a.time < b.time ? 1 : a.time > b.time ? -1 : 0));

@@ -1,4 +1,5 @@
 import type { UsageRecord } from '../metering/usage-record.js';
+import { normalizeModelId } from '../models/normalize.js';
 
 export interface LogQuery {
   company?: string;
@@ -43,4 +44,10 @@ export function addToTotals(totals: UsageTotals, record: UsageRecord): void {
 export function groupKey(record: UsageRecord, group: UsageGroup): string | null {
   const value = record[group];
   return typeof value === 'string' ? value : null;
+}
+
+/** A `--model` filter selects a model however it is spelled (spec §2.4), by its canonical id or as requested. */
+export function sameModel(record: UsageRecord, model: string): boolean {
+  const wanted = normalizeModelId(model);
+  return (record.model !== null && normalizeModelId(record.model) === wanted) || (record.requested_model !== undefined && normalizeModelId(record.requested_model) === wanted);
 }

@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import type { UsageRecord } from '../../metering/usage-record.js';
-import { USAGE_GROUPS, addToTotals, emptyTotals, type LogQuery, type UsageQuery, type UsageTotals } from '../queries.js';
+import { USAGE_GROUPS, addToTotals, emptyTotals, sameModel, type LogQuery, type UsageQuery, type UsageTotals } from '../queries.js';
 import type { CompanyRecords, TokenRecord } from '../records.js';
 import type { SecretBox } from '../secret-box.js';
 import type {
@@ -294,7 +294,7 @@ export class RedisState implements GatewayState {
             continue;
           }
           if (query.address !== undefined && record.address !== query.address) continue;
-          if (query.model !== undefined && record.model !== query.model) continue;
+          if (query.model !== undefined && !sameModel(record, query.model)) continue;
           out.push(record);
           if (++found >= limit) break scan;
         }

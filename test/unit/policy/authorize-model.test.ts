@@ -269,3 +269,34 @@ describe('usableIds', () => {
     expect(ids[0]).toBe('provider_d:model-0');
   });
 });
+
+describe('authorizeModel: unknown bare ids without a vendor credential', () => {
+  it('says the id is not a model and lists the ids of the other providers, not "vendor is not connected"', async () => {
+    const { served } = servedStub({ provider_a: ['z-ai/glm-4.6'] });
+    const error = await refusal('gpt-17-turbo', [aKey], { enabledModels: { provider_a: ['anthropic/claudesonnet45'] } }, served);
+    expect(error.message).toBe(MESSAGES.notAModel('gpt-17-turbo', ['provider_a:anthropic/claude-sonnet-4.5', 'provider_a:z-ai/glm-4.6']));
+  });
+
+  it('still names the missing connection for a listed vendor model', async () => {
+    expect((await refusal('Claude-Sonnet-4.5', [aKey], {}, servedStub({ provider_a: [] }).served)).message).toBe(MESSAGES.providerNotConnected('vendor'));
+  });
+});
+
+describe('authorizeModel: the canonical id Usage and Logs keep', () => {
+  it('is one id for every spelling of a listed model, with the prefix when pinned', async () => {
+    const vendorCompany = company({ credentials: [vendorKey] });
+    const none = servedStub({ vendor: null }).served;
+    for (const raw of ['Claude-Sonnet-4.5', 'claude-sonnet-4-5', 'CLAUDE.SONNET.4.5']) expect((await authorizeModel(raw, vendorCompany, none)).canonicalId).toBe('claude-sonnet-4-5');
+    expect((await authorizeModel('claude-sonnet-4-5-20250929', vendorCompany, none)).canonicalId).toBe('claude-sonnet-4-5-20250929');
+    const aCompany = company({ credentials: [aKey], settings: { enabledModels: { provider_a: ['*'] } } });
+    const decision = await authorizeModel('PROVIDER_A:Anthropic/Claude-Sonnet-4.5', aCompany, servedStub({ provider_a: [] }).served);
+    expect(decision.canonicalId).toBe('provider_a:anthropic/claude-sonnet-4.5');
+    expect(decision.forwardId).toBe('Anthropic/Claude-Sonnet-4.5');
+  });
+
+  it('takes the provider list\'s spelling for an unlisted id, and the id as written when no list can be had', async () => {
+    const listed = servedStub({ vendor: ['claude-opus-4-8'] }).served;
+    expect((await authorizeModel('Claude-Opus-4.8', company({ credentials: [vendorKey] }), listed)).canonicalId).toBe('claude-opus-4-8');
+    expect((await authorizeModel('my-gw-model', company({ credentials: [vendorKey] }), servedStub({ vendor: null }).served)).canonicalId).toBe('my-gw-model');
+  });
+});

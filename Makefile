@@ -36,8 +36,10 @@ typecheck: install
 	npx tsc -p tsconfig.json --noEmit
 	npx tsc -p test/tsconfig.json --noEmit
 
+# After the suite, docs/conformance.md must equal what its generator makes from the statements, the test
+# titles and this run's results (`make docs-conformance` after a full run rewrites it).
 test: build test-deps typecheck
-	@rc=0; npx vitest run || rc=$$?; node test/tools/summary.mjs; exit $$rc
+	@rc=0; npx vitest run || rc=$$?; node test/tools/summary.mjs; node scripts/gen-conformance.mjs --check || rc=1; exit $$rc
 
 unit: build
 	npx vitest run test/unit
@@ -56,7 +58,7 @@ HELM ?= $(MODEL_GATEWAY_CACHE)/bin/helm
 CHART := charts/model-gateway
 KIND_CLUSTER ?= model-gateway
 IMAGE ?= model-gateway:dev
-.PHONY: tools chart-crds docs-config helm-lint helm-template kind-up kind-load kind-e2e bench
+.PHONY: tools chart-crds docs-config docs-conformance helm-lint helm-template kind-up kind-load kind-e2e bench
 
 tools:
 	bash test/tools/build-helm.sh
@@ -66,6 +68,9 @@ chart-crds:
 
 docs-config:
 	node scripts/gen-config-reference.mjs
+
+docs-conformance:
+	node scripts/gen-conformance.mjs
 
 helm-lint: tools
 	$(HELM) lint --strict $(CHART)

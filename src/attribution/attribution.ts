@@ -12,12 +12,33 @@ export interface Attribution {
   readonly warning?: string;
 }
 
-function label(value: string | undefined): string | undefined {
+interface Label {
+  readonly value: string;
+  readonly truncated: boolean;
+}
+
+/**
+ * A label over the limit keeps its first 200 UTF-8 bytes (cut at a character
+ * boundary) rather than vanishing: attribution is never lost silently, and the
+ * response says what happened (x-gw-warning).
+ */
+function label(value: string | undefined): Label | undefined {
   if (value === undefined) return undefined;
   const trimmed = value.trim();
-  if (trimmed === '' || Buffer.byteLength(trimmed, 'utf8') > MAX_LABEL_BYTES) return undefined;
-  return trimmed;
+  if (trimmed === '') return undefined;
+  if (Buffer.byteLength(trimmed, 'utf8') <= MAX_LABEL_BYTES) return { value: trimmed, truncated: false };
+  let end = 0;
+  let bytes = 0;
+  for (const char of trimmed) {
+    const size = Buffer.byteLength(char, 'utf8');
+    if (bytes + size > MAX_LABEL_BYTES) break;
+    bytes += size;
+    end += char.length;
+  }
+  return { value: trimmed.slice(0, end).trimEnd(), truncated: true };
 }
+
+const truncatedWarning = (name: string): string => `${name} truncated to its first ${MAX_LABEL_BYTES} UTF-8 bytes`;
 
 /**
  * The x-gw-* attribution headers, consumed by the gateway (never forwarded).
@@ -27,16 +48,25 @@ function label(value: string | undefined): string | undefined {
  */
 export function readAttribution(headers: HeaderMap, settings: CompanySettings): Attribution {
   const out: { repo?: string; application?: string; endUser?: string; warning?: string } = {};
+  const warnings: string[] = [];
   const repo = headers['x-gw-repo'];
   if (repo !== undefined) {
-    if (!isValidRepoSlug(repo)) out.warning = 'x-gw-repo ignored: expected <host>/<owner>/<repo>, 1 to 200 bytes, no scheme, credentials or .git';
+    if (!isValidRepoSlug(repo)) warnings.push('x-gw-repo ignored: expected <host>/<owner>/<repo>, 1 to 200 bytes, no scheme, credentials or .git');
     else if (settings.repositoryAttribution) out.repo = repo;
   }
   const application = label(headers['x-gw-application']);
-  if (application !== undefined) out.application = application;
+  if (application !== undefined) {
+    out.application = application.value;
+    if (application.truncated) warnings.push(truncatedWarning('x-gw-application'));
+  }
+  // With end-user recording off the header is dropped without a trace, as spec §2.3 asks.
   if (settings.endUserRecording) {
     const endUser = label(headers['x-gw-end-user']);
-    if (endUser !== undefined) out.endUser = endUser;
+    if (endUser !== undefined) {
+      out.endUser = endUser.value;
+      if (endUser.truncated) warnings.push(truncatedWarning('x-gw-end-user'));
+    }
   }
+  if (warnings.length > 0) out.warning = warnings.join('; ');
   return out;
 }

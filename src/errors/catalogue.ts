@@ -12,6 +12,7 @@ export const FAULTS = {
   not_found: { status: 404, type: 'not_found_error', when: 'unknown route' },
   request_timeout: { status: 408, type: 'timeout_error', when: 'the request head or body did not arrive within the time limit or above the minimum rate' },
   request_too_large: { status: 413, type: 'request_too_large', when: 'body over the size limit' },
+  unsupported_encoding: { status: 415, type: 'invalid_request_error', when: 'a `Content-Encoding` other than gzip, deflate, br or identity, or a body that does not decode' },
   expectation_failed: { status: 417, type: 'invalid_request_error', when: 'an `Expect` header other than `100-continue`' },
   too_many_connections: { status: 429, type: 'rate_limit_error', when: 'more open connections from one address than the gateway accepts' },
   headers_too_large: { status: 431, type: 'invalid_request_error', when: 'more request headers, or more header bytes, than the gateway accepts' },

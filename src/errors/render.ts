@@ -1,5 +1,6 @@
 import { FAULTS } from './catalogue.js';
 import type { GatewayError } from './gateway-error.js';
+import { RETRY_ADVICE } from './retry-advice.js';
 import type { LocalResponse } from '../pipeline/types.js';
 
 /** The error shape of DESIGN §5, identical for every data plane. */
@@ -17,6 +18,9 @@ export function renderGatewayError(error: GatewayError, requestId: string): Loca
     ['x-gw-fault', error.fault],
     ['x-gw-request-id', requestId],
   ];
+  // request-id too: the SDKs report a request's id from that header (a provider's answer carries its own).
+  headers.push(['request-id', requestId]);
   for (const [name, value] of error.headers) headers.push([name, value]);
+  if (!error.headers.some(([name]) => name === 'x-should-retry')) headers.push(['x-should-retry', String(RETRY_ADVICE[error.fault])]);
   return { status: error.status, headers, body };
 }

@@ -209,10 +209,11 @@ export class ProcessStream {
     this.write({
       response_headers: {
         response: {
+          // A relayed stream is re-framed; a stale content-length would truncate it.
           header_mutation: {
+            // Removals apply before sets, so the provider's own x-gw-* go and ours stay.
+            remove_headers: decision.streaming ? [...decision.removeHeaders, 'content-length'] : [...decision.removeHeaders],
             set_headers: decision.addHeaders.map(([k, v]) => setHeader(k, v)),
-            // A relayed stream is re-framed; a stale content-length would truncate it.
-            ...(decision.streaming ? { remove_headers: ['content-length'] } : {}),
           },
         },
       },

@@ -47,9 +47,27 @@ export function spendPlan(settings: CompanySettings, tokenHash: string, now: num
   return { checks, reservedMicros: costMicros };
 }
 
-export function overBudget(check: SpendCheck, now: number): GatewayError {
+/** What the counter held when admission failed, and what this request would have reserved. */
+export interface SpendShortfall {
+  readonly spentMicros: number;
+  readonly reservedMicros: number;
+}
+
+const dollars = (micros: number): string => `$${(micros / MICROS).toFixed(micros !== 0 && Math.abs(micros) < 10_000 ? 6 : 2)}`;
+
+/**
+ * 402 over_budget. The message tells apart a limit already spent from one that
+ * only this request's worst-case reservation would pass (then a smaller
+ * max_tokens or body may fit now); both give the real reset in retry-after.
+ */
+export function overBudget(check: SpendCheck, now: number, shortfall: SpendShortfall | null = null): GatewayError {
   const seconds = Math.max(1, Math.ceil((check.resetAt - now) / 1000));
-  return new GatewayError('over_budget', `gw: the ${check.label} is reached; it resets at ${new Date(check.resetAt).toISOString()}`, [['retry-after', String(seconds)]]);
+  const reset = new Date(check.resetAt).toISOString();
+  const message =
+    shortfall !== null && shortfall.spentMicros < check.limitMicros
+      ? `gw: this request would pass the ${check.label}: ${dollars(shortfall.spentMicros)} is spent or reserved, and the request's worst case of ${dollars(shortfall.reservedMicros)} (its body as input plus max_tokens of output) is reserved before it is forwarded; a smaller max_tokens may fit, otherwise the limit resets at ${reset}`
+      : `gw: the ${check.label} is reached; it resets at ${reset}`;
+  return new GatewayError('over_budget', message, [['retry-after', String(seconds)]]);
 }
 
 export function unpricedRefused(model: string): GatewayError {

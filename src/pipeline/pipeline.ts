@@ -25,6 +25,9 @@ import { findTopLevelString } from './json-top-level.js';
 import { modelsListBody } from './models-response.js';
 import type { CredentialHealthPort, RedactorPort } from './ports.js';
 import { readBodyFields } from './request-body.js';
+import { decodeRequestBody } from './request-encoding.js';
+import { tooLarge } from './too-large.js';
+import { relayedResponseHeaders } from './response-headers.js';
 import { clusterNameForOrigin } from '../upstream/cluster-name.js';
 import { matchRoute } from './routes.js';
 import type { BodyOutcome, EndOutcome, HeaderMap, HeadersOutcome, LocalResponse, RequestHead, ResponseDecision } from './types.js';
@@ -87,13 +90,10 @@ export class Pipeline {
         throw new GatewayError('not_found', `gw: no route for ${ctx.head.method.slice(0, 16)} ${path}; the gateway serves POST /v1/messages, POST /v1/messages/count_tokens and GET /v1/models`);
       }
       refuseDuplicates(ctx.head);
-      // A declared body over the limit is refused before a byte of it is read or buffered.
-      const declared = ctx.head.headers['content-length'];
-      if (declared !== undefined && Number(declared) > this.config.maxBodyBytes) throw tooLarge(this.config.maxBodyBytes);
       if (ctx.route === 'base') {
         // Claude Code pre-connects with an unauthenticated HEAD: answer it, touch nothing.
         ctx.status = 200;
-        return { kind: 'respond', response: { status: 200, headers: [['x-gw-request-id', ctx.requestId]], body: '' } };
+        return { kind: 'respond', response: { status: 200, headers: [['x-gw-request-id', ctx.requestId], ['request-id', ctx.requestId]], body: '' } };
       }
       const token = await this.guard('token lookup', () => authenticate(ctx.head.headers, this.state));
       const company = await this.guard('company lookup', () => this.state.getCompany(token.company));
@@ -101,11 +101,18 @@ export class Pipeline {
       ctx.token = token;
       ctx.company = company;
       refuseOversizedHead(ctx.head, { maxHeaders: this.config.maxRequestHeaders, maxHeaderBytes: this.config.maxRequestHeaderBytes });
+      // Only an authenticated caller learns the size limit: a declared body over it is refused
+      // after the bearer is checked and before a byte of the body is read or buffered.
+      const declared = ctx.head.headers['content-length'];
+      if (declared !== undefined && Number(declared) > this.config.maxBodyBytes) throw tooLarge(this.config.maxBodyBytes);
       ctx.attribution = readAttribution(attributionHeaders(ctx.head.headers), company.settings);
       if (ctx.route === 'models') {
         ctx.status = 200;
-        const body = await modelsListBody(company, this.served);
-        return { kind: 'respond', response: { status: 200, headers: [['content-type', 'application/json'], ['x-gw-source', 'gateway'], ['x-gw-request-id', ctx.requestId]], body } };
+        const body = await modelsListBody(company, this.served, ctx.query);
+        return {
+          kind: 'respond',
+          response: { status: 200, headers: [['content-type', 'application/json'], ['x-gw-source', 'gateway'], ['x-gw-request-id', ctx.requestId], ['request-id', ctx.requestId]], body },
+        };
       }
       const settings = company.settings;
       const limit = settings.capOverrides[token.name] ?? settings.callerCap;
@@ -113,7 +120,12 @@ export class Pipeline {
         this.state.acquireCallerSlot({ company: company.company, tokenHash: token.hash, limit, requestId: ctx.requestId, ttlMs: this.config.slotTtlMs, waitMs: settings.queueWaitMs }),
       );
       if (!acquired) {
-        throw new GatewayError('user_cap', `gw: your concurrency cap of ${limit} requests in flight did not clear within ${settings.queueWaitMs / 1000}s; retry with fewer requests in flight`);
+        // Retry advice reflects the wait already spent queueing: an automatic retry would only queue again.
+        const waitSeconds = Math.max(1, Math.ceil(settings.queueWaitMs / 1000));
+        throw new GatewayError('user_cap', `gw: your concurrency cap of ${limit} requests in flight did not clear within ${settings.queueWaitMs / 1000}s; retry with fewer requests in flight`, [
+          ['retry-after', String(waitSeconds)],
+          ['retry-after-ms', String(settings.queueWaitMs)],
+        ]);
       }
       if (ctx.finished) {
         // The request ended (client gone, shutdown) while it queued: the slot goes straight back.
@@ -129,11 +141,13 @@ export class Pipeline {
   }
 
   /** Phase 2: read the body's few fields, decide model and policy, redact, lease, plan the forward. */
-  async onRequestBody(ctx: RequestContext, body: Buffer): Promise<BodyOutcome> {
+  async onRequestBody(ctx: RequestContext, received: Buffer): Promise<BodyOutcome> {
     try {
       const company = ctx.company;
       if (!company || !ctx.token) throw new GatewayError('internal_error', 'gw: request body before authentication');
-      if (body.length > this.config.maxBodyBytes) throw tooLarge(this.config.maxBodyBytes);
+      if (received.length > this.config.maxBodyBytes) throw tooLarge(this.config.maxBodyBytes);
+      const decoded = await decodeRequestBody(received, ctx.head.headers['content-encoding'], this.config.maxBodyBytes);
+      const body = decoded ?? received;
       const fields = readBodyFields(body, ctx.route === 'messages');
       ctx.stream = fields.stream && ctx.route === 'messages';
       const decision = await this.guard('model lists', () => authorizeModel(fields.model, company, this.served));
@@ -173,7 +187,8 @@ export class Pipeline {
             : outcome.reason === 'rejected'
               ? CREDENTIAL_MESSAGES.rejected(decision.provider, outcome.credentials)
               : CREDENTIAL_MESSAGES.exhausted(decision.provider, outcome.earliestReset === null ? null : new Date(outcome.earliestReset).toISOString());
-        throw new GatewayError('no_capacity', message);
+        // Busy credentials free up soon; exhausted windows and rejected keys do not free by retrying.
+        throw new GatewayError('no_capacity', message, outcome.reason === 'busy' ? [] : [['x-should-retry', 'false']]);
       }
       if (ctx.finished) {
         this.background('lease release', this.state.releaseLease(outcome.lease));
@@ -190,7 +205,8 @@ export class Pipeline {
         plan: {
           origin: address.origin,
           path: address.basePath + endpoint + ctx.query,
-          removeHeaders: headers.remove,
+          // A decoded body goes upstream as plain JSON.
+          removeHeaders: decoded === null ? headers.remove : [...headers.remove, 'content-encoding'],
           setHeaders: headers.set,
           body: out,
           cluster: clusterNameForOrigin(address.origin),
@@ -221,12 +237,8 @@ export class Pipeline {
     const streaming = contentType.startsWith('text/event-stream');
     ctx.usage = emptyUsage();
     ctx.meter = streaming ? new SseMeter(ctx.usage) : new JsonMeter(ctx.usage);
-    const add: Array<readonly [string, string]> = [
-      ['x-gw-source', 'upstream'],
-      ['x-gw-request-id', ctx.requestId],
-    ];
-    if (ctx.attribution.warning) add.push(['x-gw-warning', ctx.attribution.warning]);
-    return { addHeaders: add, streaming };
+    const policy = relayedResponseHeaders(headers, ctx.requestId, ctx.attribution.warning);
+    return { removeHeaders: policy.remove, addHeaders: policy.add, streaming };
   }
 
   /** Phase 4, per chunk: the data plane has already passed the chunk on; meter it on the side. */
@@ -355,7 +367,11 @@ export class Pipeline {
     const plan = spendPlan(company.settings, token.hash, now, worstCaseMicros(bodyBytes, maxTokens, price));
     if (!plan) return;
     const outcome = await this.guard('spend', () => this.state.reserveSpend(company.company, plan.checks, plan.reservedMicros));
-    if (!outcome.ok) throw overBudget(outcome.failed, now);
+    if (!outcome.ok) {
+      // Whether the limit is already spent or only this request's reservation would pass it changes what helps.
+      const spent = await this.state.spendOf(company.company, outcome.failed.counter).catch(() => null);
+      throw overBudget(outcome.failed, now, spent === null ? null : { spentMicros: spent, reservedMicros: plan.reservedMicros });
+    }
     ctx.spend = plan;
   }
 
@@ -401,9 +417,7 @@ export class Pipeline {
   }
 }
 
-export function tooLarge(limit: number): GatewayError {
-  return new GatewayError('request_too_large', `gw: the request body is larger than the gateway's limit of ${Math.round(limit / 1024 / 1024)} MiB`);
-}
+export { tooLarge } from './too-large.js';
 
 function spliceModel(body: Buffer, model: string): Buffer {
   const span = findTopLevelString(body, 'model');

@@ -40,6 +40,8 @@ export type BodyOutcome = { readonly kind: 'respond'; readonly response: LocalRe
 
 /** Response header names and values to add to a relayed provider response. */
 export interface ResponseDecision {
+  /** Provider header names (lower-case) to drop before adding ours; applied by both data planes. */
+  readonly removeHeaders: readonly string[];
   readonly addHeaders: ReadonlyArray<readonly [string, string]>;
   /** True when the body is an event stream (meter and relay chunk by chunk). */
   readonly streaming: boolean;

@@ -174,6 +174,11 @@ async function handle(
   const afterHeaders = await pipeline.onRequestHeaders(ctx);
   if (afterHeaders.kind === 'respond') {
     if (afterHeaders.response.status === 413) discardBody(req, pipeline.config.maxBodyBytes);
+    // Any other answer before the body (401 above all) does not take the upload: our side of the
+    // connection ends after the answer, so the client stops sending (what is already in flight is
+    // dropped unparsed). Ending without destroying lets the client read the answer first; a
+    // reset would discard it.
+    else if (hasBody(req)) res.once('finish', () => endWithoutBody(req));
     sendLocal(res, afterHeaders.response);
     done('complete');
     return;
@@ -202,6 +207,19 @@ async function handle(
     return;
   }
   await forward(pipeline, dispatcher, ctx, req, res, afterBody.plan, done, limits.writeIdleTimeoutMs);
+}
+
+function hasBody(req: IncomingMessage): boolean {
+  const length = req.headers['content-length'];
+  return req.headers['transfer-encoding'] !== undefined || (length !== undefined && length !== '0');
+}
+
+function endWithoutBody(req: IncomingMessage): void {
+  const socket = req.socket;
+  socket.end();
+  const timer = setTimeout(() => socket.destroy(), 2_000);
+  timer.unref();
+  socket.once('close', () => clearTimeout(timer));
 }
 
 /**
@@ -312,16 +330,16 @@ async function forward(
   const out: string[] = [];
   const listed = connectionTokens(typeof upstream.headers.connection === 'string' ? upstream.headers.connection : undefined);
   for (const [name, value] of Object.entries(upstream.headers)) {
-    if (value === undefined || isHopByHop(name, undefined) || listed?.has(name) === true || name.startsWith('x-gw-')) continue;
-    if (Array.isArray(value)) {
-      for (const v of value) out.push(name, v);
-      lower[name] = value.join(', ');
-    } else {
-      out.push(name, value);
-      lower[name] = value;
-    }
+    if (value === undefined || isHopByHop(name, undefined) || listed?.has(name) === true) continue;
+    lower[name] = Array.isArray(value) ? value.join(', ') : value;
   }
   const decision = pipeline.onResponseHeaders(ctx, upstream.statusCode, lower);
+  const removed = new Set(decision.removeHeaders);
+  for (const [name, value] of Object.entries(upstream.headers)) {
+    if (value === undefined || lower[name] === undefined || removed.has(name)) continue;
+    if (Array.isArray(value)) for (const v of value) out.push(name, v);
+    else out.push(name, value);
+  }
   for (const [name, value] of decision.addHeaders) out.push(name, value);
   if (clientGone) {
     upstream.body.destroy();

@@ -42,7 +42,7 @@ describe.each(DATA_PLANES)('bad input and bad endings through $name', (plane) =>
 
   const anthropic = (): Anthropic => new Anthropic({ baseURL: gateway.url, authToken: token, apiKey: null, maxRetries: 0 });
 
-  it('drops x-gw-end-user and x-gw-repo silently when the settings are off', async () => {
+  it('[S2.2-d] [S2.2-f] [S2.3-a] [S2.3-b] drops x-gw-end-user and x-gw-repo silently when the settings are off', async () => {
     const before = vendor.messageRequests().length;
     const res = await fetch(`${gateway.url}/v1/messages`, {
       method: 'POST',
@@ -59,7 +59,7 @@ describe.each(DATA_PLANES)('bad input and bad endings through $name', (plane) =>
     expect(record).not.toHaveProperty('repo');
   });
 
-  it('records one usage entry with the tokens seen when the client disconnects mid-stream', async () => {
+  it('[S4.1-r3] [S4.1-r4] records one usage entry with the tokens seen when the client disconnects mid-stream', async () => {
     vendor.behaviour = { kind: 'slow-stream', delayMs: 40 };
     try {
       const controller = new AbortController();

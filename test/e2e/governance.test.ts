@@ -29,7 +29,7 @@ async function open(gateway: GatewayProcess, token: string, init: { body?: strin
 describe.each(DATA_PLANES)('governance through $name backed by Redis', (plane) => {
   const { redis, flush, gateway, mock } = useRedisFixture((file, options) => plane.start(file, options));
 
-  it('serves two concurrent streams on two credentials of maxConcurrency 1, and the third gets 503 no_capacity (busy)', async () => {
+  it('[S4.1-r3] [S7-j] serves two concurrent streams on two credentials of maxConcurrency 1, and the third gets 503 no_capacity (busy)', async () => {
     await flush();
     const a = await mock();
     const b = await mock();
@@ -60,7 +60,7 @@ describe.each(DATA_PLANES)('governance through $name backed by Redis', (plane) =
     await after.text();
   });
 
-  it('skips a seat whose window the upstream reported exhausted, until that reset, while an API key keeps serving', async () => {
+  it('[S8-d] [S7-j] skips a seat whose window the upstream reported exhausted, until that reset, while an API key keeps serving', async () => {
     await flush();
     const seatUpstream = await mock();
     const keyUpstream = await mock();
@@ -113,7 +113,7 @@ describe.each(DATA_PLANES)('governance through $name backed by Redis', (plane) =
     expect(back.status).toBe(200);
   });
 
-  it('gives the third concurrent request of a cap-2 caller 429 user_cap after the queue time', async () => {
+  it('[S7-i] [S8-b] gives the third concurrent request of a cap-2 caller 429 user_cap after the queue time', async () => {
     await flush();
     const up = await mock();
     up.behaviour = { kind: 'slow-stream', delayMs: 80 };
@@ -135,7 +135,7 @@ describe.each(DATA_PLANES)('governance through $name backed by Redis', (plane) =
     await four.text();
   });
 
-  it('stops a request over the spend limit with 402 and retry-after at the real reset', async () => {
+  it('[S2.3-f] [S7-h] [S8-c] stops a request over the spend limit with 402 and retry-after at the real reset', async () => {
     await flush();
     const up = await mock();
     const config = writeGatewayConfig({

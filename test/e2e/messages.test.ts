@@ -45,7 +45,7 @@ describe.each(DATA_PLANES)('Messages API through $name', (plane) => {
     await aggregator?.close();
   });
 
-  it('creates a message; the provider sees the company credential, never the caller token, and the exact body', async () => {
+  it('[S1-a] [S1-d] [S2.4-a] [S4.1-a] [S4.1-c] [S4.1-j] [S5-a] [S5-c] [S5-g] creates a message; the provider sees the company credential, never the caller token, and the exact body', async () => {
     const before = vendor.messageRequests().length;
     const anthropic = client(gateway, tokens.alice as string);
     const message = await anthropic.messages.create({ model: 'claude-sonnet-4-5', max_tokens: 100, messages: [{ role: 'user', content: 'hello' }] });
@@ -59,7 +59,7 @@ describe.each(DATA_PLANES)('Messages API through $name', (plane) => {
     expect(seen?.headers['anthropic-version']).toBeDefined();
   });
 
-  it('relays a raw body byte for byte, unknown fields and system-role messages included', async () => {
+  it('[S1-c] [S4.1-i] [S9-c] relays a raw body byte for byte, unknown fields and system-role messages included', async () => {
     const raw = '{ "model" : "claude-sonnet-4-5",\n "max_tokens":5, "messages":[{"role":"user","content":"é\\u00e9 \\ud83d\\ude00"},{"role":"system","content":"mid"}], "future_field": {"x": [1,2,3]} , "metadata":{"user_id":"{\\"session_id\\":\\"s1\\"}"}}';
     const before = vendor.messageRequests().length;
     const res = await fetch(`${gateway.url}/v1/messages`, {
@@ -71,7 +71,7 @@ describe.each(DATA_PLANES)('Messages API through $name', (plane) => {
     expect(vendor.messageRequests()[before]?.body.toString('utf8')).toBe(raw);
   });
 
-  it('streams text deltas in order and the final message', async () => {
+  it('[S4.1-h] [S4.1-k] [S6-a] streams text deltas in order and the final message', async () => {
     const anthropic = client(gateway, tokens.alice as string);
     const stream = anthropic.messages.stream({ model: 'claude-sonnet-4-5', max_tokens: 100, messages: [{ role: 'user', content: 'hi' }] });
     const texts: string[] = [];
@@ -82,7 +82,7 @@ describe.each(DATA_PLANES)('Messages API through $name', (plane) => {
     expect(final.usage.input_tokens).toBe(DEFAULT_USAGE.input_tokens);
   });
 
-  it('counts tokens and lists models', async () => {
+  it('[S4.4-b] [S2.3-e] counts tokens and lists models', async () => {
     const anthropic = client(gateway, tokens.alice as string);
     const counted = await anthropic.messages.countTokens({ model: 'claude-haiku-4-5', messages: [{ role: 'user', content: 'hi' }] });
     expect(counted.input_tokens).toBe(42);
@@ -96,7 +96,7 @@ describe.each(DATA_PLANES)('Messages API through $name', (plane) => {
     expect(ids).not.toContain('claude-opus-4-1-20250805');
   });
 
-  it('serves at the prefix and at the root, keeps the query string, and answers HEAD without auth', async () => {
+  it('[S1-g] [S4.1-b] [S9-a] [S9-b] [S9-d] serves at the prefix and at the root, keeps the query string, and answers HEAD without auth', async () => {
     const before = vendor.messageRequests().length;
     const res = await fetch(`${gateway.url}/api/v1/messages?beta=true`, {
       method: 'POST',
@@ -117,7 +117,7 @@ describe.each(DATA_PLANES)('Messages API through $name', (plane) => {
     expect(vendor.messageRequests().length).toBe(before + 1);
   });
 
-  it('selects models ignoring capitals, dashes and dots; forwards provider model ids unchanged; serves models newer than the catalogue', async () => {
+  it('[S1-b] [S2.4-b] [S2.4-c] [S2.4-e] [S2.3-e] selects models ignoring capitals, dashes and dots; forwards provider model ids unchanged; serves models newer than the catalogue', async () => {
     const anthropic = client(gateway, tokens.alice as string);
     let before = vendor.messageRequests().length;
     await anthropic.messages.create({ model: 'Claude-Sonnet-4.5', max_tokens: 5, messages: [{ role: 'user', content: 'x' }] });
@@ -135,7 +135,7 @@ describe.each(DATA_PLANES)('Messages API through $name', (plane) => {
     expect(JSON.parse(aggregator.messageRequests()[aggBefore + 1]?.body.toString('utf8') ?? '{}').model).toBe('z-ai/glm-4.6');
   });
 
-  it('relays provider errors (429 and 529) untouched with x-gw-source: upstream and no fault', async () => {
+  it('[S7-c] [S7-e] [S7-k] relays provider errors (429 and 529) untouched with x-gw-source: upstream and no fault', async () => {
     const anthropic = client(gateway, tokens.alice as string);
     for (const [status, type] of [[429, 'rate_limit_error'], [529, 'overloaded_error']] as const) {
       vendor.behaviour = { kind: 'status', status, errorType: type, message: `provider says ${status}`, headers: { 'retry-after': '7' } };
@@ -180,7 +180,7 @@ describe.each(DATA_PLANES)('Messages API through $name', (plane) => {
     else expect(body.error.message).toMatch(message);
   }
 
-  it('answers 401 no_session for missing, malformed, unknown and revoked tokens without reaching the provider', async () => {
+  it('[S2.1-a] [S2.1-e] [S3-b] [S4.1-r1] [S5-d] [S5-e] [S7-a] [S7-b] [S7-f] answers 401 no_session for missing, malformed, unknown and revoked tokens without reaching the provider', async () => {
     const before = vendor.seen.length;
     await expectGatewayError(await post('/v1/messages', { token: null }), 401, 'no_session', /^gw: no bearer token/);
     await expectGatewayError(await post('/v1/messages', { token: 'gwct_short' }), 401, 'no_session', /not a well-formed gwct_ token/);
@@ -191,7 +191,7 @@ describe.each(DATA_PLANES)('Messages API through $name', (plane) => {
     expect(vendor.seen.length).toBe(before);
   });
 
-  it('never authenticates with x-api-key: 401 with a message on how to configure the client, and the provider sees nothing', async () => {
+  it('[S4.1-a] [S4.1-d] [S5-b] [S7-f] never authenticates with x-api-key: 401 with a message on how to configure the client, and the provider sees nothing', async () => {
     const before = vendor.seen.length;
     const res = await post('/v1/messages', { token: null, headers: { 'x-api-key': tokens.alice as string } });
     await expectGatewayError(res, 401, 'no_session', /x-api-key header is never read.*authToken.*ANTHROPIC_AUTH_TOKEN/);
@@ -202,7 +202,7 @@ describe.each(DATA_PLANES)('Messages API through $name', (plane) => {
     expect(vendor.seen.length).toBe(before);
   });
 
-  it('answers 403 model_not_allowed with the specification messages', async () => {
+  it('[S2.3-d] [S2.3-e] [S2.4-d] [S4.1-r2] [S7-c] [S7-g] answers 403 model_not_allowed with the specification messages', async () => {
     const body = (model: string): string => JSON.stringify({ model, max_tokens: 5, messages: [] });
     await expectGatewayError(await post('/v1/messages', { body: body('claude-opus-4-1') }), 403, 'model_not_allowed', 'gw: "claude-opus-4-1" is switched off for your company, an owner can switch it on in Models');
     await expectGatewayError(await post('/v1/messages', { body: body('provider_a:anthropic/claude-opus-4.5') }), 403, 'model_not_allowed', 'gw: "provider_a:anthropic/claude-opus-4.5" is switched off for your company, an owner can switch it on in Models');
@@ -214,7 +214,7 @@ describe.each(DATA_PLANES)('Messages API through $name', (plane) => {
     await expectGatewayError(await post('/v1/messages', { body: body('openai:gpt-5') }), 403, 'model_not_allowed', /"openai" is not a provider/);
   });
 
-  it('answers 400, 404 and 413 gateway errors', async () => {
+  it('[S4.1-g] [S7-a] [S7-b] [S7-l] [S8-f] answers 400, 404 and 413 gateway errors', async () => {
     await expectGatewayError(await post('/v1/messages', { body: '{"model": "claude-sonnet-4-5", ' }), 400, 'invalid_request', 'gw: the request body is not valid JSON');
     await expectGatewayError(await post('/v1/messages', { body: '[1,2]' }), 400, 'invalid_request', 'gw: the request body must be a JSON object');
     await expectGatewayError(await post('/v1/messages', { body: '{"model": 7, "max_tokens": 5, "messages": []}' }), 400, 'invalid_request', /"model" is required/);
@@ -228,7 +228,7 @@ describe.each(DATA_PLANES)('Messages API through $name', (plane) => {
     expect((await post('/v1/messages')).status).toBe(200);
   });
 
-  it('records x-gw-repo, x-gw-application and x-gw-end-user when the settings allow, and never forwards them', async () => {
+  it('[S1-f] [S2.1-c] [S2.2-d] [S2.2-e] [S2.2-f] [S2.3-a] [S4.1-e] [S4.1-f] [S4.1-r5] [S4.1-r5n] [S4.2-a] [S4.2-d] [S4.2-f] [S4.2-g] records x-gw-repo, x-gw-application and x-gw-end-user when the settings allow, and never forwards them', async () => {
     const before = vendor.messageRequests().length;
     const anthropic = client(gateway, tokens.bob as string, {
       defaultHeaders: { 'x-gw-repo': 'github.com/acme/widgets', 'x-gw-application': 'billing-bot', 'x-gw-end-user': 'customer-42' },
@@ -246,7 +246,7 @@ describe.each(DATA_PLANES)('Messages API through $name', (plane) => {
     expect(latest[0]?.repo).toBeUndefined();
   });
 
-  it('meters usage and cost from the provider numbers and the price table', async () => {
+  it('[S1-e] [S2.2-a] [S2.2-b] [S2.2-c] [S4.1-r4] meters usage and cost from the provider numbers and the price table', async () => {
     const anthropic = client(gateway, tokens.bob as string);
     const stream = anthropic.messages.stream({ model: 'claude-sonnet-4-5', max_tokens: 100, messages: [{ role: 'user', content: 'hi' }] });
     await stream.finalMessage();

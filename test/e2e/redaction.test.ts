@@ -52,7 +52,7 @@ describe.each(DATA_PLANES)('secret scanning through $name', (plane) => {
     return { res, sent: vendor.messageRequests()[before]?.body.toString('utf8') ?? '' };
   }
 
-  it('replaces each credential with [REDACTED: <rule_id>] and forwards the request; the client gets the normal answer', async () => {
+  it('[S1-f] [S2.3-c] [S4.3-a] [S4.3-b] [S4.3-c] replaces each credential with [REDACTED: <rule_id>] and forwards the request; the client gets the normal answer', async () => {
     const { res, sent } = await send(on, onToken);
     expect(res.status).toBe(200);
     expect(((await res.json()) as { content: Array<{ text: string }> }).content[0]?.text).toBe(DEFAULT_DELTAS.join(''));
@@ -69,7 +69,7 @@ describe.each(DATA_PLANES)('secret scanning through $name', (plane) => {
     expect(on.output.join('\n')).not.toContain(AWS_KEY);
   });
 
-  it('forwards the body untouched when the setting is off', async () => {
+  it('[S2.3-c] forwards the body untouched when the setting is off', async () => {
     const { res, sent } = await send(off, offToken);
     expect(res.status).toBe(200);
     expect(sent).toBe(requestBody());

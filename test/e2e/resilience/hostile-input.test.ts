@@ -227,7 +227,7 @@ describe.each(PLANES)('hostile input through $name', (plane) => {
     expect(await healthy(gateway)).toBe(true);
   });
 
-  it('records an x-gw-repo of multibyte UTF-8 around the 200-byte limit iff it is valid and attribution is on, and never forwards it', { timeout: 120_000 }, async () => {
+  it('[S4.2-b] [S8-a] records an x-gw-repo of multibyte UTF-8 around the 200-byte limit iff it is valid and attribution is on, and never forwards it', { timeout: 120_000 }, async () => {
     const multibyte = fc.constantFrom('é', 'ß', '€', '日', '本', '𝔸', '🙂', 'a', 'z', '-', '_', '.');
     const repoCase = fc.record({
       host: fc.constantFrom('github.com', 'gitlab.example.org', 'git.example.co.uk'),
@@ -292,7 +292,7 @@ describe.each(PLANES)('hostile input through $name', (plane) => {
     );
   });
 
-  it('refuses tokens with wrong checksums or shapes with 401 no_session and forwards nothing', { timeout: 120_000 }, async () => {
+  it('[S2.1-a] [S4.1-r1] refuses tokens with wrong checksums or shapes with 401 no_session and forwards nothing', { timeout: 120_000 }, async () => {
     const alphabet = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz';
     const mutatedToken = fc.oneof(
       // One character of a live token changed (body or checksum): the checksum no longer matches.

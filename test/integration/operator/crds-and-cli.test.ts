@@ -183,7 +183,7 @@ describe('CRDs on a real API server', () => {
     expect(created.spec).toMatchObject(doc.spec);
   });
 
-  it('keeps a token hash immutable and a revocation final (rotation is create-new-then-revoke-old)', async () => {
+  it('[S3-d] [S3-e] keeps a token hash immutable and a revocation final (rotation is create-new-then-revoke-old)', async () => {
     await create(kube, gwObject('GatewayToken', NS, 'fixed', { tokenHash: hashToken(generateToken()) }));
     const changed = await rejection(patchSpec(kube, 'GatewayToken', NS, 'fixed', { tokenHash: hashToken(generateToken()) }));
     expect(changed.code).toBe(422);
@@ -204,7 +204,7 @@ describe('CRDs on a real API server', () => {
 });
 
 describe('gw token create / revoke against the cluster', () => {
-  it('create generates the token locally, stores only its hash and prints the value once', async () => {
+  it('[S2.1-b] [S3-a] [S5-f] create generates the token locally, stores only its hash and prints the value once', async () => {
     const out = await gw(['token', 'create', 'alice', '-n', NS, '--display-name', "Alice's laptop", '--kubeconfig', server.kubeconfigPath]);
     expect(out.code).toBe(0);
     const token = /^token: (\S+)$/m.exec(out.stdout)?.[1] as string;

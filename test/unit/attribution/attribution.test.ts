@@ -48,10 +48,20 @@ describe('readAttribution', () => {
     expect(readAttribution({ 'x-gw-application': '   ', 'x-gw-end-user': '' }, ON)).toEqual({});
   });
 
-  it('limits application and end-user labels to 200 UTF-8 bytes', () => {
+  it('keeps the first 200 UTF-8 bytes of a longer application or end-user label, cut at a character, with a warning', () => {
     const fits = '\u00e9'.repeat(100);
     const over = '\u00e9'.repeat(100) + 'x';
     expect(readAttribution({ 'x-gw-application': fits, 'x-gw-end-user': fits }, ON)).toEqual({ application: fits, endUser: fits });
-    expect(readAttribution({ 'x-gw-application': over, 'x-gw-end-user': over }, ON)).toEqual({});
+    expect(readAttribution({ 'x-gw-application': over, 'x-gw-end-user': over }, ON)).toEqual({
+      application: fits,
+      endUser: fits,
+      warning: 'x-gw-application truncated to its first 200 UTF-8 bytes; x-gw-end-user truncated to its first 200 UTF-8 bytes',
+    });
+    // A two-byte character that would straddle the limit is left out whole.
+    expect(readAttribution({ 'x-gw-application': 'a' + '\u00e9'.repeat(100) }, ON).application).toBe('a' + '\u00e9'.repeat(99));
+  });
+
+  it('drops an over-long end-user label without a trace when end-user recording is off', () => {
+    expect(readAttribution({ 'x-gw-end-user': 'u'.repeat(300) }, { ...ON, endUserRecording: false })).toEqual({});
   });
 });

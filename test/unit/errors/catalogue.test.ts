@@ -1,7 +1,8 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { FAULTS } from '../../../src/errors/catalogue.js';
+import { FAULT_NAMES, FAULTS } from '../../../src/errors/catalogue.js';
+import { RETRY_ADVICE } from '../../../src/errors/retry-advice.js';
 import { GatewayError } from '../../../src/errors/gateway-error.js';
 import { renderGatewayError } from '../../../src/errors/render.js';
 
@@ -49,7 +50,25 @@ describe('error catalogue', () => {
       ['x-gw-source', 'gateway'],
       ['x-gw-fault', 'over_budget'],
       ['x-gw-request-id', 'req_1'],
+      ['request-id', 'req_1'],
       ['retry-after', '3600'],
+      ['x-should-retry', 'false'],
     ]);
+  });
+
+  it('[S7-a] gives retry advice on every fault, and lets an error override it', () => {
+    for (const fault of FAULT_NAMES) {
+      const advice = renderGatewayError(new GatewayError(fault, 'x'), 'req_2').headers.filter(([name]) => name === 'x-should-retry');
+      expect(advice).toEqual([['x-should-retry', String(RETRY_ADVICE[fault])]]);
+    }
+    expect(RETRY_ADVICE.user_cap).toBe(false);
+    expect(RETRY_ADVICE.no_capacity).toBe(true);
+    const exhausted = renderGatewayError(new GatewayError('no_capacity', 'x', [['x-should-retry', 'false']]), 'req_3').headers;
+    expect(exhausted.filter(([name]) => name === 'x-should-retry')).toEqual([['x-should-retry', 'false']]);
+  });
+
+  it('documents the retry advice of every fault in docs/errors.md', () => {
+    const section = DOC.slice(DOC.indexOf('## Retry advice'));
+    for (const fault of FAULT_NAMES) expect(section).toMatch(new RegExp(`\\| \`${fault}\` \\| \`${RETRY_ADVICE[fault]}\``));
   });
 });

@@ -6,7 +6,7 @@ import { runUntilSignalled } from './lifecycle.js';
 
 function configOrExit(name: string, argv: readonly string[], io: CliIo, defaultPort: number): ServeConfig | null {
   try {
-    return readServeConfig(argv, io.env, { port: defaultPort });
+    return readServeConfig(argv, io.env, { port: defaultPort, serviceName: `gw-${name}` });
   } catch (error) {
     if (error instanceof ConfigError) {
       io.stderr.write(`gw ${name}: ${error.message}\n`);

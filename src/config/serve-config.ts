@@ -3,6 +3,7 @@ import { DEFAULT_PIPELINE_CONFIG, type PipelineConfig } from '../pipeline/config
 import { parseArgs } from './args.js';
 import { encryptionKeyFrom, inlineOrFile } from './file-inputs.js';
 import { ConfigError } from './load-resources.js';
+import { readOtelConfig, type OtelConfig } from './otel-config.js';
 
 export interface ServeConfig {
   /**
@@ -34,6 +35,8 @@ export interface ServeConfig {
   /** Key checks that confirm a suspected rejection, and the recovery probes' backoff. */
   readonly healthChecks: HealthMonitorOptions;
   readonly logLevel: string;
+  /** OpenTelemetry export; both signals null (off) unless an endpoint is configured. */
+  readonly otel: OtelConfig;
 }
 
 /** Every caller connection of gw serve is bounded by these (docs/resilience.md). */
@@ -81,7 +84,7 @@ function positive(raw: string | undefined, fallback: number, name: string, probl
  * The only place `gw serve` (and `gw extproc`) read argv and the
  * environment: validated once, every problem reported together, then frozen.
  */
-export function readServeConfig(argv: readonly string[], env: NodeJS.ProcessEnv, defaults: { port: number } = { port: 8080 }): ServeConfig {
+export function readServeConfig(argv: readonly string[], env: NodeJS.ProcessEnv, defaults: { port: number; serviceName?: string } = { port: 8080 }): ServeConfig {
   const args = parseArgs(argv, [], { f: 'file' });
   const problems: string[] = [];
   const file = args.values.get('file') ?? env.GW_CONFIG ?? null;
@@ -139,6 +142,7 @@ export function readServeConfig(argv: readonly string[], env: NodeJS.ProcessEnv,
       probeMaxMs: positive(env.GW_KEY_PROBE_MAX_MS, DEFAULT_HEALTH_MONITOR_OPTIONS.probeMaxMs, 'GW_KEY_PROBE_MAX_MS', problems),
     }),
     logLevel: env.GW_LOG_LEVEL ?? 'info',
+    otel: readOtelConfig(env, args.values.get('otel-config') ?? env.GW_OTEL_CONFIG, defaults.serviceName ?? 'gw', problems),
   };
   if (config.connections.headersTimeoutMs > config.connections.requestTimeoutMs) {
     problems.push(`GW_HEADERS_TIMEOUT_MS (${config.connections.headersTimeoutMs}) must not exceed GW_REQUEST_TIMEOUT_MS (${config.connections.requestTimeoutMs})`);

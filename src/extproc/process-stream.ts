@@ -1,6 +1,7 @@
 import { status as grpcStatus } from '@grpc/grpc-js';
 import type { RequestContext } from '../pipeline/context.js';
 import type { Pipeline } from '../pipeline/pipeline.js';
+import type { TraceParent } from '../pipeline/tracing.js';
 import type { EndOutcome, LocalResponse } from '../pipeline/types.js';
 import { ROUTE_HEADER } from '../upstream/cluster-name.js';
 import { decodeHeaders, setHeader } from './header-codec.js';
@@ -15,6 +16,20 @@ function immediate(response: LocalResponse, fault: string | null): ProcessingRes
       details: fault === null ? 'gw_local_response' : `gw_${fault}`,
     },
   };
+}
+
+/**
+ * Envoy's ext_proc filter (1.31+, with a tracer configured) opens the gRPC
+ * stream as a child span of the request and injects that span's context into
+ * the stream's initial metadata, not into the request headers it sends: the
+ * headers still carry only the caller's traceparent. Continue Envoy's span when
+ * it is there, so Envoy's and the processor's spans form one trace.
+ */
+function envoyTraceParent(call: ProcessServerStream): TraceParent | null {
+  const traceparent = call.metadata.get('traceparent')[0];
+  if (typeof traceparent !== 'string') return null;
+  const tracestate = call.metadata.get('tracestate')[0];
+  return { traceparent, tracestate: typeof tracestate === 'string' ? tracestate : undefined };
 }
 
 // Frozen: the service encodes these once (see processorService).
@@ -144,7 +159,7 @@ export class ProcessStream {
 
   private async requestHeaders(message: ProcessingRequest): Promise<void> {
     const { map, pseudo, repeated, fieldCount } = decodeHeaders(message.request_headers?.headers);
-    const ctx = this.pipeline.begin({ method: pseudo[':method'] ?? 'GET', path: pseudo[':path'] ?? '/', headers: map, repeated, fieldCount });
+    const ctx = this.pipeline.begin({ method: pseudo[':method'] ?? 'GET', path: pseudo[':path'] ?? '/', headers: map, repeated, fieldCount }, envoyTraceParent(this.call));
     this.ctx = ctx;
     const outcome = await this.pipeline.onRequestHeaders(ctx);
     if (outcome.kind === 'respond') {

@@ -330,12 +330,13 @@ export function decodeProcessingResponse(bytes: Buffer): ProcessingResponse {
 export function openProcessStream(
   client: grpc.Client,
   options: grpc.CallOptions = {},
+  metadata: grpc.Metadata = new grpc.Metadata(),
 ): ProcessClientStream {
   return client.makeBidiStreamRequest(
     PROCESS_METHOD_PATH,
     processMethod.requestSerialize,
     processMethod.responseDeserialize,
-    new grpc.Metadata(),
+    metadata,
     options,
   );
 }

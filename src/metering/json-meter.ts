@@ -12,6 +12,8 @@ export class JsonMeter {
   private truncated = false;
   /** Set by end(): input_tokens of a count_tokens answer, for instance. */
   body: Record<string, unknown> | null = null;
+  /** The model the provider says answered, for traces and GenAI metrics. */
+  responseModel: string | null = null;
 
   constructor(usage: Usage) {
     this.usage = usage;
@@ -37,6 +39,7 @@ export class JsonMeter {
         if (typeof parsed === 'object' && parsed !== null) {
           this.body = parsed as Record<string, unknown>;
           mergeUsage(this.usage, this.body.usage);
+          if (typeof this.body.model === 'string') this.responseModel = this.body.model.slice(0, 200);
         }
       } catch {
         // Not JSON (an HTML error page from a proxy, say): nothing to meter.

@@ -40,6 +40,8 @@ const MAX_LINE_BYTES = 1024 * 1024;
  */
 export class SseMeter {
   readonly usage: Usage;
+  /** The model the provider says answered (message_start), for traces and GenAI metrics. */
+  responseModel: string | null = null;
   sawMessageStop = false;
   errorType: string | null = null;
   events = 0;
@@ -190,7 +192,10 @@ export class SseMeter {
     const type = typeof event.type === 'string' ? event.type : name;
     if (type === 'message_start') {
       const message = event.message as Record<string, unknown> | undefined;
-      if (message && typeof message === 'object') mergeUsage(this.usage, message.usage);
+      if (message && typeof message === 'object') {
+        mergeUsage(this.usage, message.usage);
+        if (typeof message.model === 'string') this.responseModel = message.model.slice(0, 200);
+      }
     } else if (type === 'message_delta') {
       mergeUsage(this.usage, event.usage);
     } else if (type === 'message_stop') {

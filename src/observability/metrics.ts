@@ -1,4 +1,11 @@
 import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
+import { GENAI_BUCKETS, type GenAiObservation, type GenAiSink } from './genai.js';
+
+/**
+ * Label names of the GenAI instruments: the conventions' attribute names with
+ * dots as underscores, as the OpenTelemetry-to-Prometheus rules spell them.
+ */
+const GENAI_LABELS = ['gen_ai_operation_name', 'gen_ai_provider_name', 'gen_ai_request_model', 'gen_ai_response_model'] as const;
 
 /** Every metric the gateway exports, on one registry per process. */
 export class GatewayMetrics {
@@ -88,6 +95,51 @@ export class GatewayMetrics {
     labelNames: ['operation'] as const,
     registers: [this.registry],
   });
+
+  /*
+   * The GenAI semantic-convention instruments under their Prometheus names
+   * (unit suffix _seconds for "s"; the annotation unit {token} adds none).
+   */
+  readonly genAiTokenUsage = new Histogram({
+    name: 'gen_ai_client_token_usage',
+    help: 'gen_ai.client.token.usage: tokens per request, by token type (input counts cache reads and writes).',
+    labelNames: [...GENAI_LABELS, 'gen_ai_token_type'] as const,
+    buckets: [...GENAI_BUCKETS.tokens],
+    registers: [this.registry],
+  });
+  readonly genAiDuration = new Histogram({
+    name: 'gen_ai_server_request_duration_seconds',
+    help: 'gen_ai.server.request.duration: whole request, head to last byte.',
+    labelNames: [...GENAI_LABELS, 'error_type'] as const,
+    buckets: [...GENAI_BUCKETS.duration],
+    registers: [this.registry],
+  });
+  readonly genAiTimeToFirstToken = new Histogram({
+    name: 'gen_ai_server_time_to_first_token_seconds',
+    help: 'gen_ai.server.time_to_first_token: successful streams, to the first relayed event.',
+    labelNames: GENAI_LABELS,
+    buckets: [...GENAI_BUCKETS.timeToFirstToken],
+    registers: [this.registry],
+  });
+  readonly genAiTimePerOutputToken = new Histogram({
+    name: 'gen_ai_server_time_per_output_token_seconds',
+    help: 'gen_ai.server.time_per_output_token: successful streams, time after the first token per further output token.',
+    labelNames: GENAI_LABELS,
+    buckets: [...GENAI_BUCKETS.timePerOutputToken],
+    registers: [this.registry],
+  });
+
+  /** The Prometheus side of the GenAI instruments. */
+  readonly genAi: GenAiSink = {
+    record: (o: GenAiObservation): void => {
+      const labels = { gen_ai_operation_name: o.operation, gen_ai_provider_name: o.provider, gen_ai_request_model: o.requestModel, gen_ai_response_model: o.responseModel };
+      if (o.inputTokens !== null) this.genAiTokenUsage.observe({ ...labels, gen_ai_token_type: 'input' }, o.inputTokens);
+      if (o.outputTokens !== null) this.genAiTokenUsage.observe({ ...labels, gen_ai_token_type: 'output' }, o.outputTokens);
+      this.genAiDuration.observe({ ...labels, error_type: o.errorType ?? '' }, o.durationS);
+      if (o.timeToFirstTokenS !== null) this.genAiTimeToFirstToken.observe(labels, o.timeToFirstTokenS);
+      if (o.timePerOutputTokenS !== null) this.genAiTimePerOutputToken.observe(labels, o.timePerOutputTokenS);
+    },
+  };
 
   constructor(defaults = true) {
     if (defaults) collectDefaultMetrics({ register: this.registry });

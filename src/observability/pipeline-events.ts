@@ -3,11 +3,17 @@ import type { FinishedInfo, PipelineEvents } from '../pipeline/events.js';
 import type { UsageRecord } from '../metering/usage-record.js';
 import type { Logger } from './logger.js';
 import type { GatewayMetrics } from './metrics.js';
+import { genAiObservation, type GenAiSink } from './genai.js';
 
 /** Pipeline events → one pino line per request and the Prometheus metrics. Never logs headers, bodies or secrets. */
-export function observabilityEvents(logger: Logger, metrics: GatewayMetrics): PipelineEvents {
+export function observabilityEvents(logger: Logger, metrics: GatewayMetrics, otlpGenAi: GenAiSink | null = null): PipelineEvents {
   return {
     requestFinished(record: UsageRecord | null, info: FinishedInfo): void {
+      const genAi = genAiObservation(record, info);
+      if (genAi !== null) {
+        metrics.genAi.record(genAi);
+        otlpGenAi?.record(genAi);
+      }
       const company = info.company ?? '';
       metrics.requests.inc({ company, route: info.route ?? 'none', status: String(info.status), fault: info.fault ?? '' });
       metrics.duration.observe({ route: info.route ?? 'none' }, info.durationMs / 1000);
@@ -37,6 +43,9 @@ export function observabilityEvents(logger: Logger, metrics: GatewayMetrics): Pi
           duration_ms: info.durationMs,
           ttfb_ms: info.ttfbMs,
           outcome: info.outcome,
+          // Joins the line to its trace; absent (undefined) when the request is not traced.
+          trace_id: info.traceId ?? undefined,
+          span_id: info.spanId ?? undefined,
         },
         'request',
       );
@@ -45,11 +54,11 @@ export function observabilityEvents(logger: Logger, metrics: GatewayMetrics): Pi
       metrics.seatExhausted.inc({ company, credential, window });
       logger.warn({ company, credential, window, reset_at: resetAt === null ? null : new Date(resetAt).toISOString() }, 'seat window exhausted');
     },
-    redaction(company, countsByRule, budgetExhausted, requestId) {
+    redaction(company, countsByRule, budgetExhausted, requestId, trace) {
       for (const [rule, n] of Object.entries(countsByRule)) metrics.redactions.inc({ company, rule }, n);
       if (budgetExhausted) {
         metrics.redactionBudgetExhausted.inc({ company });
-        logger.warn({ request_id: requestId, company, rules: Object.keys(countsByRule) }, 'secret scan stopped at its time budget; forwarded with what was found redacted');
+        logger.warn({ request_id: requestId, company, rules: Object.keys(countsByRule), trace_id: trace?.traceId, span_id: trace?.spanId }, 'secret scan stopped at its time budget; forwarded with what was found redacted');
       }
     },
     leaseChanged(company, credential, delta) {

@@ -8,6 +8,7 @@ import type { ModelDecision } from '../policy/authorize-model.js';
 import type { CompanyRecords, TokenRecord } from '../state/records.js';
 import type { Lease } from '../state/state.js';
 import type { RouteName } from './routes.js';
+import type { PhaseSpan, RequestTrace } from './tracing.js';
 import type { RequestHead } from './types.js';
 
 /** Everything the pipeline learns about one request, from its head to its end. */
@@ -37,6 +38,11 @@ export class RequestContext {
   usage: Usage | null = null;
   meter: SseMeter | JsonMeter | null = null;
   finished = false;
+  /** The request's span; null when tracing is off or this request is not sampled. */
+  trace: RequestTrace | null = null;
+  /** The provider exchange and the relayed stream, open until the end. */
+  upstreamSpan: PhaseSpan | null = null;
+  streamSpan: PhaseSpan | null = null;
 
   constructor(requestId: string, startedAt: number, head: RequestHead, route: RouteName | null, query: string) {
     this.requestId = requestId;

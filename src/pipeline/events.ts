@@ -4,7 +4,7 @@ import type { UsageRecord } from '../metering/usage-record.js';
 export interface PipelineEvents {
   requestFinished(record: UsageRecord | null, info: FinishedInfo): void;
   seatWindowExhausted(company: string, credential: string, window: string, resetAt: number | null): void;
-  redaction(company: string, countsByRule: Readonly<Record<string, number>>, budgetExhausted: boolean, requestId: string): void;
+  redaction(company: string, countsByRule: Readonly<Record<string, number>>, budgetExhausted: boolean, requestId: string, trace?: TraceIds | null): void;
   stateError(operation: string, error: unknown): void;
   /** A lease was taken (+1) or given back (-1) by this process. */
   leaseChanged(company: string, credential: string, delta: 1 | -1): void;
@@ -21,6 +21,16 @@ export interface FinishedInfo {
   readonly durationMs: number;
   readonly ttfbMs: number | null;
   readonly outcome: string;
+  /** The request's trace, so its log line joins the trace; null when not traced. */
+  readonly traceId: string | null;
+  readonly spanId: string | null;
+  /** The model the provider says answered (gen_ai.response.model). */
+  readonly responseModel: string | null;
+}
+
+export interface TraceIds {
+  readonly traceId: string;
+  readonly spanId: string;
 }
 
 export const SILENT_EVENTS: PipelineEvents = {

@@ -18,7 +18,7 @@ import type { GatewayState } from '../state/state.js';
 import type { PipelineConfig } from './config.js';
 import { attributionHeaders } from './attribution-headers.js';
 import { RequestContext } from './context.js';
-import type { PipelineEvents } from './events.js';
+import type { FinishedInfo, PipelineEvents } from './events.js';
 import { forwardHeaders } from './forward-headers.js';
 import { refuseDuplicates, refuseOversizedHead } from './header-shape.js';
 import { findTopLevelString } from './json-top-level.js';
@@ -30,6 +30,8 @@ import { tooLarge } from './too-large.js';
 import { relayedResponseHeaders } from './response-headers.js';
 import { clusterNameForOrigin } from '../upstream/cluster-name.js';
 import { matchRoute } from './routes.js';
+import { providerTraceHeaders } from './trace-headers.js';
+import type { TracedModel, TraceParent, TracerPort } from './tracing.js';
 import type { BodyOutcome, EndOutcome, HeaderMap, HeadersOutcome, LocalResponse, RequestHead, ResponseDecision } from './types.js';
 
 export interface PipelineDeps {
@@ -40,6 +42,8 @@ export interface PipelineDeps {
   readonly config: PipelineConfig;
   /** Confirms suspected key rejections and probes rejected keys; without it, health never changes. */
   readonly health?: CredentialHealthPort;
+  /** Null (the default) when tracing is off: then no span is ever made. */
+  readonly tracer?: TracerPort | null;
   readonly now?: () => number;
   readonly newRequestId?: () => string;
 }
@@ -61,6 +65,7 @@ export class Pipeline {
   private readonly redactor: RedactorPort | null;
   private readonly events: PipelineEvents;
   private readonly health: CredentialHealthPort | null;
+  private readonly tracer: TracerPort | null;
   readonly config: PipelineConfig;
   private readonly now: () => number;
   private readonly newRequestId: () => string;
@@ -73,13 +78,17 @@ export class Pipeline {
     this.events = deps.events;
     this.health = deps.health ?? null;
     this.config = deps.config;
+    this.tracer = deps.tracer ?? null;
     this.now = deps.now ?? Date.now;
     this.newRequestId = deps.newRequestId ?? (() => `req_${randomUUID().replaceAll('-', '')}`);
   }
 
-  begin(head: RequestHead): RequestContext {
+  /** `traceParent`: trace context from the data plane's own hop (Envoy's), preferred to the caller's header. */
+  begin(head: RequestHead, traceParent: TraceParent | null = null): RequestContext {
     const { route, query } = matchRoute(head.method, head.path, this.config.pathPrefix);
-    return new RequestContext(this.newRequestId(), this.now(), head, route, query);
+    const ctx = new RequestContext(this.newRequestId(), this.now(), head, route, query);
+    if (this.tracer !== null) ctx.trace = this.tracer.startRequest(head, ctx.requestId, traceParent);
+    return ctx;
   }
 
   /** Phase 1: route, authenticate, take a caller slot. */
@@ -95,9 +104,11 @@ export class Pipeline {
         ctx.status = 200;
         return { kind: 'respond', response: { status: 200, headers: [['x-gw-request-id', ctx.requestId], ['request-id', ctx.requestId]], body: '' } };
       }
+      const authSpan = ctx.trace?.phase('authenticate');
       const token = await this.guard('token lookup', () => authenticate(ctx.head.headers, this.state));
       const company = await this.guard('company lookup', () => this.state.getCompany(token.company));
       if (!company) throw new GatewayError('no_session', 'gw: the bearer token matches no live token (unknown or revoked)');
+      authSpan?.end();
       ctx.token = token;
       ctx.company = company;
       refuseOversizedHead(ctx.head, { maxHeaders: this.config.maxRequestHeaders, maxHeaderBytes: this.config.maxRequestHeaderBytes });
@@ -116,9 +127,11 @@ export class Pipeline {
       }
       const settings = company.settings;
       const limit = settings.capOverrides[token.name] ?? settings.callerCap;
+      const queueSpan = ctx.trace?.phase('caller_queue', { 'gw.caller_cap': limit });
       const acquired = await this.guard('caller slot', () =>
         this.state.acquireCallerSlot({ company: company.company, tokenHash: token.hash, limit, requestId: ctx.requestId, ttlMs: this.config.slotTtlMs, waitMs: settings.queueWaitMs }),
       );
+      queueSpan?.end({ 'gw.caller_slot.acquired': acquired });
       if (!acquired) {
         // Retry advice reflects the wait already spent queueing: an automatic retry would only queue again.
         const waitSeconds = Math.max(1, Math.ceil(settings.queueWaitMs / 1000));
@@ -150,22 +163,31 @@ export class Pipeline {
       const body = decoded ?? received;
       const fields = readBodyFields(body, ctx.route === 'messages');
       ctx.stream = fields.stream && ctx.route === 'messages';
+      const policySpan = ctx.trace?.phase('policy');
       const decision = await this.guard('model lists', () => authorizeModel(fields.model, company, this.served));
       ctx.model = decision;
-      if (ctx.route === 'messages') await this.admitSpend(ctx, decision.price, body.length, fields.maxTokens ?? 0);
+      policySpan?.end();
+      if (ctx.route === 'messages') {
+        const spendSpan = ctx.trace?.phase('spend');
+        await this.admitSpend(ctx, decision.price, body.length, fields.maxTokens ?? 0);
+        spendSpan?.end({ 'gw.spend.reserved': ctx.spend !== null });
+      }
 
       let out = body;
       if (company.settings.secretScanning && this.redactor) {
+        const redactionSpan = ctx.trace?.phase('redaction');
         const result = this.redactor(out, { budgetMs: this.config.redactionBudgetMs });
+        redactionSpan?.end(redactionAttributes(result.countsByRule, result.budgetExhausted));
         out = result.body;
         if (Object.keys(result.countsByRule).length > 0 || result.budgetExhausted) {
           ctx.redactions = result.countsByRule;
-          this.events.redaction(company.company, result.countsByRule, result.budgetExhausted, ctx.requestId);
+          this.events.redaction(company.company, result.countsByRule, result.budgetExhausted, ctx.requestId, ctx.trace);
         }
       }
       if (decision.forwardId !== fields.model) out = spliceModel(out, decision.forwardId);
 
       const session = ctx.head.headers['x-claude-code-session-id'] ?? fields.sessionId;
+      const leaseSpan = ctx.trace?.phase('lease');
       const outcome = await this.guard('lease', () =>
         this.state.acquireLease({
           company: company.company,
@@ -195,10 +217,13 @@ export class Pipeline {
         return { kind: 'respond', response: this.errorResponse(ctx, new GatewayError('unavailable', 'gw: the request ended before it was forwarded')) };
       }
       ctx.lease = outcome.lease;
+      leaseSpan?.end({ 'gw.credential': outcome.lease.credential.name });
       this.events.leaseChanged(company.company, outcome.lease.credential.name, 1);
       const credential = outcome.lease.credential;
       const address = this.addressOf(credential);
       const headers = forwardHeaders(ctx.head.headers, credential, out.length);
+      if (ctx.trace !== null) ctx.upstreamSpan = ctx.trace.phase('upstream', { 'server.address': address.origin });
+      providerTraceHeaders(company.settings.traceContextToProvider === true, ctx.upstreamSpan, headers);
       const endpoint = ctx.route === 'count_tokens' ? '/v1/messages/count_tokens' : '/v1/messages';
       return {
         kind: 'forward',
@@ -220,6 +245,10 @@ export class Pipeline {
   /** Phase 3: tag the provider's answer, learn seat windows and credential health from it. */
   onResponseHeaders(ctx: RequestContext, status: number, headers: HeaderMap): ResponseDecision {
     ctx.status = status;
+    if (ctx.trace !== null) {
+      ctx.upstreamSpan?.event('response_headers', { 'http.response.status_code': status });
+      ctx.streamSpan = ctx.trace.phase('stream');
+    }
     const lease = ctx.lease;
     if (lease) {
       const credential = lease.credential;
@@ -243,7 +272,10 @@ export class Pipeline {
 
   /** Phase 4, per chunk: the data plane has already passed the chunk on; meter it on the side. */
   onResponseChunk(ctx: RequestContext, chunk: Uint8Array): void {
-    if (ctx.firstByteAt === null) ctx.firstByteAt = this.now();
+    if (ctx.firstByteAt === null) {
+      ctx.firstByteAt = this.now();
+      ctx.upstreamSpan?.event('first_byte');
+    }
     ctx.meter?.push(chunk);
   }
 
@@ -294,7 +326,7 @@ export class Pipeline {
         this.events.stateError('record usage', error);
       }
     }
-    this.events.requestFinished(record, {
+    const info: FinishedInfo = {
       requestId: ctx.requestId,
       route: ctx.route,
       method: ctx.head.method,
@@ -305,7 +337,12 @@ export class Pipeline {
       durationMs: end - ctx.startedAt,
       ttfbMs: ttfb,
       outcome: finalOutcome,
-    });
+      traceId: ctx.trace?.traceId ?? null,
+      spanId: ctx.trace?.spanId ?? null,
+      responseModel: ctx.meter?.responseModel ?? null,
+    };
+    ctx.trace?.end(record, info, tracedModel(ctx));
+    this.events.requestFinished(record, info);
   }
 
   /** Render any failure as a gateway error, and remember it for the record. */
@@ -423,4 +460,21 @@ function spliceModel(body: Buffer, model: string): Buffer {
   const span = findTopLevelString(body, 'model');
   if (!span) return body;
   return Buffer.concat([body.subarray(0, span[0]), Buffer.from(JSON.stringify(model)), body.subarray(span[1])]);
+}
+
+function redactionAttributes(counts: Readonly<Record<string, number>>, budgetExhausted: boolean): Record<string, string | number | boolean> {
+  let total = 0;
+  for (const n of Object.values(counts)) total += n;
+  // Rule ids only: never what was found.
+  return { 'gw.redaction.count': total, 'gw.redaction.rules': Object.keys(counts).sort().join(','), 'gw.redaction.budget_exhausted': budgetExhausted };
+}
+
+function tracedModel(ctx: RequestContext): TracedModel | null {
+  if (ctx.route !== 'messages' && ctx.route !== 'count_tokens') return null;
+  return {
+    operation: ctx.route === 'messages' ? 'chat' : 'count_tokens',
+    provider: ctx.model?.provider ?? null,
+    requestModel: ctx.model?.parsed.raw ?? null,
+    responseModel: ctx.meter?.responseModel ?? null,
+  };
 }

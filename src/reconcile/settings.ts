@@ -34,6 +34,7 @@ export function settingsRecord(company: string, spec: GatewaySettingsSpec | unde
     repositoryAttribution: s.repositoryAttribution ?? false,
     endUserRecording: s.endUserRecording ?? false,
     secretScanning: s.secretScanning ?? false,
+    traceContextToProvider: s.traceContextToProvider ?? false,
     enabledModels,
     timeZone: s.spendLimits?.timeZone ?? SETTINGS_DEFAULTS.timeZone,
     perTokenLimits: (s.spendLimits?.perToken ?? []).map((l) => ({ window: l.window, usd: l.usd })),

@@ -79,6 +79,7 @@ export interface GatewaySettingsSpec {
   repositoryAttribution?: boolean;
   endUserRecording?: boolean;
   secretScanning?: boolean;
+  traceContextToProvider?: boolean;
   /** Per provider, the listed models switched on (`*` switches on every listed model). */
   models?: Partial<Record<ProviderName, { enabled: string[] }>>;
   spendLimits?: {

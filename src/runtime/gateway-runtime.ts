@@ -10,6 +10,7 @@ import { GatewayMetrics } from '../observability/metrics.js';
 import { credentialHealthEvents, observabilityEvents } from '../observability/pipeline-events.js';
 import { CredentialHealthMonitor } from '../credentials/health-monitor.js';
 import { httpKeyCheck } from '../upstream/key-check.js';
+import { startTelemetry } from '../observability/telemetry.js';
 import { Pipeline } from '../pipeline/pipeline.js';
 import { redactJsonBody } from '../redaction/index.js';
 import type { RedactorPort } from '../pipeline/ports.js';
@@ -99,14 +100,16 @@ export async function startRuntime(config: ServeConfig, deps: RuntimeDeps): Prom
   if (file === null) logger.info('no -f file: serving what the operator writes to Redis');
   const metrics = new GatewayMetrics();
   const health = new CredentialHealthMonitor(state, httpKeyCheck(), credentialHealthEvents(logger, metrics), config.healthChecks);
+  const telemetry = await startTelemetry(config.otel, logger);
   const pipeline = new Pipeline({
     health,
     state,
     servedModels: new ServedModels(httpModelListFetcher()),
     // Runs only for companies with secret scanning on; off means the body is not even read for it.
     redactor: deps.redactor === undefined ? (body, options) => redactJsonBody(body, options) : deps.redactor,
-    events: observabilityEvents(logger, metrics),
+    events: observabilityEvents(logger, metrics, telemetry.genAi),
     config: config.pipeline,
+    tracer: telemetry.tracer,
   });
   let ready = false;
   const admin = createAdminServer({ state, registry: metrics.registry, adminToken: config.adminToken, ready: () => ready });
@@ -126,6 +129,8 @@ export async function startRuntime(config: ServeConfig, deps: RuntimeDeps): Prom
       await new Promise<void>((resolve) => admin.close(() => resolve()));
       admin.closeAllConnections();
       await state.close();
+      // Last: the spans of requests that ended during shutdown are still exported.
+      await telemetry.shutdown();
     },
   };
 }

@@ -24,6 +24,8 @@ export interface CompanySettings {
   readonly repositoryAttribution: boolean;
   readonly endUserRecording: boolean;
   readonly secretScanning: boolean;
+  /** Send a W3C traceparent to the provider (off: trace context never leaves for a third party). */
+  readonly traceContextToProvider: boolean;
   /** Provider → normalized ids switched on; `null` where the settings name no list for it. */
   readonly enabledModels: Readonly<Partial<Record<ProviderName, readonly string[]>>>;
   readonly timeZone: string;

@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { loadResources } from '../../src/config/load-resources.js';
 import { PROVIDER_DEFAULTS } from '../../src/models/providers.js';
 import { clusterNameForOrigin } from '../../src/upstream/cluster-name.js';
-import { startEnvoyHarness, type EnvoyHarnessOptions } from './envoy-harness/index.js';
+import { startEnvoyHarness, type EnvoyHarness, type EnvoyHarnessOptions } from './envoy-harness/index.js';
 import { spawnGw, type GatewayProcess, type StartOptions } from './gateway-process.js';
 
 /**
@@ -11,7 +11,7 @@ import { spawnGw, type GatewayProcess, type StartOptions } from './gateway-proce
  * generated Envoy config is (BUFFERED request body, mode override allowed,
  * one cluster per provider address, message timeout in seconds).
  */
-export async function startExtProcPlane(file: string, options: StartOptions & { harness?: Partial<EnvoyHarnessOptions> } = {}): Promise<GatewayProcess> {
+export async function startExtProcPlane(file: string, options: StartOptions & { harness?: Partial<EnvoyHarnessOptions> } = {}): Promise<GatewayProcess & { readonly harness: EnvoyHarness }> {
   const processor = await spawnGw('extproc', file, options);
   const env = { ...process.env, ...(options.env ?? {}) };
   const resources = loadResources(readFileSync(file, 'utf8'), env, file);
@@ -37,6 +37,7 @@ export async function startExtProcPlane(file: string, options: StartOptions & { 
   let harnessClosed: Promise<void> | null = null;
   const closeHarness = (): Promise<void> => (harnessClosed ??= harness.close());
   return {
+    harness,
     url: harness.url,
     adminUrl: processor.adminUrl,
     child: processor.child,

@@ -67,6 +67,14 @@ export interface EnvoyHarnessOptions {
    * upstream back by TCP backpressure. Default false (reads ahead without limit).
    */
   flowControl?: boolean;
+  /**
+   * Envoy's OpenTelemetry tracer, as the generated bootstrap sets it (HCM
+   * tracing with no_context_propagation): the request gets an ingress span
+   * continuing the caller's traceparent, the ext_proc gRPC stream a child span
+   * whose context rides in the stream's initial metadata (Envoy 1.31+), and the
+   * upstream request gets no trace header from Envoy. Default false.
+   */
+  tracing?: boolean;
 }
 
 export interface ResolvedOptions {
@@ -89,6 +97,7 @@ export interface ResolvedOptions {
   requestHeadersToRemove: string[];
   routeIdleTimeoutMs: number | undefined;
   flowControl: boolean;
+  tracing: boolean;
 }
 
 export function resolveOptions(o: EnvoyHarnessOptions): ResolvedOptions {
@@ -116,6 +125,7 @@ export function resolveOptions(o: EnvoyHarnessOptions): ResolvedOptions {
     requestHeadersToRemove: (o.requestHeadersToRemove ?? [o.routeHeader ?? 'x-gw-upstream']).map((h) => h.toLowerCase()),
     routeIdleTimeoutMs: o.routeIdleTimeoutMs,
     flowControl: o.flowControl ?? false,
+    tracing: o.tracing ?? false,
   };
 }
 
@@ -181,4 +191,6 @@ export interface AccessLogEntry {
   dynamicMetadata: Record<string, ProtoStruct>;
   /** The response did not complete normally (client disconnect or stream reset). */
   reset: boolean;
+  /** With tracing: the trace, Envoy's ingress span and the ext_proc call's span it sent in metadata. */
+  trace: { traceId: string; ingressSpanId: string; extProcSpanId: string } | undefined;
 }

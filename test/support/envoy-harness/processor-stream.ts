@@ -12,6 +12,7 @@
  * - close() is Envoy's: half-close, then reset (the processor sees CANCELLED).
  */
 import type * as grpc from '@grpc/grpc-js';
+import { Metadata } from '@grpc/grpc-js';
 import {
   openProcessStream,
   type ProcessClientStream,
@@ -41,6 +42,8 @@ export interface StreamConfig {
   failureModeAllow: boolean;
   statusOnError: number;
   protocolConfig: ProtocolConfiguration;
+  /** Initial metadata of the gRPC stream (Envoy's tracer puts traceparent here). */
+  metadata?: Record<string, string>;
 }
 
 interface Owed {
@@ -103,7 +106,9 @@ export class ProcessorStream {
   }
 
   private open(): ProcessClientStream {
-    const call = openProcessStream(this.client);
+    const metadata = new Metadata();
+    for (const [k, v] of Object.entries(this.config.metadata ?? {})) metadata.set(k, v);
+    const call = openProcessStream(this.client, {}, metadata);
     this.call = call;
     this.stats.streams_started += 1;
     call.on('data', (response: ProcessingResponse) => this.onAnswer(response));

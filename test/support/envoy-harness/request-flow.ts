@@ -4,7 +4,7 @@
  * (response headers, body NONE/STREAMED/BUFFERED), with Envoy's rules for
  * what each answer may change (reference §2).
  */
-import { randomUUID } from 'node:crypto';
+import { randomBytes, randomUUID } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type * as grpc from '@grpc/grpc-js';
 import type { Dispatcher } from 'undici';
@@ -49,6 +49,7 @@ export class RequestFlow {
   private requestBodyReplaced: Buffer | undefined;
   private responseBodyReplaced: Buffer | undefined;
   private readonly metadata: Record<string, ProtoStruct> = {};
+  private readonly trace: AccessLogEntry['trace'];
 
   constructor(
     private readonly req: IncomingMessage,
@@ -59,6 +60,7 @@ export class RequestFlow {
     this.stats = env.stats;
     this.mode = { ...env.options.processingMode };
     this.down = new Downstream(res, () => this.onClientGone());
+    this.trace = this.options.tracing ? envoyTrace(req.headers.traceparent) : undefined;
     this.proc = new ProcessorStream(
       env.client,
       {
@@ -70,6 +72,7 @@ export class RequestFlow {
           request_body_mode: this.mode.request_body_mode,
           response_body_mode: this.mode.response_body_mode,
         },
+        ...(this.trace ? { metadata: { traceparent: `00-${this.trace.traceId}-${this.trace.extProcSpanId}-01` } } : {}),
       },
       env.stats,
       (failure) => this.failClosed(failure),
@@ -105,6 +108,7 @@ export class RequestFlow {
       cluster: this.cluster,
       dynamicMetadata: this.metadata,
       reset: this.down.reset,
+      trace: this.trace,
     };
   }
 
@@ -513,4 +517,15 @@ function readBody(req: IncomingMessage): Promise<BodyRead> {
 function statusOf(headers: HeaderMap, fallback: number): number {
   const status = Number(headers.getString(':status'));
   return Number.isInteger(status) && status >= 100 ? status : fallback;
+}
+
+/** Envoy's ingress span continues a valid caller traceparent, or starts a trace. */
+function envoyTrace(traceparent: string | string[] | undefined): NonNullable<AccessLogEntry['trace']> {
+  const match = typeof traceparent === 'string' ? /^00-([0-9a-f]{32})-([0-9a-f]{16})-[0-9a-f]{2}$/.exec(traceparent) : null;
+  const valid = match !== null && !/^0+$/.test(match[1] as string) && !/^0+$/.test(match[2] as string);
+  return {
+    traceId: valid ? (match[1] as string) : randomBytes(16).toString('hex'),
+    ingressSpanId: randomBytes(8).toString('hex'),
+    extProcSpanId: randomBytes(8).toString('hex'),
+  };
 }

@@ -70,6 +70,7 @@ describe('loadResources', () => {
       repositoryAttribution: false,
       endUserRecording: false,
       secretScanning: false,
+      traceContextToProvider: false,
       spendLimits: { timeZone: 'UTC', refuseUnpriced: false },
       callerConcurrency: { default: 16, queueWaitSeconds: 5 },
     });

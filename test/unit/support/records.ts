@@ -8,6 +8,7 @@ export function companySettings(overrides: Partial<CompanySettings> = {}): Compa
     repositoryAttribution: false,
     endUserRecording: false,
     secretScanning: false,
+    traceContextToProvider: false,
     enabledModels: {},
     timeZone: 'UTC',
     perTokenLimits: [],

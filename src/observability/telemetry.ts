@@ -1,0 +1,35 @@
+import type { OtelConfig } from '../config/otel-config.js';
+import type { TracerPort } from '../pipeline/tracing.js';
+import type { GenAiSink } from './genai.js';
+import type { Logger } from './logger.js';
+
+/** What a process gets from OpenTelemetry: nulls when nothing is configured. */
+export interface Telemetry {
+  readonly tracer: TracerPort | null;
+  readonly genAi: GenAiSink | null;
+  /** Flush what is buffered and stop exporting (bounded by the exporters' timeouts). */
+  shutdown(): Promise<void>;
+}
+
+export const TELEMETRY_OFF: Telemetry = Object.freeze({ tracer: null, genAi: null, shutdown: async () => {} });
+
+/**
+ * Loads the OpenTelemetry SDK only when an endpoint is configured: off (the
+ * default), not one of its modules is imported, and the pipeline holds a null
+ * tracer.
+ */
+export async function startTelemetry(config: OtelConfig, logger: Logger): Promise<Telemetry> {
+  if (config.traces === null && config.metrics === null) return TELEMETRY_OFF;
+  const { startOtelSdk } = await import('./otel/otel-sdk.js');
+  const telemetry = await startOtelSdk(config, logger);
+  logger.info(
+    {
+      traces: config.traces ? { url: config.traces.url, protocol: config.traces.protocol } : null,
+      metrics: config.metrics ? { url: config.metrics.url, protocol: config.metrics.protocol } : null,
+      sampler: config.sampler,
+      service: config.serviceName,
+    },
+    'opentelemetry export on',
+  );
+  return telemetry;
+}

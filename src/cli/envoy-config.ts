@@ -14,6 +14,8 @@ export const ENVOY_CONFIG_USAGE = `gw envoy-config: write the Envoy bootstrap th
                   [--message-timeout-seconds N] [--buffer-limit-mb N] [--max-body-mb N]
                   [--stream-idle-timeout-seconds N] [--drain-timeout-seconds N]
                   [--connect-timeout-seconds N] [--upstream-ca-file PATH] [--max-concurrent-requests N]
+                  [--tracing-collector host:port [--tracing-collector-tls true]
+                   [--tracing-service-name NAME] [--tracing-sampling-percent N]]
 
   --values FILE  YAML or JSON with the same settings under camelCase keys
                  (${VALUE_KEYS.join(', ')}); flags win over it.

@@ -17,6 +17,8 @@ export { DEFAULT_ENVOY_SETTINGS, resolveEnvoySettings, type EnvoySettings } from
 /** The cluster Envoy's ext_proc filter streams to. Provider clusters start with gw_http(s)_, so no clash. */
 export const EXTPROC_CLUSTER = 'gw_extproc';
 export const EXTPROC_FILTER = 'envoy.filters.http.ext_proc';
+/** The OTLP/gRPC collector Envoy's tracer exports to (only with tracing on). */
+export const OTEL_COLLECTOR_CLUSTER = 'gw_otel_collector';
 const LISTENER = 'gw';
 /** The processor is local (sidecar socket or in-cluster); it answers a connect at once or not at all. */
 const PROCESSOR_CONNECT_TIMEOUT = '1s';
@@ -27,6 +29,7 @@ const TYPE = {
   router: 'type.googleapis.com/envoy.extensions.filters.http.router.v3.Router',
   httpOptions: 'type.googleapis.com/envoy.extensions.upstreams.http.v3.HttpProtocolOptions',
   upstreamTls: 'type.googleapis.com/envoy.extensions.transport_sockets.tls.v3.UpstreamTlsContext',
+  openTelemetry: 'type.googleapis.com/envoy.config.trace.v3.OpenTelemetryConfig',
 } as const;
 const HTTP_OPTIONS_KEY = 'envoy.extensions.upstreams.http.v3.HttpProtocolOptions';
 
@@ -117,6 +120,61 @@ function providerCluster(p: ProviderOrigin, s: EnvoySettings): object {
   return cluster;
 }
 
+function collectorCluster(s: EnvoySettings, collector: NonNullable<EnvoySettings['tracingCollector']>): object {
+  const literal = isIP(collector.host) !== 0;
+  return {
+    name: OTEL_COLLECTOR_CLUSTER,
+    type: literal ? 'STATIC' : 'STRICT_DNS',
+    connect_timeout: duration(s.connectTimeoutSeconds),
+    // OTLP/gRPC needs HTTP/2.
+    typed_extension_protocol_options: {
+      [HTTP_OPTIONS_KEY]: { '@type': TYPE.httpOptions, explicit_http_config: { http2_protocol_options: {} } },
+    },
+    load_assignment: { cluster_name: OTEL_COLLECTOR_CLUSTER, endpoints: [{ lb_endpoints: [{ endpoint: { address: socketAddress(collector.host, collector.port) } }] }] },
+    ...(s.tracingCollectorTls
+      ? {
+          transport_socket: {
+            name: 'envoy.transport_sockets.tls',
+            typed_config: {
+              '@type': TYPE.upstreamTls,
+              ...(literal ? {} : { sni: collector.host }),
+              common_tls_context: {
+                alpn_protocols: ['h2'],
+                validation_context: {
+                  trusted_ca: { filename: s.upstreamCaFile },
+                  match_typed_subject_alt_names: [{ san_type: literal ? 'IP_ADDRESS' : 'DNS', matcher: { exact: collector.host } }],
+                },
+              },
+            },
+          },
+        }
+      : {}),
+  };
+}
+
+/**
+ * Envoy's OpenTelemetry tracer: a span per request, continuing the caller's
+ * traceparent. The ext_proc filter runs its gRPC stream as a child span and
+ * passes that span's context to the processor in the stream's metadata, so
+ * the processor's spans join the same trace. Envoy itself injects nothing
+ * into the provider request (no_context_propagation): the processor decides
+ * per company whether the provider gets a traceparent.
+ */
+function tracing(s: EnvoySettings): object {
+  return {
+    random_sampling: { value: s.tracingSamplingPercent },
+    no_context_propagation: true,
+    provider: {
+      name: 'envoy.tracers.opentelemetry',
+      typed_config: {
+        '@type': TYPE.openTelemetry,
+        grpc_service: { envoy_grpc: { cluster_name: OTEL_COLLECTOR_CLUSTER }, timeout: '5s' },
+        service_name: s.tracingServiceName,
+      },
+    },
+  };
+}
+
 function routes(origins: readonly ProviderOrigin[], s: EnvoySettings): object[] {
   const idle = duration(s.streamIdleTimeoutSeconds);
   const byHeader = origins.map((p) => ({
@@ -188,8 +246,10 @@ function connectionManager(origins: readonly ProviderOrigin[], s: EnvoySettings)
       // Envoy is the edge: x-forwarded-for is built from the peer address, not trusted from the client.
       use_remote_address: true,
       // The gateway issues its own request id (x-gw-request-id); an Envoy x-request-id would
-      // only be forwarded to the provider.
-      generate_request_id: false,
+      // only be forwarded to the provider. With tracing on, Envoy's sampling decision for a
+      // new trace is made on the x-request-id, so Envoy must generate one.
+      generate_request_id: s.tracingCollector !== null,
+      ...(s.tracingCollector !== null ? { tracing: tracing(s) } : {}),
       // No whole-request deadline: a stream lasts as long as the model writes.
       request_timeout: '0s',
       stream_idle_timeout: duration(s.streamIdleTimeoutSeconds),
@@ -219,7 +279,11 @@ export function envoyBootstrap(settings: EnvoySettings): object {
           filter_chains: [{ filters: [connectionManager(origins, settings)] }],
         },
       ],
-      clusters: [extProcCluster(settings), ...origins.map((p) => providerCluster(p, settings))],
+      clusters: [
+        extProcCluster(settings),
+        ...origins.map((p) => providerCluster(p, settings)),
+        ...(settings.tracingCollector !== null ? [collectorCluster(settings, settings.tracingCollector)] : []),
+      ],
     },
   };
 }

@@ -45,6 +45,16 @@ export interface EnvoySettings {
   readonly upstreamCaFile: string;
   /** Circuit-breaker ceiling per cluster (connections, pending and active requests); Envoy's default is 1024. */
   readonly maxConcurrentRequests: number;
+  /**
+   * OTLP/gRPC collector (host:port) for Envoy's OpenTelemetry tracer; null
+   * (the default) leaves tracing out of the bootstrap.
+   */
+  readonly tracingCollector: { readonly host: string; readonly port: number } | null;
+  /** Speak TLS to the collector, verified against upstreamCaFile. */
+  readonly tracingCollectorTls: boolean;
+  readonly tracingServiceName: string;
+  /** Share of new traces Envoy starts (a caller's sampled traceparent is always followed). */
+  readonly tracingSamplingPercent: number;
 }
 
 export const DEFAULT_PROCESSOR_SOCKET = '/var/run/gw/extproc.sock';
@@ -68,6 +78,10 @@ export const DEFAULT_ENVOY_SETTINGS: EnvoySettings = Object.freeze({
   connectTimeoutSeconds: 5,
   upstreamCaFile: '/etc/ssl/certs/ca-certificates.crt',
   maxConcurrentRequests: 4096,
+  tracingCollector: null,
+  tracingCollectorTls: false,
+  tracingServiceName: 'gw-envoy',
+  tracingSamplingPercent: 100,
 });
 
 /**
@@ -105,6 +119,10 @@ export const VALUE_KEYS = [
   'connectTimeoutSeconds',
   'upstreamCaFile',
   'maxConcurrentRequests',
+  'tracingCollector',
+  'tracingCollectorTls',
+  'tracingServiceName',
+  'tracingSamplingPercent',
 ] as const;
 
 export type EnvoyValueKey = (typeof VALUE_KEYS)[number];
@@ -127,6 +145,10 @@ export const FLAG_OF: Readonly<Record<EnvoyValueKey, string>> = Object.freeze({
   connectTimeoutSeconds: '--connect-timeout-seconds',
   upstreamCaFile: '--upstream-ca-file',
   maxConcurrentRequests: '--max-concurrent-requests',
+  tracingCollector: '--tracing-collector',
+  tracingCollectorTls: '--tracing-collector-tls',
+  tracingServiceName: '--tracing-service-name',
+  tracingSamplingPercent: '--tracing-sampling-percent',
 });
 
 /** Raw values as read from a values file or flags; anything may be wrong with them. */
@@ -198,6 +220,21 @@ export function resolveEnvoySettings(values: EnvoyValues, defaults: EnvoySetting
     else problems.push(`${label('providers')} must be a list of base URLs, got ${JSON.stringify(rawProviders)}`);
   }
 
+  let tracingCollector = defaults.tracingCollector;
+  const rawCollector = values.tracingCollector;
+  if (rawCollector !== undefined && rawCollector !== null && rawCollector !== '') {
+    const parsed = typeof rawCollector === 'string' ? parseHostPort(rawCollector) : null;
+    if (parsed) tracingCollector = parsed;
+    else problems.push(`${label('tracingCollector')} must be host:port of an OTLP/gRPC collector, got ${JSON.stringify(rawCollector)}`);
+  }
+  const rawTls = values.tracingCollectorTls;
+  let tracingCollectorTls = defaults.tracingCollectorTls;
+  if (rawTls !== undefined && rawTls !== null) {
+    if (rawTls === true || rawTls === 'true') tracingCollectorTls = true;
+    else if (rawTls === false || rawTls === 'false') tracingCollectorTls = false;
+    else problems.push(`${label('tracingCollectorTls')} must be true or false, got ${JSON.stringify(rawTls)}`);
+  }
+
   const settings: EnvoySettings = {
     listenAddress: text('listenAddress', defaults.listenAddress),
     listenPort: num('listenPort', defaults.listenPort),
@@ -214,6 +251,10 @@ export function resolveEnvoySettings(values: EnvoyValues, defaults: EnvoySetting
     connectTimeoutSeconds: num('connectTimeoutSeconds', defaults.connectTimeoutSeconds),
     upstreamCaFile: text('upstreamCaFile', defaults.upstreamCaFile),
     maxConcurrentRequests: num('maxConcurrentRequests', defaults.maxConcurrentRequests),
+    tracingCollector,
+    tracingCollectorTls,
+    tracingServiceName: text('tracingServiceName', defaults.tracingServiceName),
+    tracingSamplingPercent: num('tracingSamplingPercent', defaults.tracingSamplingPercent),
   };
   problems.push(...envoySettingsProblems(settings));
   if (problems.length > 0) throw new ConfigError(problems);
@@ -318,6 +359,14 @@ export function envoySettingsProblems(s: EnvoySettings): string[] {
   if (s.upstreamCaFile === '' || !s.upstreamCaFile.startsWith('/')) problems.push(`${label('upstreamCaFile')} must be an absolute path, got "${s.upstreamCaFile}"`);
   if (!Number.isInteger(s.maxConcurrentRequests) || s.maxConcurrentRequests < 1 || s.maxConcurrentRequests > 0xffff_ffff) {
     problems.push(`${label('maxConcurrentRequests')} must be a whole number from 1 to ${0xffff_ffff}, got ${s.maxConcurrentRequests}`);
+  }
+  if (s.tracingCollector !== null) {
+    if (s.tracingCollector.host === '' || /[\s/]/.test(s.tracingCollector.host)) problems.push(`${label('tracingCollector')} has an invalid host "${s.tracingCollector.host}"`);
+    checkPort(label('tracingCollector'), s.tracingCollector.port, problems);
+  }
+  if (!/^[A-Za-z0-9._-]{1,100}$/.test(s.tracingServiceName)) problems.push(`${label('tracingServiceName')} must be 1-100 letters, digits, dots, dashes or underscores, got "${s.tracingServiceName}"`);
+  if (!Number.isFinite(s.tracingSamplingPercent) || s.tracingSamplingPercent < 0 || s.tracingSamplingPercent > 100) {
+    problems.push(`${label('tracingSamplingPercent')} must be between 0 and 100, got ${s.tracingSamplingPercent}`);
   }
   return problems;
 }

@@ -18,6 +18,22 @@ limit the processor runs with). The ConfigMap carries them beside the bootstrap.
 {{- $_ := set $s "processorSocket" (include "model-gateway.processorSocket" .) -}}
 {{- $_ := set $s "pathPrefix" .Values.gateway.pathPrefix -}}
 {{- $_ := set $s "maxBodyMb" .Values.gateway.maxBodyMb -}}
+{{- $otel := .Values.otel -}}
+{{- if and $otel.endpoint $otel.envoy.enabled -}}
+{{- $collector := $otel.envoy.collector -}}
+{{- if not $collector -}}
+{{- if ne $otel.protocol "grpc" -}}
+{{- fail "otel.envoy.collector (host:port of the collector's OTLP/gRPC port) is needed when otel.protocol is not grpc: Envoy exports over gRPC only" -}}
+{{- end -}}
+{{- $u := urlParse $otel.endpoint -}}
+{{- $collector = $u.host -}}
+{{- if not (regexMatch ":[0-9]+$" $collector) }}{{ $collector = printf "%s:4317" $collector }}{{ end -}}
+{{- end -}}
+{{- $_ := set $s "tracingCollector" $collector -}}
+{{- $_ := set $s "tracingCollectorTls" (hasPrefix "https://" $otel.endpoint) -}}
+{{- $_ := set $s "tracingServiceName" "gw-envoy" -}}
+{{- $_ := set $s "tracingSamplingPercent" (mulf $otel.sampling.ratio 100.0) -}}
+{{- end -}}
 {{- toYaml $s -}}
 {{- end -}}
 
@@ -149,7 +165,23 @@ static_resources:
                 stat_prefix: gw
                 codec_type: AUTO
                 use_remote_address: true
-                generate_request_id: false
+                generate_request_id: {{ if $s.tracingCollector }}true{{ else }}false{{ end }}
+                {{- if $s.tracingCollector }}
+                # Envoy's OpenTelemetry tracer; the provider gets a traceparent only from the processor.
+                tracing:
+                  random_sampling:
+                    value: {{ $s.tracingSamplingPercent }}
+                  no_context_propagation: true
+                  provider:
+                    name: envoy.tracers.opentelemetry
+                    typed_config:
+                      "@type": type.googleapis.com/envoy.config.trace.v3.OpenTelemetryConfig
+                      grpc_service:
+                        envoy_grpc:
+                          cluster_name: gw_otel_collector
+                        timeout: 5s
+                      service_name: {{ $s.tracingServiceName | toJson }}
+                {{- end }}
                 request_timeout: 0s
                 stream_idle_timeout: {{ $idle }}
                 drain_timeout: {{ include "model-gateway.duration" $s.drainTimeoutSeconds }}
@@ -274,6 +306,47 @@ static_resources:
                 - san_type: {{ if .literal }}IP_ADDRESS{{ else }}DNS{{ end }}
                   matcher:
                     exact: {{ .bare | toJson }}
+      {{- end }}
+    {{- end }}
+    {{- if $s.tracingCollector }}
+    {{- $chost := regexReplaceAll ":[0-9]+$" $s.tracingCollector "" | trimPrefix "[" | trimSuffix "]" -}}
+    {{- $cport := regexFind "[0-9]+$" $s.tracingCollector | atoi -}}
+    {{- $cliteral := or (contains ":" $chost) (regexMatch "^[0-9]{1,3}(\\.[0-9]{1,3}){3}$" $chost) }}
+    - name: gw_otel_collector
+      type: {{ if $cliteral }}STATIC{{ else }}STRICT_DNS{{ end }}
+      connect_timeout: {{ $connect }}
+      typed_extension_protocol_options:
+        envoy.extensions.upstreams.http.v3.HttpProtocolOptions:
+          "@type": type.googleapis.com/envoy.extensions.upstreams.http.v3.HttpProtocolOptions
+          explicit_http_config:
+            http2_protocol_options: {}
+      load_assignment:
+        cluster_name: gw_otel_collector
+        endpoints:
+          - lb_endpoints:
+              - endpoint:
+                  address:
+                    socket_address:
+                      address: {{ $chost | toJson }}
+                      port_value: {{ $cport }}
+      {{- if $s.tracingCollectorTls }}
+      transport_socket:
+        name: envoy.transport_sockets.tls
+        typed_config:
+          "@type": type.googleapis.com/envoy.extensions.transport_sockets.tls.v3.UpstreamTlsContext
+          {{- if not $cliteral }}
+          sni: {{ $chost | toJson }}
+          {{- end }}
+          common_tls_context:
+            alpn_protocols:
+              - h2
+            validation_context:
+              trusted_ca:
+                filename: {{ $s.upstreamCaFile | toJson }}
+              match_typed_subject_alt_names:
+                - san_type: {{ if $cliteral }}IP_ADDRESS{{ else }}DNS{{ end }}
+                  matcher:
+                    exact: {{ $chost | toJson }}
       {{- end }}
     {{- end }}
 {{- end -}}

@@ -158,6 +158,41 @@ Environment shared by the processor and the operator: Redis, its CA, the encrypt
   value: /etc/gw/encryption/key
 {{- end -}}
 
+{{/*
+The standard OpenTelemetry SDK variables for one component (dict: ctx, service).
+Nothing at all while otel.endpoint is empty: the SDK is then never loaded.
+*/}}
+{{- define "model-gateway.otelEnv" -}}
+{{- $o := .ctx.Values.otel -}}
+{{- if $o.endpoint }}
+- name: OTEL_EXPORTER_OTLP_ENDPOINT
+  value: {{ $o.endpoint | quote }}
+- name: OTEL_EXPORTER_OTLP_PROTOCOL
+  value: {{ $o.protocol | quote }}
+- name: OTEL_SERVICE_NAME
+  value: {{ .service | quote }}
+- name: OTEL_TRACES_SAMPLER
+  value: {{ $o.sampling.sampler | quote }}
+- name: OTEL_TRACES_SAMPLER_ARG
+  value: {{ $o.sampling.ratio | toString | quote }}
+{{- with $o.resourceAttributes }}
+- name: OTEL_RESOURCE_ATTRIBUTES
+  value: {{ . | quote }}
+{{- end }}
+{{- if $o.headers.existingSecret }}
+- name: OTEL_EXPORTER_OTLP_HEADERS
+  valueFrom:
+    secretKeyRef:
+      name: {{ $o.headers.existingSecret }}
+      key: {{ $o.headers.existingSecretKey }}
+{{- end }}
+{{- if $o.tls.caSecret }}
+- name: OTEL_EXPORTER_OTLP_CERTIFICATE
+  value: /etc/gw/otel-ca/ca.crt
+{{- end }}
+{{- end }}
+{{- end -}}
+
 {{- define "model-gateway.stateVolumeMounts" -}}
 - name: encryption-key
   mountPath: /etc/gw/encryption
@@ -165,6 +200,11 @@ Environment shared by the processor and the operator: Redis, its CA, the encrypt
 {{- if and (not .Values.redis.bundled.enabled) .Values.redis.external.tls.caSecret }}
 - name: redis-ca
   mountPath: /etc/gw/redis-ca
+  readOnly: true
+{{- end }}
+{{- if and .Values.otel.endpoint .Values.otel.tls.caSecret }}
+- name: otel-ca
+  mountPath: /etc/gw/otel-ca
   readOnly: true
 {{- end }}
 {{- end -}}
@@ -184,6 +224,15 @@ Environment shared by the processor and the operator: Redis, its CA, the encrypt
     defaultMode: 292 # 0444
     items:
       - key: {{ .Values.redis.external.tls.caSecretKey }}
+        path: ca.crt
+{{- end }}
+{{- if and .Values.otel.endpoint .Values.otel.tls.caSecret }}
+- name: otel-ca
+  secret:
+    secretName: {{ .Values.otel.tls.caSecret }}
+    defaultMode: 292 # 0444
+    items:
+      - key: {{ .Values.otel.tls.caSecretKey }}
         path: ca.crt
 {{- end }}
 {{- end -}}

@@ -77,8 +77,9 @@ describe('values.schema.json', () => {
 
   it('gateway.envoy.settings has exactly the gw envoy-config settings the chart does not own', () => {
     const settings = (((schema.properties as Record<string, any>).gateway.properties.envoy.properties.settings) as { properties: Record<string, unknown> }).properties;
-    // The chart sets these itself: the sidecar socket (never a TCP address), the prefix and the body limit it also gives the processor.
-    const owned = ['processorSocket', 'processorAddress', 'pathPrefix', 'maxBodyMb'];
+    // The chart sets these itself: the sidecar socket (never a TCP address), the prefix and the body limit it also gives the processor,
+    // and Envoy's tracer from the otel section.
+    const owned = ['processorSocket', 'processorAddress', 'pathPrefix', 'maxBodyMb', 'tracingCollector', 'tracingCollectorTls', 'tracingServiceName', 'tracingSamplingPercent'];
     expect(Object.keys(settings).sort()).toEqual(VALUE_KEYS.filter((k) => !owned.includes(k)).sort());
   });
 });

@@ -141,8 +141,22 @@ export function expectedEnvoySettings(set: ValueSet): Json {
   const values = effectiveValues(set);
   const gateway = values.gateway as Json;
   const envoy = gateway.envoy as Json;
+  const otel = values.otel as Json;
+  const sampling = otel.sampling as Json;
+  const otelEnvoy = otel.envoy as Json;
+  // With otel on, the chart points Envoy's tracer at the collector's OTLP/gRPC host:port.
+  const tracing =
+    otel.endpoint !== '' && otelEnvoy.enabled === true
+      ? {
+          tracingCollector: otelEnvoy.collector !== '' ? otelEnvoy.collector : new URL(otel.endpoint as string).host,
+          tracingCollectorTls: (otel.endpoint as string).startsWith('https://'),
+          tracingServiceName: 'gw-envoy',
+          tracingSamplingPercent: (sampling.ratio as number) * 100,
+        }
+      : {};
   return {
     ...(envoy.settings as Json),
+    ...tracing,
     processorSocket: '/var/run/gw/extproc.sock',
     pathPrefix: gateway.pathPrefix,
     maxBodyMb: gateway.maxBodyMb,

@@ -71,6 +71,8 @@ describe('gw envoy-config output passes the strict Envoy validator', () => {
         '--upstream-ca-file', '/etc/gw/ca.pem',
       ],
     ],
+    ['tracing-dns-collector.yaml', ['--tracing-collector', 'otel-collector.observability.svc:4317', '--tracing-sampling-percent', '10']],
+    ['tracing-tls-ip-collector.yaml', ['--tracing-collector', '10.0.0.9:4317', '--tracing-collector-tls', 'true', '--tracing-service-name', 'edge']],
   ])('%s', async (name, argv) => {
     const { path } = await render(name, argv);
     const result = await runGoTool('envoy-validate', [path]);

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
 import { ConfigError } from '../../../src/config/load-resources.js';
-import { envoyBootstrap, EXTPROC_CLUSTER, renderEnvoyBootstrap } from '../../../src/envoy/bootstrap.js';
+import { envoyBootstrap, EXTPROC_CLUSTER, OTEL_COLLECTOR_CLUSTER, renderEnvoyBootstrap } from '../../../src/envoy/bootstrap.js';
 import { DEFAULT_ENVOY_SETTINGS, type EnvoySettings, parseHostPort, resolveEnvoySettings } from '../../../src/envoy/settings.js';
 import { clusterNameForOrigin, ROUTE_HEADER } from '../../../src/upstream/cluster-name.js';
 
@@ -270,5 +270,53 @@ describe('settings validation', () => {
     expect(parseHostPort('::1:9002')).toBeNull();
     expect(parseHostPort('host:0')).toBeNull();
     expect(parseHostPort('host')).toBeNull();
+  });
+});
+
+describe('envoyBootstrap tracing', () => {
+  it('leaves tracing out by default, and Envoy generates no request id', () => {
+    const { hcm, clusters } = parts(settings());
+    expect(hcm.tracing).toBeUndefined();
+    expect(hcm.generate_request_id).toBe(false);
+    expect(clusters.map((c) => c.name)).not.toContain(OTEL_COLLECTOR_CLUSTER);
+  });
+
+  it('adds the OpenTelemetry tracer, exporting over HTTP/2 to the collector, never propagating to the provider', () => {
+    const s = resolveEnvoySettings({ providers: PROVIDERS, tracingCollector: 'otel-collector.obs:4317', tracingSamplingPercent: '25', tracingServiceName: 'edge-envoy' });
+    const { hcm, cluster } = parts(s);
+    expect(hcm.tracing).toEqual({
+      random_sampling: { value: 25 },
+      no_context_propagation: true,
+      provider: {
+        name: 'envoy.tracers.opentelemetry',
+        typed_config: {
+          '@type': 'type.googleapis.com/envoy.config.trace.v3.OpenTelemetryConfig',
+          grpc_service: { envoy_grpc: { cluster_name: OTEL_COLLECTOR_CLUSTER }, timeout: '5s' },
+          service_name: 'edge-envoy',
+        },
+      },
+    });
+    // Envoy samples new traces on its x-request-id.
+    expect(hcm.generate_request_id).toBe(true);
+    const collector = cluster(OTEL_COLLECTOR_CLUSTER);
+    expect(collector.type).toBe('STRICT_DNS');
+    expect(collector.load_assignment.endpoints[0].lb_endpoints[0].endpoint.address.socket_address).toEqual({ address: 'otel-collector.obs', port_value: 4317 });
+    expect(collector.typed_extension_protocol_options['envoy.extensions.upstreams.http.v3.HttpProtocolOptions'].explicit_http_config).toEqual({ http2_protocol_options: {} });
+    expect(collector.transport_socket).toBeUndefined();
+  });
+
+  it('speaks TLS to the collector when asked, verified by SAN', () => {
+    const s = resolveEnvoySettings({ providers: PROVIDERS, tracingCollector: 'otel.example:4317', tracingCollectorTls: true });
+    const tls = parts(s).cluster(OTEL_COLLECTOR_CLUSTER).transport_socket.typed_config;
+    expect(tls.sni).toBe('otel.example');
+    expect(tls.common_tls_context.validation_context.match_typed_subject_alt_names).toEqual([{ san_type: 'DNS', matcher: { exact: 'otel.example' } }]);
+  });
+
+  it('reports bad tracing settings together', () => {
+    const problems = problemsOf(() => resolveEnvoySettings({ tracingCollector: 'no-port', tracingCollectorTls: 'yes', tracingSamplingPercent: 150, tracingServiceName: 'has space' }));
+    expect(problems.join('\n')).toMatch(/tracingCollector \(--tracing-collector\) must be host:port/);
+    expect(problems.join('\n')).toMatch(/tracingCollectorTls .* must be true or false/);
+    expect(problems.join('\n')).toMatch(/tracingSamplingPercent .* between 0 and 100/);
+    expect(problems.join('\n')).toMatch(/tracingServiceName/);
   });
 });

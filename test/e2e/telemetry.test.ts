@@ -150,9 +150,11 @@ describe.each(PLANES)('OpenTelemetry through $name', (plane) => {
     const seen = vendor.messageRequests()[before];
     expect(seen?.headers.traceparent).toBe(`00-${caller.traceId}-${upstream.spanId}-01`);
 
-    // The request's log line joins the trace.
-    const line = gateway.output.map((l) => JSON.parse(l.startsWith('{') ? l : '{}') as Record<string, unknown>).find((l) => l.msg === 'request' && l.request_id === record?.request_id);
-    expect(line).toMatchObject({ trace_id: caller.traceId, span_id: root.spanId });
+    // The request's log line joins the trace (pino writes asynchronously: wait for the line).
+    await eventually(() => {
+      const line = gateway.output.map((l) => JSON.parse(l.startsWith('{') ? l : '{}') as Record<string, unknown>).find((l) => l.msg === 'request' && l.request_id === record?.request_id);
+      expect(line).toMatchObject({ trace_id: caller.traceId, span_id: root.spanId });
+    });
   });
 
   it('without the company setting the provider receives no trace context, and the trace still continues', async () => {

@@ -86,17 +86,23 @@ export function readResults(files) {
   const reports = (Array.isArray(files) ? files : [files]).filter((f) => existsSync(f)).map((f) => JSON.parse(readFileSync(f, 'utf8')));
   if (reports.length === 0) return null;
   const results = new Map();
-  for (const suite of reports.flatMap((r) => r.testResults ?? [])) {
-    const path = relative(ROOT, suite.name);
-    for (const test of suite.assertionResults ?? []) {
-      const ancestors = (test.ancestorTitles ?? []).join(' ');
-      let plane = 'other';
-      if (ancestors.includes(`'${PLANE_NAMES.envoy}'`) || ancestors.includes(PLANE_NAMES.envoy)) plane = 'envoy';
-      else if (ancestors.includes(`'${PLANE_NAMES.serve}'`) || ancestors.includes(`through ${PLANE_NAMES.serve}`)) plane = 'serve';
-      const key = `${path}\u0000${test.title}\u0000${plane}`;
-      // A failure anywhere (a retried or repeated title) wins.
-      if (results.get(key) !== 'failed') results.set(key, test.status);
+  for (const report of reports) {
+    const mine = new Map();
+    for (const suite of report.testResults ?? []) {
+      const path = relative(ROOT, suite.name);
+      for (const test of suite.assertionResults ?? []) {
+        const ancestors = (test.ancestorTitles ?? []).join(' ');
+        let plane = 'other';
+        if (ancestors.includes(`'${PLANE_NAMES.envoy}'`) || ancestors.includes(PLANE_NAMES.envoy)) plane = 'envoy';
+        else if (ancestors.includes(`'${PLANE_NAMES.serve}'`) || ancestors.includes(`through ${PLANE_NAMES.serve}`)) plane = 'serve';
+        const key = `${path}\u0000${test.title}\u0000${plane}`;
+        // Within one run a failure (of a repeated title) wins; a test filtered out of a run says nothing.
+        if (test.status === 'skipped' || test.status === 'pending' || test.status === 'todo') continue;
+        if (mine.get(key) !== 'failed') mine.set(key, test.status);
+      }
     }
+    // A later report (a rerun of some files) replaces what an earlier one said about the same tests.
+    for (const [key, status] of mine) results.set(key, status);
   }
   return results;
 }

@@ -1,13 +1,17 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { Registry } from 'prom-client';
-import { USAGE_GROUPS, type UsageGroup } from '../state/queries.js';
 import type { GatewayState } from '../state/state.js';
-import { adminTokenMatches } from './admin-token.js';
+import { logsCsv, reportCsv } from '../usage/csv.js';
+import { PERIODS, REPORT_GROUPS, type Period, type ReportGroup, type UsageReader } from '../usage/report.js';
+import type { AdminAccess, AdminResource } from './admin-access.js';
 
 export interface AdminServerOptions {
   readonly state: GatewayState;
+  /** PostgreSQL when configured, else the state's own records. */
+  readonly usage: UsageReader;
   readonly registry: Registry;
-  readonly adminToken: string | null;
+  /** Null disables the Usage and Logs API (metrics and health stay up). */
+  readonly access: AdminAccess | null;
   /** False while starting or shutting down. */
   readonly ready: () => boolean;
 }
@@ -18,8 +22,15 @@ function json(res: ServerResponse, status: number, body: unknown): void {
   res.end(text);
 }
 
+function text(res: ServerResponse, contentType: string, body: string, headers: Record<string, string> = {}): void {
+  res.writeHead(200, { 'content-type': contentType, 'content-length': Buffer.byteLength(body), ...headers });
+  res.end(body);
+}
+
+const ERROR_TYPES: Readonly<Record<number, string>> = { 401: 'authentication_error', 403: 'permission_error', 404: 'not_found_error' };
+
 function adminError(res: ServerResponse, status: number, message: string): void {
-  json(res, status, { type: 'error', error: { type: status === 401 ? 'authentication_error' : 'invalid_request_error', message: `gw: ${message}` }, source: 'gateway' });
+  json(res, status, { type: 'error', error: { type: ERROR_TYPES[status] ?? (status >= 500 ? 'api_error' : 'invalid_request_error'), message: `gw: ${message}` }, source: 'gateway' });
 }
 
 function isoOrUndefined(value: string | null): string | undefined | null {
@@ -30,8 +41,8 @@ function isoOrUndefined(value: string | null): string | undefined | null {
 
 /**
  * The admin listener (its own port, loopback by default): /metrics,
- * /healthz and /readyz for the platform, and behind the admin bearer token
- * the Usage and Logs API.
+ * /healthz and /readyz for the platform, and the Usage and Logs API, each
+ * request decided per company by the configured access.
  */
 export function createAdminServer(options: AdminServerOptions): Server {
   return createServer((req: IncomingMessage, res: ServerResponse) => {
@@ -41,6 +52,8 @@ export function createAdminServer(options: AdminServerOptions): Server {
     });
   });
 }
+
+const ROUTES: Readonly<Record<string, AdminResource>> = { '/admin/v1/logs': 'logs', '/admin/v1/usage': 'usage' };
 
 async function route(options: AdminServerOptions, req: IncomingMessage, res: ServerResponse): Promise<void> {
   const url = new URL(req.url ?? '/', 'http://admin');
@@ -58,36 +71,55 @@ async function route(options: AdminServerOptions, req: IncomingMessage, res: Ser
       }
     }
     case '/metrics': {
-      const text = await options.registry.metrics();
+      const body = await options.registry.metrics();
       res.writeHead(200, { 'content-type': options.registry.contentType });
-      res.end(text);
+      res.end(body);
       return;
     }
   }
-  if (!url.pathname.startsWith('/admin/')) return adminError(res, 404, `no route for ${url.pathname}`);
-  if (options.adminToken === null) return adminError(res, 401, 'the admin API is disabled: start the gateway with GW_ADMIN_TOKEN or --admin-token-file');
-  if (!adminTokenMatches(req.headers.authorization, options.adminToken)) return adminError(res, 401, 'the admin API needs "Authorization: Bearer <admin token>"');
+  const resource = ROUTES[url.pathname];
+  if (resource === undefined) return adminError(res, 404, `no route for ${url.pathname}`);
+  if (options.access === null) return adminError(res, 401, 'the admin API is disabled: start the gateway with GW_ADMIN_TOKEN, --admin-tokens-file or --admin-auth kubernetes');
+  const company = url.searchParams.get('company') || null;
+  const decision = await options.access.decide(req.headers.authorization, resource, company);
+  if (!decision.ok) return adminError(res, decision.status, decision.message);
   const since = isoOrUndefined(url.searchParams.get('since'));
   if (since === null) return adminError(res, 400, '"since" must be a date or date-time');
-  const company = url.searchParams.get('company') ?? undefined;
-  if (url.pathname === '/admin/v1/logs') {
+  const until = isoOrUndefined(url.searchParams.get('until'));
+  if (until === null) return adminError(res, 400, '"until" must be a date or date-time');
+  const format = url.searchParams.get('format') ?? 'json';
+  if (format !== 'json' && format !== 'csv') return adminError(res, 400, '"format" must be json or csv');
+  const range = { ...(company !== null ? { company } : {}), ...(since !== undefined ? { since } : {}), ...(until !== undefined ? { until } : {}) };
+  if (resource === 'logs') {
     const limitRaw = url.searchParams.get('limit');
     const limit = limitRaw === null ? 100 : Number(limitRaw);
-    if (!Number.isInteger(limit) || limit < 1 || limit > 10_000) return adminError(res, 400, '"limit" must be an integer from 1 to 10000');
-    const data = await options.state.queryLogs({
+    if (!Number.isInteger(limit) || limit < 1 || limit > 100_000) return adminError(res, 400, '"limit" must be an integer from 1 to 100000');
+    const order = url.searchParams.get('order') ?? 'time';
+    if (order !== 'time' && order !== 'cost') return adminError(res, 400, '"order" must be time (newest first) or cost (most expensive first)');
+    const answer = await options.usage.logs({
+      ...range,
       limit,
-      ...(company !== undefined ? { company } : {}),
-      ...(since !== undefined ? { since } : {}),
+      order,
       ...(url.searchParams.has('address') ? { address: url.searchParams.get('address') as string } : {}),
       ...(url.searchParams.has('model') ? { model: url.searchParams.get('model') as string } : {}),
     });
-    return json(res, 200, { data });
+    if (format === 'csv') return text(res, 'text/csv; charset=utf-8', logsCsv(answer.data), droppedHeader(answer.droppedRecords));
+    return json(res, 200, { data: answer.data, dropped_records: answer.droppedRecords, ...droppedWarning(answer.droppedRecords) });
   }
-  if (url.pathname === '/admin/v1/usage') {
-    const groupBy = (url.searchParams.get('group_by') ?? 'address') as UsageGroup;
-    if (!USAGE_GROUPS.includes(groupBy)) return adminError(res, 400, `"group_by" must be one of ${USAGE_GROUPS.join(', ')}`);
-    const data = await options.state.queryUsage({ groupBy, ...(company !== undefined ? { company } : {}), ...(since !== undefined ? { since } : {}) });
-    return json(res, 200, { group_by: groupBy, data });
-  }
-  return adminError(res, 404, `no route for ${url.pathname}`);
+  const groupBy = (url.searchParams.get('group_by') ?? 'address') as ReportGroup;
+  if (!REPORT_GROUPS.includes(groupBy)) return adminError(res, 400, `"group_by" must be one of ${REPORT_GROUPS.join(', ')}`);
+  const periodRaw = url.searchParams.get('period');
+  if (periodRaw !== null && !PERIODS.includes(periodRaw as Period)) return adminError(res, 400, `"period" must be one of ${PERIODS.join(', ')}`);
+  const answer = await options.usage.report({ ...range, groupBy, ...(periodRaw !== null ? { period: periodRaw as Period } : {}) });
+  if (format === 'csv') return text(res, 'text/csv; charset=utf-8', reportCsv(answer.data), droppedHeader(answer.droppedRecords));
+  return json(res, 200, { group_by: groupBy, period: periodRaw, data: answer.data, dropped_records: answer.droppedRecords, ...droppedWarning(answer.droppedRecords) });
+}
+
+function droppedHeader(n: number): Record<string, string> {
+  return n > 0 ? { 'x-gw-dropped-records': String(n) } : {};
+}
+
+/** Never silent: an answer over records of which older ones were given up says so. */
+export function droppedWarning(n: number): { warning?: string } {
+  return n > 0 ? { warning: `${n} older usage record(s) were dropped before this answer (bounded buffer or stream cap); configure PostgreSQL (--postgres) to keep every record` } : {};
 }

@@ -8,8 +8,9 @@ import { runTokenLocal } from './token.js';
 
 const USAGE = `gw: the model gateway
 
-  gw serve -f FILE [--port N] [--host H] [--prefix /api] [--admin-port N] [--admin-host H] [--redis URL]
-  gw extproc -f FILE [--port N --host H | --socket PATH] [--admin-port N] [--redis URL]
+  gw serve -f FILE [--port N] [--host H] [--prefix /api] [--admin-port N] [--admin-host H] [--redis URL] [--postgres URL]
+           [--admin-tokens-file F] [--admin-auth token|kubernetes] [--kubeconfig F]
+  gw extproc -f FILE [--port N --host H | --socket PATH] [--admin-port N] [--redis URL] [--postgres URL]
   gw envoy-config [--values FILE] [--processor-socket PATH | --processor-address H:P] [--provider URL]... [--out FILE]
   gw token new                 print a fresh gwct_ token and its sha256: hash
   gw token hash                print the hash of a token read from stdin
@@ -18,8 +19,12 @@ const USAGE = `gw: the model gateway
   gw operator --redis URL [--kubeconfig F] [--namespace NS] [--lease-name N] [--lease-namespace NS]
               [--identity ID] [--resync-seconds N] [--admin-port N]     (GW_ENCRYPTION_KEY or --encryption-key-file)
   gw redact [--text] [--json-report] [--budget-ms N] < body   show what secret scanning would send
-  gw logs  [--since T] [--address A] [--model M] [--json] [--admin-url URL]
-  gw usage [--by address|model|repo|application|end_user] [--since T] [--json] [--admin-url URL]
+  gw export-usage --redis URL --postgres URL [--admin-port N] [--usage-retention-days N]   move usage records to PostgreSQL
+  gw logs  [--company C] [--since T] [--until T] [--address A] [--model M] [--order time|cost] [--limit N]
+           [--json | --csv] [--admin-url URL | --postgres URL]
+  gw usage [--company C] [--by address|model|provider|repo|application|end_user] [--period day|week|month]
+           [--since T] [--until T] [--json | --csv] [--admin-url URL | --postgres URL]
+  (serve, extproc, logs and usage take --postgres URL or GW_POSTGRES_URL; password in the URL or PGPASSWORD; TLS by sslmode)
 `;
 
 async function main(argv: readonly string[]): Promise<number> {
@@ -48,6 +53,10 @@ async function main(argv: readonly string[]): Promise<number> {
     case 'operator': {
       const { runOperatorCommand } = await import('./operator.js');
       return runOperatorCommand(rest, io);
+    }
+    case 'export-usage': {
+      const { runExportUsageCommand } = await import('./export-usage.js');
+      return runExportUsageCommand(rest, io);
     }
     case 'logs':
       return runAdminQuery('logs', rest, io);

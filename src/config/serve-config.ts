@@ -4,6 +4,7 @@ import { parseArgs } from './args.js';
 import { encryptionKeyFrom, inlineOrFile } from './file-inputs.js';
 import { ConfigError } from './load-resources.js';
 import { readOtelConfig, type OtelConfig } from './otel-config.js';
+import { readUsageStoreConfig, type UsageStoreConfig } from './usage-config.js';
 
 export interface ServeConfig {
   /**
@@ -37,6 +38,18 @@ export interface ServeConfig {
   readonly logLevel: string;
   /** OpenTelemetry export; both signals null (off) unless an endpoint is configured. */
   readonly otel: OtelConfig;
+  readonly usage: UsageStoreConfig;
+  /** Who reads the Usage and Logs API besides the global admin token. */
+  readonly adminAccess: AdminAccessConfig;
+}
+
+export interface AdminAccessConfig {
+  /** YAML list of admin tokens scoped to companies (--admin-tokens-file, GW_ADMIN_TOKENS_FILE). */
+  readonly scopedTokensFile: string | null;
+  /** `kubernetes`: Kubernetes bearer tokens, TokenReview + SubjectAccessReview (--admin-auth). */
+  readonly kubernetes: boolean;
+  /** Out of cluster: the kubeconfig to reach the API server with; in a Pod, its service account. */
+  readonly kubeconfig: string | null;
 }
 
 /** Every caller connection of gw serve is bounded by these (docs/resilience.md). */
@@ -101,6 +114,8 @@ export function readServeConfig(argv: readonly string[], env: NodeJS.ProcessEnv,
   const encryptionKeyText = inlineOrFile(env.GW_ENCRYPTION_KEY, args.values.get('encryption-key-file') ?? env.GW_ENCRYPTION_KEY_FILE, '--encryption-key-file', problems);
   const encryptionKey = encryptionKeyFrom(encryptionKeyText, problems);
   if (redisUrl !== null && encryptionKeyText === null) problems.push('--redis needs an encryption key for provider secrets: GW_ENCRYPTION_KEY or --encryption-key-file');
+  const adminAuth = args.values.get('admin-auth') ?? env.GW_ADMIN_AUTH ?? 'token';
+  if (adminAuth !== 'token' && adminAuth !== 'kubernetes') problems.push(`--admin-auth must be "token" or "kubernetes", got "${adminAuth}"`);
   const maxBodyMb = positive(args.values.get('max-body-mb'), DEFAULT_PIPELINE_CONFIG.maxBodyBytes / 1024 / 1024, '--max-body-mb', problems);
   const config: ServeConfig = {
     file: file || null,
@@ -143,6 +158,12 @@ export function readServeConfig(argv: readonly string[], env: NodeJS.ProcessEnv,
     }),
     logLevel: env.GW_LOG_LEVEL ?? 'info',
     otel: readOtelConfig(env, args.values.get('otel-config') ?? env.GW_OTEL_CONFIG, defaults.serviceName ?? 'gw', problems),
+    usage: readUsageStoreConfig(args.values, env, problems),
+    adminAccess: Object.freeze({
+      scopedTokensFile: args.values.get('admin-tokens-file') ?? env.GW_ADMIN_TOKENS_FILE ?? null,
+      kubernetes: adminAuth === 'kubernetes',
+      kubeconfig: args.values.get('kubeconfig') ?? env.KUBECONFIG ?? null,
+    }),
   };
   if (config.connections.headersTimeoutMs > config.connections.requestTimeoutMs) {
     problems.push(`GW_HEADERS_TIMEOUT_MS (${config.connections.headersTimeoutMs}) must not exceed GW_REQUEST_TIMEOUT_MS (${config.connections.requestTimeoutMs})`);

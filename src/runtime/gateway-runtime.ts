@@ -1,7 +1,14 @@
 import { readFileSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';
 import type { Server } from 'node:http';
+import { anyOf, globalTokenAccess, readScopedTokens, scopedTokenAccess, type AdminAccess } from '../admin/admin-access.js';
 import { createAdminServer } from '../admin/admin-server.js';
+import { ConfigError } from '../config/load-resources.js';
+import { UsageMetrics } from '../observability/usage-metrics.js';
+import { SOLE_EXPORTER } from '../usage/export/ports.js';
+import { StateUsageReader } from '../usage/state-reader.js';
+import { openDurableUsage, type DurableUsage } from './usage-store.js';
+import type { RedisClient } from '../state/redis/connect.js';
 import { loadResources } from '../config/load-resources.js';
 import type { ServeConfig } from '../config/serve-config.js';
 import { ServedModels } from '../models/served-models.js';
@@ -59,8 +66,11 @@ export async function applyFile(file: string, state: GatewayState, logger: Logge
  * repaired without a restart of the gateway (level-triggered, as the
  * operator's resync is).
  */
-async function stateFor(config: ServeConfig, logger: Logger, reapply: () => Promise<void>): Promise<GatewayState> {
-  if (config.redisUrl === null || config.encryptionKey === null) return new MemoryState();
+async function stateFor(config: ServeConfig, logger: Logger, usageMetrics: UsageMetrics, reapply: () => Promise<void>): Promise<{ state: GatewayState; redis: RedisClient | null }> {
+  const dropped = droppedLogger(logger, usageMetrics);
+  if (config.redisUrl === null || config.encryptionKey === null) {
+    return { state: new MemoryState({ usageMemoryBytes: config.usage.memoryBytes, onUsageDropped: (r) => dropped(r.company, 'memory_bound') }), redis: null };
+  }
   // ioredis is loaded only when Redis is used: one machine with memory state never pays for it.
   const [{ connectRedis }, { RedisState }] = await Promise.all([import('../state/redis/connect.js'), import('../state/redis/redis-state.js')]);
   const redis = connectRedis(config.redisUrl, {
@@ -76,7 +86,9 @@ async function stateFor(config: ServeConfig, logger: Logger, reapply: () => Prom
     }
   });
   const state = new RedisState(redis, new SecretBox(config.encryptionKey), {
-    onBuffered: (n) => n > 0 && logger.warn({ buffered: n }, 'usage records buffered until redis is back'),
+    onBuffered: (n) => n > 0 && logger.warn({ buffered: n }, 'usage records buffered until redis takes them'),
+    onDropped: (r) => dropped(r.company, 'retry_buffer'),
+    usageBacklogMax: config.usage.backlogMax,
   });
   await state.ready();
   let connectedOnce = false;
@@ -87,7 +99,47 @@ async function stateFor(config: ServeConfig, logger: Logger, reapply: () => Prom
     void state.flush();
   });
   connectedOnce = true;
-  return state;
+  return { state, redis };
+}
+
+/** Every dropped record counted; a warning at most every 10 s per reason, so a flood cannot flood the log. */
+function droppedLogger(logger: Logger, metrics: UsageMetrics): (company: string, reason: 'memory_bound' | 'retry_buffer') => void {
+  const last = new Map<string, number>();
+  return (company, reason) => {
+    metrics.dropped.inc({ company, reason });
+    const now = Date.now();
+    if (now - (last.get(reason) ?? 0) < 10_000) return;
+    last.set(reason, now);
+    logger.warn({ company, reason }, 'usage records dropped (oldest first); see gw_usage_records_dropped_total');
+  };
+}
+
+/** Who may read the Usage and Logs API: break-glass token, scoped tokens, Kubernetes RBAC. Null: nobody. */
+async function adminAccessFor(config: ServeConfig): Promise<AdminAccess | null> {
+  const problems: string[] = [];
+  const accesses: AdminAccess[] = [];
+  if (config.adminToken !== null) accesses.push(globalTokenAccess(config.adminToken));
+  if (config.adminAccess.scopedTokensFile !== null) accesses.push(scopedTokenAccess(readScopedTokens(config.adminAccess.scopedTokensFile, problems)));
+  if (problems.length > 0) throw new ConfigError(problems);
+  if (config.adminAccess.kubernetes) {
+    // The Kubernetes client is heavy: loaded only when asked for.
+    const { kubernetesAccess, loadAccessKubeConfig } = await import('../admin/kube-access.js');
+    accesses.push(kubernetesAccess(loadAccessKubeConfig(config.adminAccess.kubeconfig)));
+  }
+  return accesses.length === 0 ? null : anyOf(accesses);
+}
+
+async function durableUsageFor(config: ServeConfig, state: GatewayState, redis: RedisClient | null, metrics: UsageMetrics, logger: Logger): Promise<DurableUsage | null> {
+  if (config.usage.postgresUrl === null) return null;
+  if (redis !== null) {
+    const { RedisUsageSource, RedisExportLease } = await import('../state/redis/usage-stream-source.js');
+    const source = new RedisUsageSource(redis);
+    return openDurableUsage(config.usage, { source, lease: new RedisExportLease(redis, config.usage.exportLeaseMs, undefined, () => source.restart()), metrics, logger });
+  }
+  const memory = state as MemoryState;
+  const durable = await openDurableUsage(config.usage, { source: memory.usageSource(), lease: SOLE_EXPORTER, metrics, logger });
+  memory.onRecorded = () => durable?.exporter?.nudge();
+  return durable;
 }
 
 export async function startRuntime(config: ServeConfig, deps: RuntimeDeps): Promise<GatewayRuntime> {
@@ -95,12 +147,17 @@ export async function startRuntime(config: ServeConfig, deps: RuntimeDeps): Prom
   const file = config.file;
   // Without a file (the cluster layout) the operator writes state and this process only reads it.
   const apply = file === null ? async (): Promise<void> => {} : (): Promise<void> => applyFile(file, state, logger);
-  const state: GatewayState = deps.state ?? (await stateFor(config, logger, apply));
+  const metrics = new GatewayMetrics();
+  const usageMetrics = new UsageMetrics(metrics.registry);
+  const opened = deps.state ? { state: deps.state, redis: null } : await stateFor(config, logger, usageMetrics, apply);
+  const state: GatewayState = opened.state;
   await apply();
   if (file === null) logger.info('no -f file: serving what the operator writes to Redis');
-  const metrics = new GatewayMetrics();
   const health = new CredentialHealthMonitor(state, httpKeyCheck(), credentialHealthEvents(logger, metrics), config.healthChecks);
   const telemetry = await startTelemetry(config.otel, logger);
+  const access = await adminAccessFor(config);
+  const durable = deps.state && !(deps.state instanceof MemoryState) ? null : await durableUsageFor(config, state, opened.redis, usageMetrics, logger);
+  const usage = durable?.store ?? new StateUsageReader(state);
   const pipeline = new Pipeline({
     health,
     state,
@@ -112,7 +169,7 @@ export async function startRuntime(config: ServeConfig, deps: RuntimeDeps): Prom
     tracer: telemetry.tracer,
   });
   let ready = false;
-  const admin = createAdminServer({ state, registry: metrics.registry, adminToken: config.adminToken, ready: () => ready });
+  const admin = createAdminServer({ state, usage, registry: metrics.registry, access, ready: () => ready });
   await listen(admin, config.adminPort, config.adminHost);
   return {
     state,
@@ -128,6 +185,8 @@ export async function startRuntime(config: ServeConfig, deps: RuntimeDeps): Prom
       health.close();
       await new Promise<void>((resolve) => admin.close(() => resolve()));
       admin.closeAllConnections();
+      // The batch in hand is committed and acknowledged before the state goes.
+      await durable?.close();
       await state.close();
       // Last: the spans of requests that ended during shutdown are still exported.
       await telemetry.shutdown();

@@ -2,6 +2,8 @@ import type { UsageRecord } from '../metering/usage-record.js';
 import { chooseCredential } from './lease-choice.js';
 import { addToTotals, emptyTotals, groupKey, sameModel, type LogQuery, type UsageQuery, type UsageTotals } from './queries.js';
 import type { CompanyRecords, TokenRecord } from './records.js';
+import { UsageBuffer } from './usage-buffer.js';
+import type { ExportBatch, UsageSource } from '../usage/export/ports.js';
 import type {
   CallerSlotRequest,
   CredentialHealth,
@@ -16,9 +18,6 @@ import type {
 
 const HEALTHY: CredentialHealth = Object.freeze({ healthy: true, reason: null, windows: Object.freeze([]) });
 const STICKY_TTL_MS = 60 * 60 * 1000;
-const MAX_RECORDS_PER_COMPANY = 100_000;
-/** Records past the cap are kept until this many have piled up, then dropped together. */
-const DROP_BATCH = 10_000;
 
 /**
  * Entries with their expiry times. Sweeping walks every entry, and it runs on each acquire, so
@@ -45,6 +44,14 @@ class Expiring extends Map<string, number> {
   }
 }
 
+export interface MemoryStateOptions {
+  readonly now?: () => number;
+  /** Global bound of the usage records held, in bytes (GW_USAGE_MEMORY_MB). */
+  readonly usageMemoryBytes?: number;
+  /** Called for each record given up to stay within the bound (oldest first). */
+  readonly onUsageDropped?: (record: UsageRecord) => void;
+}
+
 /** All state in this process: the one-machine gateway and the contract suite's reference. */
 export class MemoryState implements GatewayState {
   readonly kind = 'memory' as const;
@@ -55,12 +62,16 @@ export class MemoryState implements GatewayState {
   private readonly slots = new Map<string, Expiring>();
   private readonly slotWaiters = new Map<string, Array<() => void>>();
   private readonly health = new Map<string, CredentialHealth>();
-  private readonly records = new Map<string, UsageRecord[]>();
+  private readonly usage: UsageBuffer;
   private readonly spend = new Map<string, number>();
-  private readonly recordIds = new Set<string>();
   private leaseSeq = 0;
+  private readonly now: () => number;
 
-  constructor(private readonly now: () => number = Date.now) {}
+  constructor(options: MemoryStateOptions | (() => number) = {}) {
+    const o = typeof options === 'function' ? { now: options } : options;
+    this.now = o.now ?? Date.now;
+    this.usage = new UsageBuffer(o.usageMemoryBytes, o.onUsageDropped);
+  }
 
   async findToken(hash: string): Promise<TokenRecord | null> {
     return this.tokens.get(hash) ?? null;
@@ -187,18 +198,11 @@ export class MemoryState implements GatewayState {
   }
 
   async recordUsage(record: UsageRecord): Promise<void> {
-    if (this.recordIds.has(record.request_id)) return;
-    this.recordIds.add(record.request_id);
-    let list = this.records.get(record.company);
-    if (!list) this.records.set(record.company, (list = []));
-    list.push(record);
-    // The oldest go in batches: dropping one per request moved the whole 100,000-entry array
-    // on every request once the cap was reached (a large array cannot be trimmed in place).
-    if (list.length > MAX_RECORDS_PER_COMPANY + DROP_BATCH) {
-      const dropped = list.splice(0, list.length - MAX_RECORDS_PER_COMPANY);
-      for (const r of dropped) this.recordIds.delete(r.request_id);
-    }
+    if (this.usage.add(record)) this.onRecorded?.();
   }
+
+  /** Called after each new record (the in-process exporter looks at once). */
+  onRecorded: (() => void) | null = null;
 
   async queryLogs(query: LogQuery): Promise<UsageRecord[]> {
     const limit = query.limit ?? 100;
@@ -224,9 +228,40 @@ export class MemoryState implements GatewayState {
     return [...groups.values()].sort((a, b) => b.cost_usd - a.cost_usd || b.requests - a.requests);
   }
 
+  async usageDropped(company: string | undefined): Promise<number> {
+    return this.usage.droppedRecords(company);
+  }
+
+  /** Every record held, oldest first. */
+  usageRecords(): Iterable<UsageRecord> {
+    return this.usage.records();
+  }
+
+  /** The records held as a source for the exporter: once stored in PostgreSQL they leave memory. */
+  usageSource(): UsageSource {
+    return {
+      next: async (max: number): Promise<ExportBatch | null> => {
+        const { records, through } = this.usage.oldest(max);
+        if (records.length === 0) return null;
+        return { records, ack: async () => this.usage.removeThrough(through) };
+      },
+      backlog: async () => this.usage.size(),
+      timeZones: async (companies) => {
+        const out = new Map<string, string>();
+        for (const c of companies) {
+          const zone = this.companies.get(c)?.settings.timeZone;
+          if (zone !== undefined) out.set(c, zone);
+        }
+        return out;
+      },
+    };
+  }
+
   private *matching(company: string | undefined, since: string | undefined): Iterable<UsageRecord> {
-    const lists = company === undefined ? [...this.records.values()] : [this.records.get(company) ?? []];
-    for (const list of lists) for (const record of list) if (since === undefined || record.time >= since) yield record;
+    for (const record of this.usage.records()) {
+      if (company !== undefined && record.company !== company) continue;
+      if (since === undefined || record.time >= since) yield record;
+    }
   }
 
   async replaceCompany(records: CompanyRecords): Promise<void> {

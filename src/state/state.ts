@@ -98,6 +98,8 @@ export interface GatewayState {
   recordUsage(record: UsageRecord): Promise<void>;
   queryLogs(query: LogQuery): Promise<UsageRecord[]>;
   queryUsage(query: UsageQuery): Promise<UsageTotals[]>;
+  /** Usage records of `company` (or all) this state no longer holds and never handed on: said, never hidden. */
+  usageDropped(company: string | undefined): Promise<number>;
 
   /** Writer side (reconcile): replace everything one company has. */
   replaceCompany(records: CompanyRecords): Promise<void>;

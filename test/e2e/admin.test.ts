@@ -93,6 +93,6 @@ describe('admin listener, Usage and Logs', () => {
     expect(lines[1]).toContain('bob@acme.example');
     const refused = await run(process.execPath, [GW_BIN, 'logs', '--admin-url', gateway.adminUrl], { env: { ...process.env, GW_ADMIN_TOKEN: 'not-the-admin-token-000' } }).catch((e: { code: number; stderr: string }) => e);
     expect((refused as { code: number }).code).toBe(1);
-    expect((refused as { stderr: string }).stderr).toMatch(/^gw: the admin API needs/);
+    expect((refused as { stderr: string }).stderr).toMatch(/^gw: the admin token is not valid/);
   });
 });

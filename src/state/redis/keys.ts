@@ -19,6 +19,10 @@ export const keys = {
   spend: (c: string, counter: string) => `gw:{${c}}:spend:${counter}`,
   usageId: (c: string, requestId: string) => `gw:{${c}}:usage-id:${requestId}`,
   usageStream: (c: string) => `gw:{${c}}:usage`,
+  /** Present while an exporter moves this company's stream to PostgreSQL: then the stream is never trimmed. */
+  usageExported: (c: string) => `gw:{${c}}:usage-exported`,
+  /** Held by the one exporter working now. */
+  exporterLease: () => 'gw:usage-exporter',
   aggregate: (c: string, day: string, group: string) => `gw:{${c}}:agg:${day}:${group}`,
   aggregateDays: (c: string) => `gw:{${c}}:agg-days`,
   invalidations: () => 'gw:invalidate',

@@ -25,6 +25,8 @@ const STREAM_MAX = 100_000;
 const AGGREGATE_RETENTION_MS = 400 * 24 * 60 * 60 * 1000;
 const SLOT_POLL_MS = 25;
 const MAX_BUFFERED_RECORDS = 50_000;
+/** Records one company's stream may hold unexported while PostgreSQL is away (docs/usage-store.md). */
+export const DEFAULT_USAGE_BACKLOG_MAX = 1_000_000;
 const LOG_SCAN_LIMIT = 100_000;
 
 type ScriptRunner = (numKeys: number, ...args: Array<string | number>) => Promise<unknown>;
@@ -33,7 +35,14 @@ export interface RedisStateOptions {
   readonly now?: () => number;
   /** Called when buffered usage records could not be written and are kept for a retry. */
   readonly onBuffered?: (count: number) => void;
+  /** Called for each record given up because the retry buffer was full (oldest first). */
+  readonly onDropped?: (record: UsageRecord) => void;
+  /** Per-company stream bound while an exporter moves records to PostgreSQL. */
+  readonly usageBacklogMax?: number;
 }
+
+/** Redis refused a record: the company's stream holds as many unexported records as allowed. */
+export class UsageBacklogFull extends Error {}
 
 /**
  * GatewayState shared by every gateway process through one Redis (or Redis
@@ -48,6 +57,7 @@ export class RedisState implements GatewayState {
   private readonly buffer: UsageRecord[] = [];
   private flushTimer: NodeJS.Timeout | null = null;
   private readonly knownUsageCompanies = new Set<string>();
+  private readonly droppedByCompany = new Map<string, number>();
   private readonly run: Record<'lease' | 'renew' | 'slot' | 'reserve' | 'adjust' | 'usage' | 'claim' | 'drop', ScriptRunner>;
 
   constructor(
@@ -203,7 +213,11 @@ export class RedisState implements GatewayState {
       await this.writeUsage(record);
     } catch {
       // Kept and retried: a Redis restart must not lose usage. Bounded so an outage cannot exhaust memory.
-      if (this.buffer.length >= MAX_BUFFERED_RECORDS) this.buffer.shift();
+      if (this.buffer.length >= MAX_BUFFERED_RECORDS) {
+        const dropped = this.buffer.shift() as UsageRecord;
+        this.droppedByCompany.set(dropped.company, (this.droppedByCompany.get(dropped.company) ?? 0) + 1);
+        this.options.onDropped?.(dropped);
+      }
       this.buffer.push(record);
       this.options.onBuffered?.(this.buffer.length);
       this.scheduleFlush();
@@ -250,12 +264,13 @@ export class RedisState implements GatewayState {
       const v = record[g];
       return typeof v === 'string' ? v : '';
     });
-    await this.run.usage(
-      3 + aggKeys.length,
+    const written = await this.run.usage(
+      4 + aggKeys.length,
       keys.usageId(c, record.request_id),
       keys.usageStream(c),
       keys.aggregateDays(c),
       ...aggKeys,
+      keys.usageExported(c),
       JSON.stringify(record),
       USAGE_ID_TTL_MS,
       STREAM_MAX,
@@ -267,7 +282,28 @@ export class RedisState implements GatewayState {
       record.cache_read_input_tokens,
       Math.round((record.cost_usd ?? 0) * 1e6),
       ...groupValues,
+      this.options.usageBacklogMax ?? DEFAULT_USAGE_BACKLOG_MAX,
     );
+    if (written === -1) throw new UsageBacklogFull(`the usage stream of ${c} is full until the exporter catches up`);
+  }
+
+  /**
+   * Records of `company` (or all) that Redis no longer holds although never
+   * exported: trimmed by the stream cap when no exporter runs, or given up
+   * by this process when its retry buffer overflowed.
+   */
+  async usageDropped(company: string | undefined): Promise<number> {
+    let total = 0;
+    for (const c of await this.companiesFor(company)) {
+      total += this.droppedByCompany.get(c) ?? 0;
+      if ((await this.redis.exists(keys.usageExported(c))) === 1) continue;
+      const info = (await this.redis.call('XINFO', 'STREAM', keys.usageStream(c)).catch(() => null)) as unknown[] | null;
+      if (!info) continue;
+      const field = (name: string): number => Number(info[info.indexOf(name) + 1] ?? 0);
+      // Without an exporter nothing deletes entries, so whatever was added and is gone was trimmed.
+      total += Math.max(0, field('entries-added') - field('length'));
+    }
+    return total;
   }
 
   private async companiesFor(company: string | undefined): Promise<string[]> {

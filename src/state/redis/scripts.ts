@@ -121,13 +121,21 @@ return 0
 `;
 
 /**
- * KEYS: usage-id, stream, days-set, then 5 aggregate keys (address, model, repo, application, end_user).
- * ARGV: record JSON, id TTL ms, stream max length, day, retention ms, input, output, cache creation, cache read, cost micros, then 5 group values.
- * Idempotent by request id: a second write of the same id changes nothing.
+ * KEYS: usage-id, stream, days-set, then 5 aggregate keys (address, model, repo, application, end_user), then the exported marker.
+ * ARGV: record JSON, id TTL ms, stream max length, day, retention ms, input, output, cache creation, cache read, cost micros,
+ * then 5 group values, then the backlog cap.
+ * Idempotent by request id: a second write of the same id changes nothing (0). While an exporter moves the
+ * stream to PostgreSQL it is never trimmed; past the backlog cap the record is refused (-1) and stays with the caller.
  */
 export const RECORD_USAGE = `
+local exported = redis.call('EXISTS', KEYS[9]) == 1
+if exported and redis.call('XLEN', KEYS[2]) >= tonumber(ARGV[16]) then return -1 end
 if not redis.call('SET', KEYS[1], '1', 'NX', 'PX', tonumber(ARGV[2])) then return 0 end
-redis.call('XADD', KEYS[2], 'MAXLEN', '~', tonumber(ARGV[3]), '*', 'r', ARGV[1])
+if exported then
+  redis.call('XADD', KEYS[2], '*', 'r', ARGV[1])
+else
+  redis.call('XADD', KEYS[2], 'MAXLEN', '~', tonumber(ARGV[3]), '*', 'r', ARGV[1])
+end
 redis.call('SADD', KEYS[3], ARGV[4])
 local fields = {'requests', 'input_tokens', 'output_tokens', 'cache_creation_input_tokens', 'cache_read_input_tokens', 'cost_micros'}
 local values = {1, tonumber(ARGV[6]), tonumber(ARGV[7]), tonumber(ARGV[8]), tonumber(ARGV[9]), tonumber(ARGV[10])}

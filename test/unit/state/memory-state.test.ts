@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { MemoryState } from '../../../src/state/memory.js';
+import { approximateBytes } from '../../../src/state/usage-buffer.js';
 import type { UsageRecord } from '../../../src/metering/usage-record.js';
 
 // The memory state skips its expiry sweep while no entry can have expired yet; these pin down that
@@ -74,19 +75,22 @@ describe('MemoryState usage records', () => {
     outcome: 'complete',
   });
 
-  it('keeps the newest 100,000 per company, dropping the oldest in batches, and forgets dropped ids', async () => {
-    const state = new MemoryState(() => 0);
-    for (let i = 0; i < 110_000; i++) await state.recordUsage(record(i));
-    // At the cap plus one batch nothing is dropped yet; one more record drops the oldest 10,001.
-    expect(await state.queryLogs({ company: 'acme', limit: 200_000 })).toHaveLength(110_000);
-    await state.recordUsage(record(110_000));
+  it('keeps the newest records within its global byte bound, drops the oldest, and forgets dropped ids', async () => {
+    const bytes = approximateBytes(record(0));
+    // Room for about 1,000 records of this size (the ids' digits vary by a byte or two).
+    const state = new MemoryState({ now: () => 0, usageMemoryBytes: bytes * 1_000 });
+    for (let i = 0; i < 5_000; i++) await state.recordUsage(record(i));
     const kept = await state.queryLogs({ company: 'acme', limit: 200_000 });
-    expect(kept).toHaveLength(100_000);
-    expect(kept.at(-1)?.request_id).toBe('r10001');
-    expect(kept[0]?.request_id).toBe('r110000');
+    expect(kept.length).toBeGreaterThan(950);
+    expect(kept.length).toBeLessThanOrEqual(1_000);
+    expect(kept[0]?.request_id).toBe('r4999');
+    expect(kept.at(-1)?.request_id).toBe(`r${5_000 - kept.length}`);
+    expect(await state.usageDropped('acme')).toBe(5_000 - kept.length);
     // A dropped id is new again; a kept one is still a duplicate.
-    await state.recordUsage(record(10_001));
     await state.recordUsage(record(5));
-    expect(await state.queryLogs({ company: 'acme', limit: 200_000 })).toHaveLength(100_001);
+    await state.recordUsage(record(4_999));
+    const after = await state.queryLogs({ company: 'acme', limit: 200_000 });
+    expect(after.some((r) => r.request_id === 'r5')).toBe(true);
+    expect(after.filter((r) => r.request_id === 'r4999')).toHaveLength(1);
   });
 });

@@ -1,0 +1,44 @@
+import { inlineOrFile } from './file-inputs.js';
+import { DEFAULT_USAGE_MEMORY_BYTES } from '../state/usage-buffer.js';
+
+/** Where Usage and Logs are kept, and the bounds on what waits in memory or Redis. */
+export interface UsageStoreConfig {
+  /** postgres:// URL (GW_POSTGRES_URL); null keeps usage in Redis or memory only. */
+  readonly postgresUrl: string | null;
+  /** Used when the URL carries none: PGPASSWORD, or --postgres-password-file. */
+  readonly postgresPassword: string | null;
+  /** Days records stay in PostgreSQL; 0 keeps them (GW_USAGE_RETENTION_DAYS). */
+  readonly retentionDays: number;
+  /** Records one company's Redis stream may hold unexported while PostgreSQL is away (GW_USAGE_BACKLOG_MAX). */
+  readonly backlogMax: number;
+  /** Global bound of the records one process holds in memory, in bytes (GW_USAGE_MEMORY_MB). */
+  readonly memoryBytes: number;
+  /** How long the exporter lease lasts without renewal (GW_USAGE_EXPORT_LEASE_MS): a dead exporter's successor waits this long. */
+  readonly exportLeaseMs: number;
+}
+
+export const USAGE_OPTIONS = ['postgres', 'postgres-password-file', 'usage-retention-days'] as const;
+
+function integer(raw: string | undefined, fallback: number, name: string, min: number, problems: string[]): number {
+  if (raw === undefined) return fallback;
+  const n = Number(raw);
+  if (!Number.isInteger(n) || n < min) problems.push(`${name} must be an integer ≥ ${min}, got "${raw}"`);
+  return n;
+}
+
+export function readUsageStoreConfig(values: ReadonlyMap<string, string>, env: NodeJS.ProcessEnv, problems: string[]): UsageStoreConfig {
+  // Empty counts as unset, as for the other URLs an environment may blank out.
+  const postgresUrl = (values.get('postgres') ?? env.GW_POSTGRES_URL) || null;
+  if (postgresUrl !== null && !/^postgres(ql)?:\/\/[^/]/.test(postgresUrl)) problems.push('--postgres must be a postgres:// or postgresql:// URL');
+  const postgresPassword = inlineOrFile(env.PGPASSWORD, values.get('postgres-password-file') ?? env.GW_POSTGRES_PASSWORD_FILE, '--postgres-password-file', problems);
+  const memoryMb = env.GW_USAGE_MEMORY_MB === undefined ? DEFAULT_USAGE_MEMORY_BYTES / 1024 / 1024 : Number(env.GW_USAGE_MEMORY_MB);
+  if (!Number.isFinite(memoryMb) || memoryMb < 1) problems.push(`GW_USAGE_MEMORY_MB must be a number ≥ 1, got "${env.GW_USAGE_MEMORY_MB}"`);
+  return Object.freeze({
+    postgresUrl,
+    postgresPassword,
+    retentionDays: integer(values.get('usage-retention-days') ?? env.GW_USAGE_RETENTION_DAYS, 0, '--usage-retention-days', 0, problems),
+    backlogMax: integer(env.GW_USAGE_BACKLOG_MAX, 1_000_000, 'GW_USAGE_BACKLOG_MAX', 1, problems),
+    memoryBytes: Math.round(memoryMb * 1024 * 1024),
+    exportLeaseMs: integer(env.GW_USAGE_EXPORT_LEASE_MS, 15_000, 'GW_USAGE_EXPORT_LEASE_MS', 300, problems),
+  });
+}

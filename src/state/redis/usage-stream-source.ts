@@ -1,0 +1,156 @@
+import { randomUUID } from 'node:crypto';
+import type { UsageRecord } from '../../metering/usage-record.js';
+import type { ExportBatch, ExportLease, UsageSource } from '../../usage/export/ports.js';
+import type { CompanySettings } from '../records.js';
+import type { RedisClient } from './connect.js';
+import { keys } from './keys.js';
+
+export const EXPORT_GROUP = 'gw-export';
+/** One exporter works at a time (by lease), so every holder reads as the same consumer and so inherits what a crashed one had pending. */
+const CONSUMER = 'exporter';
+const COMPANIES_REFRESH_MS = 2_000;
+/** The marker that stops trimming outlives a week-long exporter outage; after that the streams fall back to their cap. */
+export const EXPORTED_MARKER_TTL_MS = 7 * 24 * 60 * 60 * 1000;
+const MARKER_REFRESH_MS = 60 * 60 * 1000;
+
+type StreamEntry = [id: string, fields: string[] | null];
+type StreamReply = Array<[key: string, entries: StreamEntry[]]> | null;
+
+/**
+ * The per-company usage streams as a source for the exporter, through one
+ * consumer group per stream. Each stream is marked exported, which stops the
+ * data plane from trimming it; an entry leaves the stream only once the
+ * exporter acknowledged it (XACK, then XDEL).
+ */
+export class RedisUsageSource implements UsageSource {
+  private companies: string[] = [];
+  private companiesAt = 0;
+  private readonly joined = new Map<string, number>();
+  /** Companies whose pending entries (delivered, never acknowledged) were read since this holder started. */
+  private readonly pendingDrained = new Set<string>();
+  private cursor = 0;
+
+  constructor(private readonly redis: RedisClient) {}
+
+  /** Called when this process (re)gains the lease: re-read what the previous holder left pending. */
+  restart(): void {
+    this.pendingDrained.clear();
+  }
+
+  private async refreshCompanies(): Promise<void> {
+    const now = Date.now();
+    if (now - this.companiesAt < COMPANIES_REFRESH_MS) return;
+    this.companies = (await this.redis.smembers(keys.usageCompanies())).sort();
+    this.companiesAt = now;
+    for (const c of this.companies) {
+      if (now - (this.joined.get(c) ?? 0) < MARKER_REFRESH_MS) continue;
+      // Mark first, then join: from the mark on nothing is trimmed, and the group starts at the stream's first entry.
+      await this.redis.set(keys.usageExported(c), '1', 'PX', EXPORTED_MARKER_TTL_MS);
+      try {
+        await this.redis.xgroup('CREATE', keys.usageStream(c), EXPORT_GROUP, '0', 'MKSTREAM');
+      } catch (error) {
+        if (!/BUSYGROUP/.test((error as Error).message)) throw error;
+      }
+      this.joined.set(c, now);
+    }
+  }
+
+  async next(max: number): Promise<ExportBatch | null> {
+    await this.refreshCompanies();
+    const taken: Array<{ company: string; ids: string[] }> = [];
+    const records: UsageRecord[] = [];
+    const n = this.companies.length;
+    for (let i = 0; i < n && records.length < max; i++) {
+      const company = this.companies[(this.cursor + i) % n] as string;
+      const stream = keys.usageStream(company);
+      const ids: string[] = [];
+      let entries = this.pendingDrained.has(company) ? [] : await this.read(stream, max - records.length, '0');
+      if (entries.length === 0) {
+        this.pendingDrained.add(company);
+        entries = await this.read(stream, max - records.length, '>');
+      }
+      for (const [id, fields] of entries) {
+        ids.push(id);
+        // An entry deleted after delivery has no fields left: acknowledge it and move on.
+        const json = fields?.[1];
+        if (json !== undefined) records.push(JSON.parse(json) as UsageRecord);
+      }
+      if (ids.length > 0) taken.push({ company, ids });
+    }
+    this.cursor = n === 0 ? 0 : (this.cursor + 1) % n;
+    if (taken.length === 0) return null;
+    return {
+      records,
+      ack: async () => {
+        for (const { company, ids } of taken) {
+          const stream = keys.usageStream(company);
+          for (let i = 0; i < ids.length; i += 1_000) {
+            const slice = ids.slice(i, i + 1_000);
+            await this.redis.xack(stream, EXPORT_GROUP, ...slice);
+            await this.redis.xdel(stream, ...slice);
+          }
+        }
+      },
+    };
+  }
+
+  private async read(stream: string, count: number, from: '0' | '>'): Promise<StreamEntry[]> {
+    const reply = (await this.redis.xreadgroup('GROUP', EXPORT_GROUP, CONSUMER, 'COUNT', count, 'STREAMS', stream, from)) as StreamReply;
+    return reply?.[0]?.[1] ?? [];
+  }
+
+  async backlog(): Promise<number> {
+    await this.refreshCompanies();
+    let total = 0;
+    for (const c of this.companies) total += await this.redis.xlen(keys.usageStream(c));
+    return total;
+  }
+
+  async timeZones(companies: readonly string[]): Promise<Map<string, string>> {
+    const out = new Map<string, string>();
+    for (const c of companies) {
+      const raw = await this.redis.get(keys.records(c));
+      if (raw === null) continue;
+      // Only the settings are read: the sealed credential secrets stay sealed (no key needed here).
+      const settings = (JSON.parse(raw) as { settings?: Partial<CompanySettings> }).settings;
+      if (typeof settings?.timeZone === 'string') out.set(c, settings.timeZone);
+    }
+    return out;
+  }
+}
+
+const RENEW = `
+if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('PEXPIRE', KEYS[1], tonumber(ARGV[2])) end
+return 0
+`;
+const RELEASE = `
+if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('DEL', KEYS[1]) end
+return 0
+`;
+
+/** The exporter lease in Redis, shared by every gw serve replica, gw export-usage and the operator. */
+export class RedisExportLease implements ExportLease {
+  readonly holder: string;
+  constructor(
+    private readonly redis: RedisClient,
+    private readonly ttlMs = 15_000,
+    identity = `${process.pid}-${randomUUID()}`,
+    private readonly onAcquired: () => void = () => {},
+  ) {
+    this.holder = identity;
+  }
+
+  async acquire(): Promise<boolean> {
+    const ok = (await this.redis.set(keys.exporterLease(), this.holder, 'PX', this.ttlMs, 'NX')) === 'OK';
+    if (ok) this.onAcquired();
+    return ok;
+  }
+
+  async renew(): Promise<boolean> {
+    return (await this.redis.eval(RENEW, 1, keys.exporterLease(), this.holder, this.ttlMs)) === 1;
+  }
+
+  async release(): Promise<void> {
+    await this.redis.eval(RELEASE, 1, keys.exporterLease(), this.holder);
+  }
+}

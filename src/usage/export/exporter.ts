@@ -1,0 +1,233 @@
+import type { UsageRecord } from '../../metering/usage-record.js';
+import type { ExportBatch, ExportLease, UsageSink, UsageSource } from './ports.js';
+
+export interface ExportObserver {
+  exported(count: number, stored: number): void;
+  backlog(count: number): void;
+  active(active: boolean): void;
+  failed(stage: 'prepare' | 'read' | 'write' | 'ack' | 'lease' | 'retention', error: unknown): void;
+}
+
+export interface ExporterOptions {
+  /** Records per PostgreSQL statement. */
+  readonly batchSize?: number;
+  /** How long to wait when nothing is waiting. */
+  readonly idleMs?: number;
+  /** Between tries for a lease another holder has. */
+  readonly leaseRetryMs?: number;
+  readonly leaseRenewMs?: number;
+  /** 0 keeps records for ever. */
+  readonly retentionDays?: number;
+  readonly maxBackoffMs?: number;
+}
+
+const TIME_ZONE_REFRESH_MS = 60_000;
+const RETENTION_EVERY_MS = 60 * 60_000;
+const BACKLOG_EVERY_MS = 1_000;
+
+/**
+ * Moves usage records from where the data plane leaves them into the
+ * durable store: read a batch, commit it, and only then acknowledge it at
+ * the source. A crash between commit and acknowledgement re-delivers the
+ * batch, which the store skips by request id; a store that is down keeps
+ * the batch in hand and retries with backoff while the source holds the
+ * rest. One exporter works at a time, by lease.
+ */
+export class UsageExporter {
+  private stopped = false;
+  private held = false;
+  private prepared = false;
+  private loop: Promise<void> | null = null;
+  private wake: (() => void) | null = null;
+  private renewTimer: NodeJS.Timeout | null = null;
+  private readonly zonesSaved = new Map<string, number>();
+  private lastRetention = 0;
+  private lastBacklog = 0;
+  private readonly batchSize: number;
+  private readonly idleMs: number;
+  private readonly leaseRetryMs: number;
+  private readonly leaseRenewMs: number;
+  private readonly retentionDays: number;
+  private readonly maxBackoffMs: number;
+
+  constructor(
+    private readonly source: UsageSource,
+    private readonly sink: UsageSink,
+    private readonly lease: ExportLease,
+    private readonly observer: ExportObserver,
+    options: ExporterOptions = {},
+  ) {
+    this.batchSize = options.batchSize ?? 2_000;
+    this.idleMs = options.idleMs ?? 200;
+    this.leaseRetryMs = options.leaseRetryMs ?? 2_000;
+    this.leaseRenewMs = options.leaseRenewMs ?? 5_000;
+    this.retentionDays = options.retentionDays ?? 0;
+    this.maxBackoffMs = options.maxBackoffMs ?? 5_000;
+  }
+
+  start(): void {
+    this.loop ??= this.run();
+  }
+
+  /** Is this exporter the one working now? */
+  isActive(): boolean {
+    return this.held;
+  }
+
+  /**
+   * Ends the loop after the batch in hand, then, while still the holder,
+   * exports what waits for up to `drainMs` (a process's memory would
+   * otherwise go with it); what is left waits at the source.
+   */
+  async stop(drainMs = 5_000): Promise<void> {
+    this.stopped = true;
+    this.wake?.();
+    await this.loop;
+    if (this.renewTimer) clearInterval(this.renewTimer);
+    const deadline = Date.now() + drainMs;
+    while (this.held && this.prepared && Date.now() < deadline) {
+      try {
+        const batch = await this.source.next(this.batchSize);
+        if (batch === null) break;
+        await this.saveZones(batch.records);
+        this.observer.exported(batch.records.length, await this.sink.insert(batch.records));
+        await batch.ack();
+      } catch (error) {
+        this.observer.failed('write', error);
+        break;
+      }
+    }
+    if (this.held) await this.lease.release().catch(() => {});
+    this.setHeld(false);
+  }
+
+  /** Ask the loop to look at the source now (a record was just written). */
+  nudge(): void {
+    this.wake?.();
+  }
+
+  private setHeld(held: boolean): void {
+    if (held !== this.held) this.observer.active(held);
+    this.held = held;
+  }
+
+  private sleep(ms: number): Promise<void> {
+    return new Promise((resolve) => {
+      const timer = setTimeout(done, ms);
+      this.wake = done;
+      const self = this;
+      function done(): void {
+        clearTimeout(timer);
+        if (self.wake === done) self.wake = null;
+        resolve();
+      }
+    });
+  }
+
+  private async run(): Promise<void> {
+    let failures = 0;
+    let inHand: ExportBatch | null = null;
+    const backoff = (): Promise<void> => this.sleep(Math.min(this.maxBackoffMs, 100 * 2 ** Math.min(failures++, 10)));
+    while (!this.stopped) {
+      if (!this.held) {
+        inHand = null; // the next holder re-reads whatever was not acknowledged
+        let got = false;
+        try {
+          got = await this.lease.acquire();
+        } catch (error) {
+          this.observer.failed('lease', error);
+        }
+        if (!got) {
+          await this.sleep(this.leaseRetryMs);
+          continue;
+        }
+        this.setHeld(true);
+        this.renewTimer ??= setInterval(() => void this.renew(), this.leaseRenewMs);
+        this.renewTimer.unref();
+      }
+      if (!this.prepared) {
+        try {
+          await this.sink.prepare();
+          this.prepared = true;
+        } catch (error) {
+          this.observer.failed('prepare', error);
+          await backoff();
+          continue;
+        }
+      }
+      await this.housekeeping();
+      if (inHand === null) {
+        try {
+          inHand = await this.source.next(this.batchSize);
+        } catch (error) {
+          this.observer.failed('read', error);
+          await backoff();
+          continue;
+        }
+        if (inHand === null) {
+          await this.sleep(this.idleMs);
+          continue;
+        }
+      }
+      try {
+        await this.saveZones(inHand.records);
+        const stored = await this.sink.insert(inHand.records);
+        this.observer.exported(inHand.records.length, stored);
+      } catch (error) {
+        this.observer.failed('write', error);
+        await backoff();
+        continue;
+      }
+      try {
+        await inHand.ack();
+        inHand = null;
+        failures = 0;
+      } catch (error) {
+        // Committed but not acknowledged: the retry inserts nothing new and acknowledges again.
+        this.observer.failed('ack', error);
+        await backoff();
+      }
+    }
+  }
+
+  private async renew(): Promise<void> {
+    if (!this.held || this.stopped) return;
+    try {
+      if (!(await this.lease.renew())) this.setHeld(false);
+    } catch (error) {
+      // Unknown whether we still hold it: step back; the lease expires and whoever gets it re-reads.
+      this.observer.failed('lease', error);
+      this.setHeld(false);
+    }
+  }
+
+  private async housekeeping(): Promise<void> {
+    const now = Date.now();
+    if (now - this.lastBacklog >= BACKLOG_EVERY_MS) {
+      this.lastBacklog = now;
+      try {
+        this.observer.backlog(await this.source.backlog());
+      } catch (error) {
+        this.observer.failed('read', error);
+      }
+    }
+    if (this.retentionDays > 0 && now - this.lastRetention >= RETENTION_EVERY_MS) {
+      this.lastRetention = now;
+      try {
+        await this.sink.deleteOlderThan(this.retentionDays);
+      } catch (error) {
+        this.observer.failed('retention', error);
+      }
+    }
+  }
+
+  private async saveZones(records: readonly UsageRecord[]): Promise<void> {
+    const now = Date.now();
+    const due = new Set<string>();
+    for (const r of records) if (now - (this.zonesSaved.get(r.company) ?? 0) >= TIME_ZONE_REFRESH_MS) due.add(r.company);
+    if (due.size === 0) return;
+    const zones = await this.source.timeZones([...due]);
+    await this.sink.saveTimeZones(zones);
+    for (const c of due) this.zonesSaved.set(c, now);
+  }
+}

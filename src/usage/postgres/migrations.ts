@@ -1,0 +1,66 @@
+import type pg from 'pg';
+
+/**
+ * The usage schema, one migration per step, applied in order inside one
+ * transaction under an advisory lock, so two exporters starting at once
+ * neither race nor apply a step twice. Never edit a step once released:
+ * add the next one.
+ */
+const MIGRATIONS: readonly string[] = [
+  // 1: one row per request, keyed by its id (re-delivery changes nothing); the record as written, and
+  //    the columns the reports filter and group by, with cost as whole micro-dollars so sums are exact.
+  `CREATE TABLE gw_usage (
+     request_id text PRIMARY KEY,
+     time timestamptz NOT NULL,
+     company text NOT NULL,
+     address text NOT NULL,
+     model text,
+     provider text,
+     repo text,
+     application text,
+     end_user text,
+     input_tokens bigint NOT NULL,
+     output_tokens bigint NOT NULL,
+     cache_creation_input_tokens bigint NOT NULL,
+     cache_read_input_tokens bigint NOT NULL,
+     cost_micros bigint NOT NULL,
+     status integer NOT NULL,
+     record json NOT NULL
+   );
+   CREATE INDEX gw_usage_company_time ON gw_usage (company, time DESC);
+   CREATE INDEX gw_usage_company_cost ON gw_usage (company, cost_micros DESC);
+   CREATE INDEX gw_usage_company_address_time ON gw_usage (company, address, time DESC);
+   CREATE INDEX gw_usage_company_model_time ON gw_usage (company, model, time DESC);
+   CREATE INDEX gw_usage_time ON gw_usage (time);
+   CREATE TABLE gw_usage_company (
+     company text PRIMARY KEY,
+     time_zone text NOT NULL,
+     updated_at timestamptz NOT NULL DEFAULT now()
+   );`,
+];
+
+export const SCHEMA_VERSION = MIGRATIONS.length;
+
+/** Brings the schema to SCHEMA_VERSION; returns the steps applied. */
+export async function migrate(pool: pg.Pool): Promise<number> {
+  const client = await pool.connect();
+  try {
+    await client.query('BEGIN');
+    await client.query("SELECT pg_advisory_xact_lock(hashtext('gw_usage_migrations'))");
+    await client.query('CREATE TABLE IF NOT EXISTS gw_schema_migrations (version integer PRIMARY KEY, applied_at timestamptz NOT NULL DEFAULT now())');
+    const { rows } = await client.query<{ v: number | null }>('SELECT max(version) AS v FROM gw_schema_migrations');
+    const current = rows[0]?.v ?? 0;
+    if (current > MIGRATIONS.length) throw new Error(`the usage schema is at version ${current}, newer than this gateway knows (${MIGRATIONS.length}): upgrade the gateway`);
+    for (let v = current + 1; v <= MIGRATIONS.length; v++) {
+      await client.query(MIGRATIONS[v - 1] as string);
+      await client.query('INSERT INTO gw_schema_migrations (version) VALUES ($1)', [v]);
+    }
+    await client.query('COMMIT');
+    return MIGRATIONS.length - current;
+  } catch (error) {
+    await client.query('ROLLBACK').catch(() => {});
+    throw error;
+  } finally {
+    client.release();
+  }
+}

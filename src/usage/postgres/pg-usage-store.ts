@@ -1,0 +1,141 @@
+import type pg from 'pg';
+import type { UsageRecord } from '../../metering/usage-record.js';
+import { normalizeModelId } from '../../models/normalize.js';
+import { compareRows, costMicros, type Answer, type LogsQuery, type ReportGroup, type ReportQuery, type ReportRow, type UsageReader } from '../report.js';
+
+/** Group names are mapped to columns here and nowhere else: nothing a caller sends reaches SQL text. */
+const GROUP_COLUMNS: Readonly<Record<ReportGroup, string>> = {
+  address: 'u.address',
+  model: 'u.model',
+  provider: 'u.provider',
+  repo: 'u.repo',
+  application: 'u.application',
+  end_user: 'u.end_user',
+};
+
+const PERIOD_UNITS = { day: 'day', week: 'week', month: 'month' } as const;
+
+/** Same folding as normalizeModelId (capitals, dashes and dots do not change the model). */
+const MODEL_NORMALIZED = `lower(translate(u.model, '-.', ''))`;
+
+/** The durable Usage and Logs: written by the exporter, read by the admin API and the CLI. */
+export class PgUsageStore implements UsageReader {
+  constructor(private readonly pool: pg.Pool) {}
+
+  /**
+   * Inserts the records in one statement; a request id already stored is
+   * skipped, so a batch delivered twice (an exporter killed before its
+   * acknowledgement, two exporters at once) is stored once.
+   */
+  async insert(records: readonly UsageRecord[]): Promise<number> {
+    if (records.length === 0) return 0;
+    const columns: Array<Array<string | number | null>> = Array.from({ length: 16 }, () => []);
+    for (const r of records) {
+      const values = [
+        r.request_id, r.time, r.company, r.address, r.model, r.provider, r.repo ?? null, r.application ?? null, r.end_user ?? null,
+        r.input_tokens, r.output_tokens, r.cache_creation_input_tokens, r.cache_read_input_tokens, costMicros(r), r.status, JSON.stringify(r),
+      ];
+      for (let i = 0; i < 16; i++) (columns[i] as Array<string | number | null>).push(values[i] as string | number | null);
+    }
+    const result = await this.pool.query(
+      `INSERT INTO gw_usage (request_id, time, company, address, model, provider, repo, application, end_user,
+         input_tokens, output_tokens, cache_creation_input_tokens, cache_read_input_tokens, cost_micros, status, record)
+       SELECT * FROM unnest($1::text[], $2::timestamptz[], $3::text[], $4::text[], $5::text[], $6::text[], $7::text[], $8::text[], $9::text[],
+         $10::bigint[], $11::bigint[], $12::bigint[], $13::bigint[], $14::bigint[], $15::integer[], $16::json[])
+       ON CONFLICT (request_id) DO NOTHING`,
+      columns,
+    );
+    return result.rowCount ?? 0;
+  }
+
+  /** Remembers each company's time zone, so reports bucket days as the company's settings say. */
+  async saveTimeZones(zones: ReadonlyMap<string, string>): Promise<void> {
+    if (zones.size === 0) return;
+    await this.pool.query(
+      `INSERT INTO gw_usage_company (company, time_zone)
+       SELECT * FROM unnest($1::text[], $2::text[])
+       ON CONFLICT (company) DO UPDATE SET time_zone = EXCLUDED.time_zone, updated_at = now()
+       WHERE gw_usage_company.time_zone <> EXCLUDED.time_zone`,
+      [[...zones.keys()], [...zones.values()]],
+    );
+  }
+
+  /** Deletes records older than `days` days, a bounded slice at a time; returns how many went. */
+  async deleteOlderThan(days: number, slice = 10_000): Promise<number> {
+    let total = 0;
+    for (;;) {
+      const result = await this.pool.query(
+        `DELETE FROM gw_usage WHERE request_id IN (
+           SELECT request_id FROM gw_usage WHERE time < now() - make_interval(days => $1) LIMIT $2)`,
+        [days, slice],
+      );
+      total += result.rowCount ?? 0;
+      if ((result.rowCount ?? 0) < slice) return total;
+    }
+  }
+
+  async count(company?: string): Promise<number> {
+    const { rows } = await this.pool.query<{ n: string }>('SELECT count(*) AS n FROM gw_usage WHERE ($1::text IS NULL OR company = $1)', [company ?? null]);
+    return Number(rows[0]?.n ?? 0);
+  }
+
+  async logs(query: LogsQuery): Promise<Answer<UsageRecord[]>> {
+    const order = query.order === 'cost' ? 'u.cost_micros DESC, u.time DESC, u.request_id COLLATE "C"' : 'u.time DESC, u.request_id COLLATE "C"';
+    const { rows } = await this.pool.query<{ record: UsageRecord }>(
+      `SELECT u.record FROM gw_usage u
+       WHERE ($1::text IS NULL OR u.company = $1)
+         AND ($2::timestamptz IS NULL OR u.time >= $2)
+         AND ($3::timestamptz IS NULL OR u.time < $3)
+         AND ($4::text IS NULL OR u.address = $4)
+         AND ($5::text IS NULL OR ${MODEL_NORMALIZED} = $5)
+       ORDER BY ${order}
+       LIMIT $6`,
+      [query.company ?? null, query.since ?? null, query.until ?? null, query.address ?? null, query.model === undefined ? null : normalizeModelId(query.model), query.limit],
+    );
+    return { data: rows.map((r) => r.record), droppedRecords: 0 };
+  }
+
+  async report(query: ReportQuery): Promise<Answer<ReportRow[]>> {
+    const column = GROUP_COLUMNS[query.groupBy];
+    const period =
+      query.period === undefined
+        ? 'NULL::text'
+        : `to_char(date_trunc('${PERIOD_UNITS[query.period]}', u.time AT TIME ZONE coalesce(c.time_zone, 'UTC')), 'YYYY-MM-DD')`;
+    const { rows } = await this.pool.query<{
+      period: string | null;
+      key: string | null;
+      requests: string;
+      input_tokens: string;
+      output_tokens: string;
+      cache_creation_input_tokens: string;
+      cache_read_input_tokens: string;
+      cost_micros: string;
+    }>(
+      `SELECT ${period} AS period, ${column} AS key, count(*) AS requests,
+         sum(u.input_tokens) AS input_tokens, sum(u.output_tokens) AS output_tokens,
+         sum(u.cache_creation_input_tokens) AS cache_creation_input_tokens, sum(u.cache_read_input_tokens) AS cache_read_input_tokens,
+         sum(u.cost_micros) AS cost_micros
+       FROM gw_usage u LEFT JOIN gw_usage_company c ON c.company = u.company
+       WHERE ($1::text IS NULL OR u.company = $1)
+         AND ($2::timestamptz IS NULL OR u.time >= $2)
+         AND ($3::timestamptz IS NULL OR u.time < $3)
+       GROUP BY 1, 2`,
+      [query.company ?? null, query.since ?? null, query.until ?? null],
+    );
+    const data: ReportRow[] = rows.map((r) => ({
+      ...(r.period !== null ? { period: r.period } : {}),
+      key: r.key,
+      requests: Number(r.requests),
+      input_tokens: Number(r.input_tokens),
+      output_tokens: Number(r.output_tokens),
+      cache_creation_input_tokens: Number(r.cache_creation_input_tokens),
+      cache_read_input_tokens: Number(r.cache_read_input_tokens),
+      cost_usd: Number(r.cost_micros) / 1e6,
+    }));
+    return { data: data.sort(compareRows), droppedRecords: 0 };
+  }
+
+  async close(): Promise<void> {
+    await this.pool.end();
+  }
+}

@@ -1,5 +1,5 @@
 import type { UsageRecord } from '../metering/usage-record.js';
-import { normalizeModelId } from '../models/normalize.js';
+import { sameModel } from '../state/queries.js';
 
 /**
  * The questions a finance team asks of Usage and Logs, answered the same way
@@ -146,13 +146,12 @@ export function reportOf(records: Iterable<UsageRecord>, query: ReportQuery, tim
 
 /** Logs over records held in memory, filtered and ordered as every store does. */
 export function logsOf(records: Iterable<UsageRecord>, query: LogsQuery): UsageRecord[] {
-  const wanted = query.model === undefined ? undefined : normalizeModelId(query.model);
   const out: UsageRecord[] = [];
   for (const record of records) {
     if (query.company !== undefined && record.company !== query.company) continue;
     if (!inRange(record, query.since, query.until)) continue;
     if (query.address !== undefined && record.address !== query.address) continue;
-    if (wanted !== undefined && (record.model === null || normalizeModelId(record.model) !== wanted)) continue;
+    if (query.model !== undefined && !sameModel(record, query.model)) continue;
     out.push(record);
   }
   out.sort(query.order === 'cost' ? compareByCost : compareByTime);

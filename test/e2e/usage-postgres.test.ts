@@ -139,6 +139,10 @@ describe.each(['memory', 'redis'] as const)('Usage and Logs in PostgreSQL (%s st
     expect(await cli(['usage', '--by', 'repo', '--csv'], true)).toBe(await cli(['usage', '--by', 'repo', '--csv'], false));
     expect(await cli(['logs', '--order', 'cost', '--csv'], true)).toBe(await cli(['logs', '--order', 'cost', '--csv'], false));
     expect((await cli(['logs', '--csv'], true)).split('\r\n')[0]).toMatch(/^time,request_id,company,address,/);
+    // A model however it is spelled (spec §2.4), the same both ways.
+    const haiku = JSON.parse(await cli(['logs', '--model', 'Claude-Haiku-4.5', '--json'], true)) as unknown[];
+    expect(haiku).toHaveLength(REQUESTS / 2);
+    expect(JSON.parse(await cli(['logs', '--model', 'Claude-Haiku-4.5', '--json'], false))).toEqual(haiku);
     // Tables too.
     expect(await cli(['usage', '--by', 'model'], true)).toBe(await cli(['usage', '--by', 'model'], false));
   }, 180_000);

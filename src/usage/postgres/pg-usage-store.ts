@@ -15,8 +15,8 @@ const GROUP_COLUMNS: Readonly<Record<ReportGroup, string>> = {
 
 const PERIOD_UNITS = { day: 'day', week: 'week', month: 'month' } as const;
 
-/** Same folding as normalizeModelId (capitals, dashes and dots do not change the model). */
-const MODEL_NORMALIZED = `lower(translate(u.model, '-.', ''))`;
+/** As sameModel: the canonical id or the caller's spelling, folded as normalizeModelId folds (capitals, dashes, dots). */
+const MODEL_MATCHES = `(lower(translate(u.model, '-.', '')) = $5 OR lower(translate(u.record->>'requested_model', '-.', '')) = $5)`;
 
 /** The durable Usage and Logs: written by the exporter, read by the admin API and the CLI. */
 export class PgUsageStore implements UsageReader {
@@ -87,7 +87,7 @@ export class PgUsageStore implements UsageReader {
          AND ($2::timestamptz IS NULL OR u.time >= $2)
          AND ($3::timestamptz IS NULL OR u.time < $3)
          AND ($4::text IS NULL OR u.address = $4)
-         AND ($5::text IS NULL OR ${MODEL_NORMALIZED} = $5)
+         AND ($5::text IS NULL OR ${MODEL_MATCHES})
        ORDER BY ${order}
        LIMIT $6`,
       [query.company ?? null, query.since ?? null, query.until ?? null, query.address ?? null, query.model === undefined ? null : normalizeModelId(query.model), query.limit],

@@ -1,8 +1,15 @@
 #!/usr/bin/env node
-// Recall and false positives of the redaction rules on the labelled gitleaks
-// samples, as plain text and embedded in Anthropic request bodies.
+// Recall and false positives of the redaction rules on three evaluation
+// sets, each embedded in Anthropic request bodies:
 //
-//   npm run build && node bench/redaction-eval.mjs [--by-rule] [--scan-dir node_modules]
+// - tuning:   bench/redaction-sets, seed 0x7e57, TUNING templates. Rules may be tuned on it.
+// - held-out: bench/redaction-sets, seed 0x4e1d, HELD_OUT templates. Only scored, never tuned on.
+// - gitleaks: the shared labelled gitleaks samples (the corpus the first rules were written against).
+//
+//   npm run build && node bench/redaction-eval.mjs [--set tuning|held-out|gitleaks] [--detail] [--by-rule] [--scan-dir DIR]
+//
+// --detail lists recall per service and per shape, and every miss and false
+// positive (case index, service, shape, rules that fired; never the text).
 //
 // The corpus is read from ../shared/eval/secrets/ beside the project (or
 // $GITLEAKS_CASES); it is never copied into the project. Output names sample
@@ -16,6 +23,48 @@ const dist = process.env.REDACTION_DIST ?? resolve(root, 'dist/redaction/index.j
 const corpus = process.env.GITLEAKS_CASES ?? resolve(root, '../shared/eval/secrets/gitleaks-cases.jsonl');
 const { redactText, redactJsonBody, RULES } = await import(dist);
 const byRule = process.argv.includes('--by-rule');
+const detail = process.argv.includes('--detail');
+const setArg = process.argv.indexOf('--set');
+const only = setArg > 0 ? process.argv[setArg + 1] : null;
+const { generateSet } = await import('./redaction-sets/generate.mjs');
+const { scoreSet } = await import('./redaction-sets/score.mjs');
+const pct = (n, d) => (d === 0 ? 'n/a' : `${((100 * n) / d).toFixed(1)} %`);
+const ratio = (t) => `${t.ok}/${t.n} = ${pct(t.ok, t.n)}`;
+
+console.log(`rules: ${RULES.length}\n`);
+console.log('## Independent sets (bench/redaction-sets)\n');
+console.log('| set | services | recall, widely-used services | recall, all | negatives untouched | cases with a copy left behind | bodies changed outside spans |');
+console.log('|---|---|---|---|---|---|---|');
+const scored = {};
+for (const name of ['tuning', 'held-out']) {
+  if (only !== null && only !== name) continue;
+  const cases = generateSet(name);
+  const r = scoreSet(cases, (b) => redactJsonBody(b));
+  scored[name] = r;
+  console.log(`| ${name} | ${r.byService.size} | ${ratio(r.widely)} | ${ratio(r.positives)} | ${ratio(r.negatives)} | ${r.partialCopies} | ${r.broken} |`);
+}
+for (const [name, r] of Object.entries(scored)) {
+  console.log(`\n### ${name}: by shape\n`);
+  console.log('| shape | recall |\n|---|---|');
+  for (const [shape, t] of [...r.byShape].sort((a, b) => a[1].ok / a[1].n - b[1].ok / b[1].n)) console.log(`| ${shape} | ${ratio(t)} |`);
+  console.log('\n| negative shape | untouched |\n|---|---|');
+  for (const [shape, t] of r.negByShape) console.log(`| ${shape} | ${ratio(t)} |`);
+  console.log('\n| embedded in | recall |\n|---|---|');
+  for (const [e, t] of r.byEmbedding) console.log(`| ${e} | ${ratio(t)} |`);
+  const weak = [...r.byService].filter(([, t]) => t.ok < t.n).sort((a, b) => a[1].ok / a[1].n - b[1].ok / b[1].n);
+  console.log(`\n${r.byService.size - weak.length} of ${r.byService.size} services at 100 %; below that:\n`);
+  console.log('| service | recall |\n|---|---|');
+  for (const [svc, t] of weak) console.log(`| ${svc} | ${ratio(t)} |`);
+  if (detail) {
+    console.log(`\nall services: ${[...r.byService].map(([svc, t]) => `${svc} ${t.ok}/${t.n}`).join(', ')}`);
+    console.log('\nmisses: case service shape embedding [rules that fired]');
+    for (const m of r.misses) console.log(`  ${m.index} ${m.service} ${m.shape} (${m.embedding}) [${m.found.join(' ')}]`);
+    console.log('\nfalse positives: case shape [rules]');
+    for (const f of r.falsePositives) console.log(`  ${f.index} ${f.shape} [${f.rules.join(' ')}]`);
+  }
+}
+if (only !== null && only !== 'gitleaks') process.exit(0);
+console.log('\n## Shared gitleaks samples\n');
 
 const samples = readFileSync(corpus, 'utf8').split('\n').filter(Boolean).map((l) => JSON.parse(l));
 
@@ -132,8 +181,7 @@ const tp = samples.filter(
 const fp = samples.filter((s) => s.kind === 'fp' && s.all_rules.length === 0);
 const skipped = samples.filter((s) => s.kind === 'tp').length - tp.length;
 
-const pct = (n, d) => `${((100 * n) / d).toFixed(1)} %`;
-console.log(`rules: ${RULES.length}; corpus: ${samples.length} samples`);
+console.log(`corpus: ${samples.length} samples`);
 console.log(`tp samples: ${tp.length} (${skipped} left out: no text to scan, or the labelled secret is not in the text); fp samples with no gitleaks rule firing: ${fp.length}\n`);
 console.log('| variant | recall (tp fully redacted) | clean fp (nothing redacted) | body intact |');
 console.log('|---|---|---|---|');

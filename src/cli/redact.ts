@@ -22,7 +22,8 @@ forwards it.
   --text            treat the input as plain text instead of a request body
   --json-report     write a JSON report instead: each finding (rule id, byte
                     start and end in the input) and the redacted output
-  --budget-ms <ms>  time budget for the scan (default 50, as in the gateway)
+  --budget-ms <ms>  stop the scan after this long (default: no limit; the
+                    gateway always scans every byte)
   -h, --help        show this help
 
 Exit status: 0 done; 2 bad usage; 3 the time budget ran out, so the output may

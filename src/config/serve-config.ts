@@ -1,4 +1,5 @@
 import { DEFAULT_HEALTH_MONITOR_OPTIONS, type HealthMonitorOptions } from '../credentials/health-monitor.js';
+import { availableParallelism } from 'node:os';
 import { DEFAULT_PIPELINE_CONFIG, type PipelineConfig } from '../pipeline/config.js';
 import { parseArgs } from './args.js';
 import { encryptionKeyFrom, inlineOrFile } from './file-inputs.js';
@@ -41,6 +42,8 @@ export interface ServeConfig {
   readonly usage: UsageStoreConfig;
   /** Who reads the Usage and Logs API besides the global admin token. */
   readonly adminAccess: AdminAccessConfig;
+  /** Worker threads that scan large request bodies for secrets (GW_REDACTION_WORKERS). */
+  readonly redactionWorkers: number;
 }
 
 export interface AdminAccessConfig {
@@ -135,7 +138,6 @@ export function readServeConfig(argv: readonly string[], env: NodeJS.ProcessEnv,
       maxBodyBytes: Math.round(maxBodyMb * 1024 * 1024),
       leaseTtlMs: positive(env.GW_LEASE_TTL_MS, DEFAULT_PIPELINE_CONFIG.leaseTtlMs, 'GW_LEASE_TTL_MS', problems),
       slotTtlMs: positive(env.GW_SLOT_TTL_MS, DEFAULT_PIPELINE_CONFIG.slotTtlMs, 'GW_SLOT_TTL_MS', problems),
-      redactionBudgetMs: positive(env.GW_REDACTION_BUDGET_MS, DEFAULT_PIPELINE_CONFIG.redactionBudgetMs, 'GW_REDACTION_BUDGET_MS', problems),
       maxRequestHeaders: positive(env.GW_MAX_REQUEST_HEADERS, DEFAULT_PIPELINE_CONFIG.maxRequestHeaders, 'GW_MAX_REQUEST_HEADERS', problems),
       maxRequestHeaderBytes: positive(env.GW_MAX_REQUEST_HEADER_BYTES, DEFAULT_PIPELINE_CONFIG.maxRequestHeaderBytes, 'GW_MAX_REQUEST_HEADER_BYTES', problems),
     }),
@@ -164,6 +166,7 @@ export function readServeConfig(argv: readonly string[], env: NodeJS.ProcessEnv,
       kubernetes: adminAuth === 'kubernetes',
       kubeconfig: args.values.get('kubeconfig') ?? env.KUBECONFIG ?? null,
     }),
+    redactionWorkers: Math.round(positive(env.GW_REDACTION_WORKERS, Math.min(4, availableParallelism()), 'GW_REDACTION_WORKERS', problems)),
   };
   if (config.connections.headersTimeoutMs > config.connections.requestTimeoutMs) {
     problems.push(`GW_HEADERS_TIMEOUT_MS (${config.connections.headersTimeoutMs}) must not exceed GW_REQUEST_TIMEOUT_MS (${config.connections.requestTimeoutMs})`);

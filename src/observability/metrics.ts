@@ -83,10 +83,11 @@ export class GatewayMetrics {
     labelNames: ['company', 'rule'] as const,
     registers: [this.registry],
   });
-  readonly redactionBudgetExhausted = new Counter({
-    name: 'gw_redaction_budget_exhausted_total',
-    help: 'Request bodies whose scan stopped at the time budget (forwarded with what was found so far redacted).',
-    labelNames: ['company'] as const,
+  readonly redactionScanSeconds = new Histogram({
+    name: 'gw_redaction_scan_seconds',
+    help: 'Time from handing a request body to the secret scan until it comes back redacted (inline, or in a worker thread for large bodies).',
+    labelNames: ['where'] as const,
+    buckets: [0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1],
     registers: [this.registry],
   });
   readonly stateErrors = new Counter({

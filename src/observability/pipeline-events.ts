@@ -54,12 +54,8 @@ export function observabilityEvents(logger: Logger, metrics: GatewayMetrics, otl
       metrics.seatExhausted.inc({ company, credential, window });
       logger.warn({ company, credential, window, reset_at: resetAt === null ? null : new Date(resetAt).toISOString() }, 'seat window exhausted');
     },
-    redaction(company, countsByRule, budgetExhausted, requestId, trace) {
+    redaction(company, countsByRule) {
       for (const [rule, n] of Object.entries(countsByRule)) metrics.redactions.inc({ company, rule }, n);
-      if (budgetExhausted) {
-        metrics.redactionBudgetExhausted.inc({ company });
-        logger.warn({ request_id: requestId, company, rules: Object.keys(countsByRule), trace_id: trace?.traceId, span_id: trace?.spanId }, 'secret scan stopped at its time budget; forwarded with what was found redacted');
-      }
     },
     leaseChanged(company, credential, delta) {
       metrics.leasesInUse.inc({ company, credential }, delta);

@@ -5,7 +5,6 @@ export interface PipelineConfig {
   /** Lease TTL; renewed while a response streams so a crashed process cannot hold a lease for ever. */
   readonly leaseTtlMs: number;
   readonly slotTtlMs: number;
-  readonly redactionBudgetMs: number;
   /** Caller header fields a request may carry (431 beyond). */
   readonly maxRequestHeaders: number;
   /** Bytes of caller header names and values together (431 beyond). */
@@ -17,7 +16,6 @@ export const DEFAULT_PIPELINE_CONFIG: PipelineConfig = Object.freeze({
   maxBodyBytes: 32 * 1024 * 1024,
   leaseTtlMs: 30_000,
   slotTtlMs: 30_000,
-  redactionBudgetMs: 50,
   // Envoy's own default count; real clients send 10 to 30 headers.
   maxRequestHeaders: 100,
   maxRequestHeaderBytes: 32 * 1024,

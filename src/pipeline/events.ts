@@ -4,7 +4,7 @@ import type { UsageRecord } from '../metering/usage-record.js';
 export interface PipelineEvents {
   requestFinished(record: UsageRecord | null, info: FinishedInfo): void;
   seatWindowExhausted(company: string, credential: string, window: string, resetAt: number | null): void;
-  redaction(company: string, countsByRule: Readonly<Record<string, number>>, budgetExhausted: boolean, requestId: string, trace?: TraceIds | null): void;
+  redaction(company: string, countsByRule: Readonly<Record<string, number>>, requestId: string, trace?: TraceIds | null): void;
   stateError(operation: string, error: unknown): void;
   /** A lease was taken (+1) or given back (-1) by this process. */
   leaseChanged(company: string, credential: string, delta: 1 | -1): void;

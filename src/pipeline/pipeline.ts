@@ -175,13 +175,14 @@ export class Pipeline {
 
       let out = body;
       if (company.settings.secretScanning && this.redactor) {
+        // Every byte is scanned; if the scan fails the request fails with it rather than go out unscanned.
         const redactionSpan = ctx.trace?.phase('redaction');
-        const result = this.redactor(out, { budgetMs: this.config.redactionBudgetMs });
-        redactionSpan?.end(redactionAttributes(result.countsByRule, result.budgetExhausted));
+        const result = await this.redactor(out);
+        redactionSpan?.end(redactionAttributes(result.countsByRule));
         out = result.body;
-        if (Object.keys(result.countsByRule).length > 0 || result.budgetExhausted) {
+        if (Object.keys(result.countsByRule).length > 0) {
           ctx.redactions = result.countsByRule;
-          this.events.redaction(company.company, result.countsByRule, result.budgetExhausted, ctx.requestId, ctx.trace);
+          this.events.redaction(company.company, result.countsByRule, ctx.requestId, ctx.trace);
         }
       }
       if (decision.forwardId !== fields.model) out = spliceModel(out, decision.forwardId);
@@ -462,11 +463,11 @@ function spliceModel(body: Buffer, model: string): Buffer {
   return Buffer.concat([body.subarray(0, span[0]), Buffer.from(JSON.stringify(model)), body.subarray(span[1])]);
 }
 
-function redactionAttributes(counts: Readonly<Record<string, number>>, budgetExhausted: boolean): Record<string, string | number | boolean> {
+function redactionAttributes(counts: Readonly<Record<string, number>>): Record<string, string | number | boolean> {
   let total = 0;
   for (const n of Object.values(counts)) total += n;
   // Rule ids only: never what was found.
-  return { 'gw.redaction.count': total, 'gw.redaction.rules': Object.keys(counts).sort().join(','), 'gw.redaction.budget_exhausted': budgetExhausted };
+  return { 'gw.redaction.count': total, 'gw.redaction.rules': Object.keys(counts).sort().join(',') };
 }
 
 function tracedModel(ctx: RequestContext): TracedModel | null {

@@ -1,12 +1,18 @@
 import type { CredentialRecord } from '../state/records.js';
 
-/** The secret scanner as the pipeline sees it (implemented in src/redaction). */
+/** What secret scanning hands back: the body to forward and the findings counted by rule. */
+export interface RedactionOutcome {
+  body: Buffer;
+  countsByRule: Record<string, number>;
+}
+
+/**
+ * The secret scanner as the pipeline sees it (implemented in src/redaction,
+ * run by src/runtime/redaction-pool). It scans every byte of the body; a
+ * rejection means the body was not scanned, and it is then not forwarded.
+ */
 export interface RedactorPort {
-  (body: Buffer, options: { budgetMs: number }): {
-    body: Buffer;
-    countsByRule: Record<string, number>;
-    budgetExhausted: boolean;
-  };
+  (body: Buffer): Promise<RedactionOutcome>;
 }
 
 /**

@@ -14,6 +14,8 @@ export interface Candidate {
 interface CompiledRule {
   readonly rule: Rule;
   readonly regex: RegExp;
+  /** Sticky twin of a windowed rule's regex, to finish a match the window cut short. */
+  readonly sticky: RegExp | null;
   readonly windowed: boolean;
   readonly before: number;
   readonly after: number;
@@ -49,6 +51,8 @@ export class Scanner {
   private readonly winEnd: Int32Array;
   private readonly lastAnchor: Int32Array;
   private readonly open: number[] = [];
+  /** Characters examined since the caller last reset it (keyword pass and regex windows). */
+  work = 0;
 
   constructor(rules: readonly Rule[]) {
     this.compiled = rules.map(compile);
@@ -111,6 +115,7 @@ export class Scanner {
       }
     };
 
+    this.work += length;
     let state = 0;
     for (let from = 0; from < length && !budget.exhausted; from += CHUNK) {
       state = this.index.scan(text, from, Math.min(length, from + CHUNK), onHit, state);
@@ -131,6 +136,8 @@ export class Scanner {
     const re = c.regex;
     re.lastIndex = at;
     const m = re.exec(text);
+    // An anchored attempt reads at most its match, or up to the first character that fails it.
+    this.work += m === null ? 1 : m[0].length;
     if (m !== null) this.record(r, c, m, text, 0, out);
   }
 
@@ -146,12 +153,28 @@ export class Scanner {
     const sliceStart = Math.max(0, ws - MARGIN);
     const sliceEnd = Math.min(text.length, we + MARGIN);
     const slice = sliceStart === 0 && sliceEnd === text.length ? text : text.slice(sliceStart, sliceEnd);
+    this.work += sliceEnd - sliceStart;
     const re = c.regex;
     re.lastIndex = ws - sliceStart;
     const last = we - sliceStart;
     let m: RegExpExecArray | null;
     while ((m = re.exec(slice)) !== null) {
       if (m.index > last) break;
+      const end = m.index + m[0].length;
+      if (end >= slice.length && sliceEnd < text.length && c.sticky !== null) {
+        // The match ran into the slice's end: the secret may go on past the
+        // window. Match again at the same place on the whole text (the
+        // pattern's bounded quantifiers bound how far it reads).
+        c.sticky.lastIndex = sliceStart + m.index;
+        const whole = c.sticky.exec(text);
+        if (whole !== null) {
+          this.work += whole[0].length;
+          this.record(r, c, whole, text, 0, out);
+          re.lastIndex = whole.index + whole[0].length - sliceStart;
+          if (budget.tick()) break;
+          continue;
+        }
+      }
       this.record(r, c, m, slice, sliceStart, out);
       if (m[0].length === 0) re.lastIndex++;
       if (budget.tick()) break;
@@ -193,6 +216,7 @@ function compile(rule: Rule): CompiledRule {
   return {
     rule,
     regex: new RegExp(rule.pattern.source, `${flags}d${windowed ? 'g' : 'y'}`),
+    sticky: windowed ? new RegExp(rule.pattern.source, `${flags}dy`) : null,
     windowed,
     before: rule.window?.before ?? 0,
     after: rule.window?.after ?? 0,

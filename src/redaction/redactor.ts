@@ -1,6 +1,7 @@
 import { Budget, type Clock } from './budget.js';
 import { Scanner, type Candidate } from './engine.js';
 import { collectTextSegments, type JsonString, type TextSegment } from './json-strings.js';
+import { findRepeats, MIN_REPEAT_LENGTH, spellings } from './repeats.js';
 import { jsonEscape, resolveOverlaps, splice, type Span } from './splice.js';
 import type { Rule } from './rule.js';
 
@@ -17,7 +18,11 @@ export interface RedactionResult {
   budgetExhausted: boolean;
 }
 
-export const DEFAULT_BUDGET_MS = 50;
+/**
+ * No limit: the gateway scans every byte of every body it forwards. A
+ * budget exists only for `gw redact --budget-ms` and tests.
+ */
+export const DEFAULT_BUDGET_MS = Number.POSITIVE_INFINITY;
 
 // How much of a long member value is scanned together with its name.
 const KEYED_HEAD = 1024;
@@ -28,6 +33,12 @@ export class Redactor {
   private readonly placeholders: readonly Buffer[];
   private readonly specificity: Int32Array;
   private readonly ids: readonly string[];
+  /**
+   * Units of work of the last call (characters the keyword pass, the rule
+   * regexes' windows and the repeat search went over), so that a test can
+   * check that a scan grows linearly with the body without timing it.
+   */
+  lastWork = 0;
 
   constructor(rules: readonly Rule[]) {
     this.scanner = new Scanner(rules);
@@ -37,13 +48,16 @@ export class Redactor {
   }
 
   redactText(input: Buffer, budgetMs: number, clock: Clock): RedactionResult {
+    this.scanner.work = 0;
     return this.scanText(input, new Budget(budgetMs, clock));
   }
 
   redactJsonBody(input: Buffer, budgetMs: number, clock: Clock): RedactionResult {
+    this.scanner.work = 0;
     const budget = new Budget(budgetMs, clock);
     const segments = collectTextSegments(input);
     if (segments === null) return this.scanText(input, budget);
+    this.scanner.work += input.length;
     const spans: Span[] = [];
     const found: Candidate[] = [];
     try {
@@ -57,13 +71,13 @@ export class Redactor {
       if (err instanceof SyntaxError) return this.scanText(input, budget);
       throw err;
     }
-    return this.finish(input, spans, budget);
+    return this.finish(input, spans, budget, true);
   }
 
   private scanText(input: Buffer, budget: Budget): RedactionResult {
     const candidates: Candidate[] = [];
     if (!budget.check()) this.scanner.scan(input.toString('latin1'), budget, candidates);
-    return this.finish(input, candidates, budget);
+    return this.finish(input, candidates, budget, false);
   }
 
   private scanSegment(input: Buffer, seg: TextSegment, budget: Budget, found: Candidate[], spans: Span[]): void {
@@ -125,10 +139,21 @@ export class Redactor {
     }
   }
 
-  private finish(input: Buffer, spans: Span[], budget: Budget): RedactionResult {
+  private foundValues(input: Buffer, spans: readonly Span[], json: boolean): { spellings: Buffer[]; rule: number }[] {
+    return foundValuesOf(input, spans, json);
+  }
+
+  private finish(input: Buffer, spans: Span[], budget: Budget, json: boolean): RedactionResult {
     const budgetExhausted = budget.exhausted;
+    this.lastWork = this.scanner.work;
     if (spans.length === 0) return { body: input, findings: [], countsByRule: {}, budgetExhausted };
-    const resolved = resolveOverlaps(spans, (r) => this.specificity[r]!);
+    const bySpecificity = (r: number): number => this.specificity[r]!;
+    let resolved = resolveOverlaps(spans, bySpecificity);
+    if (!budgetExhausted) {
+      const all = [...resolved];
+      this.lastWork += findRepeats(input, this.foundValues(input, resolved, json), json, all);
+      if (all.length > resolved.length) resolved = resolveOverlaps(all, bySpecificity);
+    }
     const findings: RedactionFinding[] = [];
     const countsByRule: Record<string, number> = {};
     for (const s of resolved) {
@@ -139,6 +164,32 @@ export class Redactor {
     const body = splice(input, resolved, (r) => this.placeholders[r]!);
     return { body, findings, countsByRule, budgetExhausted };
   }
+}
+
+/**
+ * The distinct values found, with every spelling a copy of each could have
+ * elsewhere in the body.
+ */
+function foundValuesOf(input: Buffer, spans: readonly Span[], json: boolean): { spellings: Buffer[]; rule: number }[] {
+  const seen = new Set<string>();
+  const out: { spellings: Buffer[]; rule: number }[] = [];
+  for (const s of spans) {
+    const raw = input.subarray(s.start, s.end);
+    const key = raw.toString('latin1');
+    if (seen.has(key)) continue;
+    seen.add(key);
+    let decoded = raw.toString('utf8');
+    if (json) {
+      try {
+        decoded = JSON.parse(`"${decoded}"`) as string;
+      } catch {
+        // Not whole string content (a span clipped at a string's edge): its raw bytes still count.
+      }
+    }
+    if (decoded.length < MIN_REPEAT_LENGTH) continue;
+    out.push({ spellings: spellings(decoded, Buffer.from(raw)), rule: s.rule });
+  }
+  return out;
 }
 
 /**

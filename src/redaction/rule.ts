@@ -38,6 +38,8 @@ export interface Rule {
   readonly entropy?: number;
   /** When findings overlap, the higher value names the replacement. */
   readonly specificity: number;
+  /** The service whose credential this is (for docs/redaction.md); absent for formats such as PEM keys or JWTs. */
+  readonly service?: string;
   /** Final say on a candidate; defaults to `notPlaceholder`. */
   readonly accept?: (secret: string, context: MatchContext) => boolean;
 }
@@ -84,7 +86,9 @@ export function prefixedToken(spec: PrefixedTokenSpec): Rule {
   };
 }
 
-const OPERATOR = '(?:=>|:{1,3}=|[?.]=|=|:)';
+// `=>` (Ruby, PHP), `:=`, `::=`, `?=`, `.=`, `=`, `:`, and in prose a
+// spaced dash before a quoted value (`the auth token - 'value'`).
+const OPERATOR = `(?:=>|:{1,3}=|[?.]=|=|:|(?<=[ \\t])-(?=[ \\t]{1,4}\\\\{0,3}["'\`]))`;
 
 /**
  * The part between a name and its value in the many assignment syntaxes a
@@ -93,7 +97,7 @@ const OPERATOR = '(?:=>|:{1,3}=|[?.]=|=|:)';
  * `setProperty("K", "v")`. It stops before the value's opening quote.
  */
 export const ASSIGN_OPERATOR =
-  `(?:\\\\{0,3}["'\`][ \\t]{0,16}(?:${OPERATOR}|,)|(?:[ \\t]{1,4}(?:string|str|String|char\\*?))?[ \\t]{0,16}${OPERATOR})[ \\t]{0,16}`;
+  `(?:\\\\{0,3}["'\`](?:\\])?[ \\t]{0,16}(?:${OPERATOR}|,)|\\][ \\t]{0,16}${OPERATOR}|(?:[ \\t]{1,4}(?:string|str|String|char\\*?))?[ \\t]{0,16}${OPERATOR})[ \\t]{0,16}`;
 
 /** `ASSIGN_OPERATOR` and the value's optional opening quote. */
 export const ASSIGN = `${ASSIGN_OPERATOR}(?:\\\\{0,3}["'\`])?`;

@@ -1,4 +1,5 @@
 import { readFileSync } from 'node:fs';
+import { performance } from 'node:perf_hooks';
 import type { AddressInfo } from 'node:net';
 import type { Server } from 'node:http';
 import { anyOf, globalTokenAccess, readScopedTokens, scopedTokenAccess, type AdminAccess } from '../admin/admin-access.js';
@@ -19,7 +20,7 @@ import { CredentialHealthMonitor } from '../credentials/health-monitor.js';
 import { httpKeyCheck } from '../upstream/key-check.js';
 import { startTelemetry } from '../observability/telemetry.js';
 import { Pipeline } from '../pipeline/pipeline.js';
-import { redactJsonBody } from '../redaction/index.js';
+import { RedactionPool } from './redaction-pool.js';
 import type { RedactorPort } from '../pipeline/ports.js';
 import { desiredState } from '../reconcile/desired-records.js';
 import { MemoryState } from '../state/memory.js';
@@ -158,12 +159,14 @@ export async function startRuntime(config: ServeConfig, deps: RuntimeDeps): Prom
   const access = await adminAccessFor(config);
   const durable = deps.state && !(deps.state instanceof MemoryState) ? null : await durableUsageFor(config, state, opened.redis, usageMetrics, logger);
   const usage = durable?.store ?? new StateUsageReader(state);
+  const pool = deps.redactor === undefined ? new RedactionPool({ workers: config.redactionWorkers }) : null;
+  const redactor: RedactorPort | null = pool === null ? (deps.redactor ?? null) : timedRedactor(pool, metrics);
   const pipeline = new Pipeline({
     health,
     state,
     servedModels: new ServedModels(httpModelListFetcher()),
     // Runs only for companies with secret scanning on; off means the body is not even read for it.
-    redactor: deps.redactor === undefined ? (body, options) => redactJsonBody(body, options) : deps.redactor,
+    redactor,
     events: observabilityEvents(logger, metrics, telemetry.genAi),
     config: config.pipeline,
     tracer: telemetry.tracer,
@@ -188,9 +191,22 @@ export async function startRuntime(config: ServeConfig, deps: RuntimeDeps): Prom
       // The batch in hand is committed and acknowledged before the state goes.
       await durable?.close();
       await state.close();
+      await pool?.close();
       // Last: the spans of requests that ended during shutdown are still exported.
       await telemetry.shutdown();
     },
+  };
+}
+
+function timedRedactor(pool: RedactionPool, metrics: GatewayMetrics): RedactorPort {
+  return async (body) => {
+    const started = performance.now();
+    const where = body.length > pool.inlineMaxBytes ? 'worker' : 'inline';
+    try {
+      return await pool.redact(body);
+    } finally {
+      metrics.redactionScanSeconds.observe({ where }, (performance.now() - started) / 1000);
+    }
   };
 }
 

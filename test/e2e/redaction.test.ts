@@ -69,6 +69,29 @@ describe.each(DATA_PLANES)('secret scanning through $name', (plane) => {
     expect(on.output.join('\n')).not.toContain(AWS_KEY);
   });
 
+  it('scans every byte of a 3.5 MiB body (worker thread) and still answers other requests meanwhile', async () => {
+    // Under 4 MiB: the Envoy harness's gRPC client keeps grpc-js's default 4 MiB receive limit for processor answers.
+    const filler = 'log line: request served in 12 ms from cache, nothing to see here\n'.repeat(55_000);
+    const tail = `GITHUB_TOKEN=${GH_TOKEN}`;
+    const big = JSON.stringify({
+      model: 'claude-haiku-4-5',
+      max_tokens: 20,
+      messages: [{ role: 'user', content: `${filler}${tail}` }],
+    });
+    expect(big.length).toBeGreaterThan(3.5 * 1024 * 1024);
+    const before = vendor.messageRequests().length;
+    const bigRequest = fetch(`${on.url}/v1/messages`, { method: 'POST', headers: { authorization: `Bearer ${onToken}`, 'content-type': 'application/json' }, body: big });
+    const small = await send(on, onToken);
+    expect(small.res.status).toBe(200);
+    expect(small.sent).not.toContain(GH_TOKEN);
+    const res = await bigRequest;
+    expect(res.status).toBe(200);
+    const sentBig = vendor.messageRequests().slice(before).map((r) => r.body.toString('utf8')).find((b) => b.length > 3.5 * 1024 * 1024);
+    expect(sentBig).toBeDefined();
+    expect(sentBig).not.toContain(GH_TOKEN);
+    expect(sentBig!.endsWith('GITHUB_TOKEN=[REDACTED: github-pat]"}]}')).toBe(true);
+  });
+
   it('[S2.3-c] forwards the body untouched when the setting is off', async () => {
     const { res, sent } = await send(off, offToken);
     expect(res.status).toBe(200);

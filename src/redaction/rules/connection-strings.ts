@@ -58,6 +58,15 @@ export const connectionStringRules: readonly Rule[] = [
   urlPassword('smtp-url-password', 'SMTP', ['smtp', 'smtps']),
   urlPassword('ftp-url-password', 'FTP or SFTP', ['ftp', 'ftps', 'sftp']),
   {
+    id: 'any-url-password',
+    description: 'Password in a URL of any other scheme (kafka://, nats://, sftp://, mqtt://, …): scheme://user:password@host, only the password is replaced.',
+    keywords: ['://'],
+    // Anchored at the `://` hit; the scheme is checked behind it.
+    pattern: new RegExp(`(?<=(?<![A-Za-z0-9+.-])[A-Za-z][A-Za-z0-9+.-]{1,30})(?<!https?)://${USER}:(${PASSWORD})@(?=[A-Za-z0-9[])`),
+    specificity: Specificity.structured - 1,
+    accept: isRealPassword,
+  },
+  {
     id: 'url-credentials',
     description: 'Credentials in an http(s) URL (https://user:password@host, .git-credentials): user and password are replaced together.',
     keywords: ['http://', 'https://'],
@@ -77,7 +86,7 @@ export const connectionStringRules: readonly Rule[] = [
     id: 'jdbc-password',
     description: 'Password parameter of a JDBC URL (jdbc:…;password=… or ?password=…).',
     keywords: ['jdbc:'],
-    pattern: /jdbc:[a-z0-9]{2,20}:[^\x00-\x20"'<>]{0,400}?[;?&:]password=([^\x00-\x20"'<>;&]{1,128})/i,
+    pattern: /jdbc:(?:oracle:(?:thin|oci):[^\x00-\x20"'<>/@:]{1,64}\/([^\x00-\x20"'<>@]{1,128})@|[a-z0-9]{2,20}:[^\x00-\x20"'<>]{0,400}?[;?&:]password=([^\x00-\x20"'<>;&]{1,128}))/i,
     specificity: Specificity.structured,
     accept: isRealPassword,
   },

@@ -87,12 +87,16 @@ function keywordStartsName(text: string, at: number): boolean {
   if (!lowerBefore) return true;
   if (first >= 65 && first <= 90) return true; // camelCase boundary
   let s = at;
-  while (s > 0 && /[a-z]/.test(text[s - 1]!)) s--;
-  return GLUED_PREFIXES.test(text.slice(s, at));
+  while (s > 0 && /[A-Za-z]/.test(text[s - 1]!)) s--;
+  return GLUED_PREFIXES.test(text.slice(s, at).toLowerCase());
 }
 
-// Words that only appear in made-up values.
-const STOPWORDS = /hello|world|thing|other|lorem|ipsum|dummy|sample|mock|fake|demo|foobar/i;
+// Words that only appear in made-up values, in one case as people type them:
+// a random token has `moCk` or `DeMo` in it now and then.
+const STOP = ['hello', 'world', 'thing', 'other', 'lorem', 'ipsum', 'dummy', 'sample', 'mock', 'fake', 'demo', 'foobar'];
+const STOPWORDS = new RegExp(
+  STOP.flatMap((w) => [w, w.toUpperCase(), w[0]!.toUpperCase() + w.slice(1)]).join('|'),
+);
 // Four capitalised words in a row: a type or identifier name
 // (`AgencyIdentificationCodeContentType`); about one in a million positions
 // of a random base62 token starts such a run.
@@ -151,6 +155,25 @@ function entropyFloor(value: string): number {
 
 const UPPER_SNAKE = /^[A-Z0-9_]+$/;
 
+// Names of keys: snake, kebab, dotted, glued, and in prose with a space
+// (`the secret access key - '…'`, `api key: …`).
+const API_KEY_NAMES =
+  'token|secret|api[ _.-]?key|access[ _.-]?key|private[ _.-]?key|auth[ _.-]?key|(?:subscription|license|signing|master|account|admin|sdk|app|client|secret)[ _.-]key|credential|creds|_key|_auth';
+
+/** A value that reads like a random key (for rules whose context is weaker than a name). */
+export function keyLikeValue(value: string): boolean {
+  if (!/[0-9]/.test(value) && !SYMBOL.test(value)) return false;
+  if (!plausibleValue(value) || looksLikeIdentifier(value)) return false;
+  return shannonEntropy(value) >= entropyFloor(value);
+}
+
+/** A value that reads like a password someone chose or generated. */
+export function passwordLikeValue(value: string): boolean {
+  if (!/[0-9]/.test(value) && !SYMBOL.test(value)) return false;
+  if (STAND_IN_PASSWORDS.test(value) || !plausibleValue(value)) return false;
+  return shannonEntropy(value) >= Math.min(2.5, Math.log2(value.length) * 0.8);
+}
+
 // Cheap tests on the value come first: most candidates in code are
 // expressions and fail them before the name is looked at.
 function acceptApiKey(value: string, ctx: MatchContext): boolean {
@@ -158,15 +181,16 @@ function acceptApiKey(value: string, ctx: MatchContext): boolean {
   // A type or variable name; passwords may look like one (`thisIsDog11`), keys do not.
   if (!plausibleValue(value) || looksLikeIdentifier(value)) return false;
   if (shannonEntropy(value) < entropyFloor(value)) return false;
-  const keyword = /^(?:token|secret|api[_.-]?key|access[_.-]?key|private[_.-]?key|auth[_.-]?key|credential|creds|_key|_auth)/i.exec(
-    ctx.text.slice(ctx.matchStart, ctx.matchStart + 12),
-  )?.[0];
-  if (keyword === undefined || !keywordStartsName(ctx.text, ctx.matchStart)) return false;
+  const keyword = new RegExp(`^(?:${API_KEY_NAMES})`, 'i').exec(ctx.text.slice(ctx.matchStart, ctx.matchStart + 20))?.[0];
+  if (keyword === undefined) return false;
+  // `_key`/`_auth` begin with their own separator; other names must start a word.
+  if (!keyword.startsWith('_') && !keywordStartsName(ctx.text, ctx.matchStart)) return false;
   const name = nameAround(ctx, keyword.length);
   // A bare `_KEY` suffix only counts in an environment-style name, and a bare
   // `_auth` only at the end of a name (`user_auth`, `NPM_AUTH`).
   const k = keyword.toLowerCase();
-  if (k === '_key' && !(UPPER_SNAKE.test(name.full) && name.full.endsWith('_KEY'))) return false;
+  // Lower-case `*_key` names are often not secrets (`sort_key`, `cache_key`): demand a long value.
+  if (k === '_key' && !(UPPER_SNAKE.test(name.full) && name.full.endsWith('_KEY')) && value.length < 20) return false;
   if (k === '_auth' && !name.full.toLowerCase().endsWith('_auth')) return false;
   return !hasDeniedName(name) && !commaOutsideCall(ctx.text, name, ctx.secretStart);
 }
@@ -185,7 +209,22 @@ function acceptPassword(value: string, ctx: MatchContext): boolean {
   return !hasDeniedName(name) && !commaOutsideCall(ctx.text, name, ctx.secretStart);
 }
 
+function acceptCamelKey(value: string, ctx: MatchContext): boolean {
+  if (!keyLikeValue(value) || value.length < 16) return false;
+  const name = nameAround(ctx, 3);
+  return !hasDeniedName(name) && !commaOutsideCall(ctx.text, name, ctx.secretStart);
+}
+
 export const genericRules: readonly Rule[] = [
+  {
+    id: 'generic-camel-key',
+    description:
+      'A high-entropy value (16+ characters) assigned to a camelCase name ending in Key (apiKey, cosmosKey, mapsSubscriptionKey); name and shape filters as for generic-api-key.',
+    keywords: ['Key'],
+    pattern: new RegExp(`(?<=[a-z0-9])Key(?:[A-Z][a-z]{1,12})?(?:${valueAlternatives(16)})`),
+    specificity: Specificity.generic,
+    accept: acceptCamelKey,
+  },
   {
     id: 'generic-api-key',
     description:
@@ -193,12 +232,12 @@ export const genericRules: readonly Rule[] = [
     keywords: [
       'token', 'secret', 'api_key', 'api-key', 'api.key', 'apikey', 'access_key', 'access-key', 'access.key',
       'accesskey', 'private_key', 'private-key', 'private.key', 'privatekey', 'auth_key', 'auth-key', 'authkey',
-      'credential', 'creds', '_key', '_auth',
+      'credential', 'creds', '_key', '_auth', 'api key', 'access key', 'private key', 'auth key',
+      ...['subscription', 'license', 'signing', 'master', 'account', 'admin', 'sdk', 'app', 'client', 'secret'].flatMap((w) =>
+        [' ', '_', '-', '.'].map((sep) => `${w}${sep}key`),
+      ),
     ],
-    pattern: new RegExp(
-      `(?:token|secret|api[_.-]?key|access[_.-]?key|private[_.-]?key|auth[_.-]?key|credential|creds|_key|_auth)${REST_OF_NAME}(?:${valueAlternatives(10)})`,
-      'i',
-    ),
+    pattern: new RegExp(`(?:${API_KEY_NAMES})${REST_OF_NAME}(?:${valueAlternatives(10)})`, 'i'),
     specificity: Specificity.generic,
     accept: acceptApiKey,
   },

@@ -84,7 +84,7 @@ export const httpAuthRules: readonly Rule[] = [
     id: 'netrc-password',
     description: '.netrc entry: machine … login … password ….',
     keywords: ['machine'],
-    pattern: /machine[ \t]{1,8}[^\x00-\x20]{1,253}[ \t\r\n]{1,16}(?:login[ \t]{1,8}[^\x00-\x20]{1,128}[ \t\r\n]{1,16})?password[ \t]{1,8}([^\x00-\x20]{1,256})/,
+    pattern: /machine[ \t]{1,8}[^\x00-\x20\\]{1,253}(?:[ \t\r\n]|\\[nrt]){1,16}(?:login[ \t]{1,8}[^\x00-\x20\\]{1,128}(?:[ \t\r\n]|\\[nrt]){1,16})?password[ \t]{1,8}([^\x00-\x20\\]{1,256})/,
     specificity: Specificity.structured,
     accept: isRealPassword,
   },

@@ -1,6 +1,7 @@
 import type { Rule } from '../rule.js';
 import { aiProviderRules } from './ai-providers.js';
 import { cloudRules } from './cloud.js';
+import { commandLineRules } from './command-line.js';
 import { connectionStringRules } from './connection-strings.js';
 import { gatewayRules } from './gateway.js';
 import { genericRules } from './generic.js';
@@ -12,6 +13,7 @@ import { messagingRules } from './messaging.js';
 import { observabilityRules } from './observability.js';
 import { packageRegistryRules } from './package-registries.js';
 import { paymentRules } from './payments.js';
+import { serviceRules } from './services.js';
 import { productivityRules } from './productivity.js';
 import { sourceHostingRules } from './source-hosting.js';
 
@@ -31,5 +33,7 @@ export const ALL_RULES: readonly Rule[] = Object.freeze([
   ...observabilityRules,
   ...productivityRules,
   ...kubernetesRules,
+  ...serviceRules,
+  ...commandLineRules,
   ...genericRules,
 ]);

@@ -27,7 +27,7 @@ export const keyRules: readonly Rule[] = [
     id: 'putty-private-key',
     description: 'PuTTY .ppk private key: the base64 lines after Private-Lines:.',
     keywords: ['private-lines:'],
-    pattern: /Private-Lines:[ \t]{0,4}[0-9]{1,3}(?:\r?\n|\\r?\\n)((?:[A-Za-z0-9+/=]{1,64}(?:\r?\n|\\r?\\n|$)){1,128})/,
+    pattern: /Private-Lines:[ \t]{0,4}[0-9]{1,3}(?:\r?\n|(?:\\r)?\\n)((?:[A-Za-z0-9+/=]{1,64}(?:\r?\n|(?:\\r)?\\n|$)){1,128})/,
     specificity: Specificity.keyBlock,
   },
   {

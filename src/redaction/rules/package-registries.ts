@@ -59,8 +59,8 @@ export const packageRegistryRules: readonly Rule[] = [
   {
     id: 'docker-config-auth',
     description: 'Docker config.json "auth": base64 of user:password.',
-    keywords: ['"auth'],
-    pattern: /"auth\\{0,2}"[ \t]{0,4}:[ \t]{0,4}\\{0,2}"([A-Za-z0-9+/]{8,1024}={0,2})(?![A-Za-z0-9+/=])/,
+    keywords: ['"auth', 'auth:'],
+    pattern: /(?:"auth\\{0,2}"|(?<![A-Za-z0-9_"-])auth)[ \t]{0,4}:[ \t]{0,4}(?:\\{0,2}")?([A-Za-z0-9+/]{8,1024}={0,2})(?![A-Za-z0-9+/=])/,
     specificity: Specificity.structured,
     accept: (s) => {
       const bytes = decodeBase64(s);

@@ -11,6 +11,8 @@ import { observabilitySamples } from './observability.js';
 import { packageRegistrySamples } from './package-registries.js';
 import { paymentSamples } from './payments.js';
 import { productivitySamples } from './productivity.js';
+import { serviceSamples } from './services.js';
+import { commandLineSamples } from './command-line.js';
 import { sourceHostingSamples } from './source-hosting.js';
 import type { SampleTable } from './types.js';
 
@@ -29,4 +31,6 @@ export const SAMPLE_FAMILIES: Readonly<Record<string, SampleTable>> = {
   productivity: productivitySamples,
   kubernetes: kubernetesSamples,
   generic: genericSamples,
+  'services (table)': serviceSamples,
+  'command lines and logs': commandLineSamples,
 };

@@ -1,0 +1,63 @@
+// Credentials on command lines and in log lines, where no assignment to a
+// telling name surrounds them: `docker login -p …`, `--password=…`,
+// `echo "…" | docker login --password-stdin`, `[DEBUG] Using Key=…`.
+import { isCodeReference, looksLikeTemplate } from '../filters.js';
+import { Specificity, type Rule } from '../rule.js';
+import { keyLikeValue, passwordLikeValue } from './generic.js';
+
+// A shell word: no whitespace or quotes; a quoted one may not hold its quote.
+const WORD = '[^\\x00-\\x20"\'`\\\\]{6,256}';
+const OPEN = '(?:\\\\{0,3}["\'])?';
+
+const REGISTRY_CLIS = '(?:docker|podman|nerdctl|buildah|oras|crane|helm[ \\t]{1,4}registry|skopeo)';
+
+function acceptFlagValue(value: string): boolean {
+  if (looksLikeTemplate(value) || isCodeReference(value)) return false;
+  // `--password-file=/run/secrets/x`, `--token $(cat x)`: a reference, not the value.
+  if (/^[~./]|^\$/.test(value)) return false;
+  return value.includes(':') ? passwordLikeValue(value.slice(value.indexOf(':') + 1)) : passwordLikeValue(value) || keyLikeValue(value);
+}
+
+// Keys that are public or are not credentials at all.
+const NOT_SECRET_KEYS = /(?:publishable|public|site|primary|foreign|partition|sort|cache|idempotency|row|lookup|map|routing|dedup|ssh|gpg|pgp)[ _-]?$/i;
+
+export const commandLineRules: readonly Rule[] = [
+  {
+    id: 'registry-login-password',
+    description: 'Container registry password on a command line: docker/podman/nerdctl/buildah/helm registry/oras login … -p <password>.',
+    keywords: ['docker', 'podman', 'nerdctl', 'buildah', 'oras', 'crane', 'helm', 'skopeo'],
+    pattern: new RegExp(`${REGISTRY_CLIS}[ \\t]{1,4}login[^\\r\\n|;&]{0,200}?[ \\t]-p[ \\t]{1,4}${OPEN}(${WORD})`),
+    specificity: Specificity.header,
+    accept: acceptFlagValue,
+  },
+  {
+    id: 'registry-password-stdin',
+    description: 'A password piped into a registry login: echo <password> | docker login --password-stdin.',
+    keywords: ['echo', 'printf'],
+    pattern: new RegExp(`(?:echo|printf)(?:[ \\t]{1,4}-[nes])?[ \\t]{1,4}${OPEN}(${WORD})${OPEN}[ \\t]{0,4}\\|[ \\t]{0,4}(?:sudo[ \\t]{1,4})?${REGISTRY_CLIS}[ \\t]{1,4}login`),
+    specificity: Specificity.header,
+    accept: acceptFlagValue,
+  },
+  {
+    id: 'command-line-secret-flag',
+    description: 'A secret given as a command-line option: --password, --docker-password, --http-password, --token, --api-key, --client-secret, --account-key, --dest-creds and the like.',
+    keywords: ['-password', '-passwd', '-pass', '-token', '-secret', '-api-key', '-apikey', '-access-key', '-account-key', '-auth-key', '-creds', '-credentials', '-key'],
+    pattern: new RegExp(
+      `(?<![A-Za-z0-9_-])--(?:[a-z0-9]{1,20}-){0,3}(?:password|passwd|pass|token|secret|api-key|apikey|access-key|account-key|auth-key|key|creds|credentials)(?:=|[ \\t]{1,4})${OPEN}(${WORD})`,
+      'i',
+    ),
+    window: { before: 60, after: 300 },
+    specificity: Specificity.generic + 2,
+    accept: acceptFlagValue,
+  },
+  {
+    id: 'log-key-value',
+    description: 'A key printed in a log or message as Key=<value> or key: <value> (e.g. "[DEBUG] Using Key=…"); high-entropy values only.',
+    keywords: ['key=', 'key:', 'key =', 'key :'],
+    // Anchored at `key`; what may stand before it is checked behind it.
+    pattern: /(?<=(?:^|[^A-Za-z0-9_-])(?:api[_-]?|access[_-]?|secret[_-]?|auth[_-]?|private[_-]?|signing[_-]?|license[_-]?|sdk[_-]?|app[_-]?|client[_-]?)?)key[ \t]{0,2}[=:][ \t]{0,2}(?:\\{0,3}["'])?([^\x00-\x20"'`<>,;&\\]{16,256})(?![^\x00-\x20"'`<>,;&\\])/i,
+    specificity: Specificity.generic,
+    accept: (value, ctx) =>
+      keyLikeValue(value) && !isCodeReference(value) && !NOT_SECRET_KEYS.test(ctx.text.slice(Math.max(0, ctx.matchStart - 16), ctx.matchStart)),
+  },
+];

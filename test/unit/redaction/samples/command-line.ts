@@ -1,0 +1,41 @@
+import { b62, b64, hex } from '../fake.js';
+import { tp, type SampleTable } from './types.js';
+
+const password = () => `Xk9${b62(9)}!q`;
+
+export const commandLineSamples: SampleTable = {
+  'registry-login-password': {
+    tp: [
+      tp('$ docker login -u ci-bot -p ', password(), ' registry.example.com'),
+      tp('podman login --username ci -p "', password(), '" quay.io'),
+      tp('helm registry login r.example.com --username ci -p ', password(), '\n'),
+    ],
+    fp: ['docker login -u ci -p $REGISTRY_PASSWORD registry.example.com', 'docker run -p 8080:80 nginx', 'docker login -p ${{ secrets.TOKEN }} ghcr.io'],
+  },
+  'registry-password-stdin': {
+    tp: [tp('echo "', password(), '" | docker login r.example.com -u ci --password-stdin'), tp("printf '", password(), "' | podman login quay.io -u x --password-stdin")],
+    fp: ['echo "$CR_PAT" | docker login ghcr.io -u me --password-stdin', 'echo hello | docker login'],
+  },
+  'command-line-secret-flag': {
+    tp: [
+      tp('mysql -h db --password=', password(), ' app'),
+      tp('wget --http-password=', password(), ' https://repo.example.com/x.tgz'),
+      tp('az storage blob list --account-key ', `${b64(86)}==`, ' -c logs'),
+      tp('vault login --token ', `s7${b62(22)}`, '\n'),
+      tp('skopeo copy --dest-creds ', `ci:${password()}`, ' docker://a docker://b'),
+    ],
+    fp: ['mysql --password=$DB_PASSWORD app', 'tool --token-file=/run/secrets/token', 'cmd --api-key "${API_KEY}"', 'gpg --passphrase-fd 0', 'cli --secret=changeme'],
+  },
+  'log-key-value': {
+    tp: [tp('2024-03-11 09:14:22 [DEBUG] Client: Using Key=', `${b62(30)}7q`, '\n'), tp('INFO api key: ', hex(32), ' loaded')],
+    fp: ['sort(key=lambda x: x[1])', 'Stripe publishable key: pk_live_51HxYzAbCdEf1234567890', 'cache key: user:profile:12345', `ssh key: SHA256:${b64(43)}`],
+  },
+  'generic-camel-key': {
+    tp: [tp("const cosmosKey = '", `${b64(86)}==`, "';"), tp('mapsSubscriptionKey: "', `${b62(40)}7q`, '"')],
+    fp: ["const primaryKey = 'user_id_and_tenant_id';", `cacheKey = "${hex(40)}"`, 'publicKey: "MFkwEwYHKoZIzj0CAQYIKoZIzj0DAQcDQgAE"'],
+  },
+  'any-url-password': {
+    tp: [tp('KAFKA_URL=kafka://app:', password(), '@broker-1.example.com:9093'), tp('nats://svc:', password(), '@nats.internal:4222')],
+    fp: ['kafka://app:${KAFKA_PASSWORD}@broker:9093', 'nats://user:password@localhost:4222', 'see https://example.com/a:b@c'],
+  },
+};

@@ -3,6 +3,7 @@ import { hostname } from 'node:os';
 import { parseArgs } from './args.js';
 import { encryptionKeyFrom, inlineOrFile } from './file-inputs.js';
 import { ConfigError } from './load-resources.js';
+import { readOtelConfig, type OtelConfig } from './otel-config.js';
 
 /** Where the operator finds the API server: a kubeconfig file, or the Pod's service account. */
 export type KubeSource = { readonly kind: 'file'; readonly path: string } | { readonly kind: 'in-cluster' };
@@ -28,6 +29,8 @@ export interface OperatorConfig {
   /** Namespaces reconciled at once (one namespace is never reconciled twice at once). */
   readonly workers: number;
   readonly logLevel: string;
+  /** OpenTelemetry export of the reconcile spans; off unless an endpoint is configured. */
+  readonly otel: OtelConfig;
 }
 
 const IN_CLUSTER_TOKEN = '/var/run/secrets/kubernetes.io/serviceaccount/token';
@@ -60,7 +63,7 @@ export function readOperatorConfig(argv: readonly string[], env: NodeJS.ProcessE
   for (const p of args.positional) problems.push(`unexpected argument "${p}"`);
   const known = new Set([
     'redis', 'redis-tls-ca-file', 'redis-password-file', 'encryption-key-file', 'kubeconfig', 'namespace', 'lease-name', 'lease-namespace', 'identity',
-    'lease-duration-seconds', 'resync-seconds', 'admin-port', 'admin-host', 'workers', 'log-level',
+    'lease-duration-seconds', 'resync-seconds', 'admin-port', 'admin-host', 'workers', 'log-level', 'otel-config',
   ]);
   for (const name of args.values.keys()) if (!known.has(name)) problems.push(`unknown option --${name}`);
 
@@ -106,6 +109,8 @@ export function readOperatorConfig(argv: readonly string[], env: NodeJS.ProcessE
   const adminPort = integer(args.values.get('admin-port') ?? env.GW_ADMIN_PORT, 9091, '--admin-port', 0, 65_535, problems);
   const workers = integer(args.values.get('workers') ?? env.GW_OPERATOR_WORKERS, 4, '--workers', 1, 64, problems);
 
+  const otel = readOtelConfig(env, args.values.get('otel-config') ?? env.GW_OTEL_CONFIG, 'gw-operator', problems);
+
   if (problems.length > 0) throw new ConfigError(problems);
   return Object.freeze({
     redisUrl,
@@ -123,5 +128,6 @@ export function readOperatorConfig(argv: readonly string[], env: NodeJS.ProcessE
     adminPort,
     workers,
     logLevel: args.values.get('log-level') ?? env.GW_LOG_LEVEL ?? 'info',
+    otel,
   });
 }

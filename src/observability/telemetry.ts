@@ -6,12 +6,22 @@ import type { Logger } from './logger.js';
 /** What a process gets from OpenTelemetry: nulls when nothing is configured. */
 export interface Telemetry {
   readonly tracer: TracerPort | null;
+  /** Spans for work that is not a request (the operator's reconciles). */
+  readonly operations: OperationTracer | null;
   readonly genAi: GenAiSink | null;
   /** Flush what is buffered and stop exporting (bounded by the exporters' timeouts). */
   shutdown(): Promise<void>;
 }
 
-export const TELEMETRY_OFF: Telemetry = Object.freeze({ tracer: null, genAi: null, shutdown: async () => {} });
+export interface OperationSpan {
+  end(attributes?: Readonly<Record<string, string | number | boolean>>, error?: unknown): void;
+}
+
+export interface OperationTracer {
+  start(name: string, attributes: Readonly<Record<string, string | number | boolean>>): OperationSpan;
+}
+
+export const TELEMETRY_OFF: Telemetry = Object.freeze({ tracer: null, operations: null, genAi: null, shutdown: async () => {} });
 
 /**
  * Loads the OpenTelemetry SDK only when an endpoint is configured: off (the

@@ -15,6 +15,7 @@ import { kubeLeaseStore } from './lease-store.js';
 import { createOperatorAdminServer } from './operator-admin.js';
 import { OperatorMetrics } from './operator-metrics.js';
 import { NamespaceReconciler, NotLeader } from './reconcile-namespace.js';
+import { startTelemetry } from '../observability/telemetry.js';
 import { PeriodicResync, resyncAll } from './resync.js';
 import { namespacesNaming } from './snapshot.js';
 import { WorkQueue } from './work-queue.js';
@@ -60,19 +61,24 @@ export async function runOperator(config: OperatorConfig, deps: { logger: Logger
   let elector: LeaderElector | null = null;
   const isLeader = (): boolean => elector?.isLeader() ?? false;
   const reconciler = new NamespaceReconciler({ view, writer, state, events, metrics, logger, isLeader });
+  const telemetry = await startTelemetry(config.otel, logger);
 
   const queue: WorkQueue = new WorkQueue(
     async (namespace) => {
       const end = metrics.reconcileDuration.startTimer();
+      const span = telemetry.operations?.start('gw.operator.reconcile', { 'gw.company': namespace });
       try {
         const result = await reconciler.reconcile(namespace);
         metrics.reconciles.inc({ result });
+        span?.end({ 'gw.reconcile.result': result });
       } catch (error) {
         if (error instanceof NotLeader) {
           metrics.reconciles.inc({ result: 'skipped' });
+          span?.end({ 'gw.reconcile.result': 'skipped' });
           return;
         }
         metrics.reconciles.inc({ result: 'error' });
+        span?.end({ 'gw.reconcile.result': 'error' }, error);
         throw error;
       } finally {
         end();
@@ -170,6 +176,7 @@ export async function runOperator(config: OperatorConfig, deps: { logger: Logger
         await new Promise<void>((resolve) => admin.close(() => resolve()));
         admin.closeAllConnections();
         await state.close();
+        await telemetry.shutdown();
       })()),
   };
 }

@@ -6,7 +6,7 @@
  * accident and no async-hooks context tracking runs.
  */
 import { readFileSync } from 'node:fs';
-import { ROOT_CONTEXT, SpanKind, defaultTextMapGetter, diag, type Attributes, type DiagLogger } from '@opentelemetry/api';
+import { ROOT_CONTEXT, SpanKind, SpanStatusCode, defaultTextMapGetter, diag, type Attributes, type DiagLogger } from '@opentelemetry/api';
 import { W3CTraceContextPropagator } from '@opentelemetry/core';
 import { MeterProvider, PeriodicExportingMetricReader, type PushMetricExporter } from '@opentelemetry/sdk-metrics';
 import { resourceFromAttributes } from '@opentelemetry/resources';
@@ -25,7 +25,7 @@ import type { RequestHead } from '../../pipeline/types.js';
 import type { RequestTrace, TraceParent, TracerPort } from '../../pipeline/tracing.js';
 import { GENAI_BUCKETS, type GenAiObservation, type GenAiSink } from '../genai.js';
 import type { Logger } from '../logger.js';
-import type { Telemetry } from '../telemetry.js';
+import type { OperationTracer, Telemetry } from '../telemetry.js';
 import { OtelRequestTrace } from './request-trace.js';
 
 const SCOPE = 'model-gateway';
@@ -142,6 +142,22 @@ class SdkTracer implements TracerPort {
   }
 }
 
+function operations(provider: BasicTracerProvider): OperationTracer {
+  const tracer = provider.getTracer(SCOPE);
+  return {
+    start(name, attributes) {
+      const span = tracer.startSpan(name, { kind: SpanKind.INTERNAL, attributes: attributes as Attributes }, ROOT_CONTEXT);
+      return {
+        end(more, error) {
+          if (more) span.setAttributes(more as Attributes);
+          if (error !== undefined) span.setStatus({ code: SpanStatusCode.ERROR, message: error instanceof Error ? error.name : 'error' });
+          span.end();
+        },
+      };
+    },
+  };
+}
+
 function otlpGenAi(provider: MeterProvider): GenAiSink {
   const meter = provider.getMeter(SCOPE);
   const tokens = meter.createHistogram('gen_ai.client.token.usage', {
@@ -205,6 +221,7 @@ export async function startOtelSdk(config: OtelConfig, logger: Logger): Promise<
   }
   return {
     tracer: tracerProvider === null ? null : new SdkTracer(tracerProvider),
+    operations: tracerProvider === null ? null : operations(tracerProvider),
     genAi: meterProvider === null ? null : otlpGenAi(meterProvider),
     async shutdown(): Promise<void> {
       await Promise.allSettled([tracerProvider?.shutdown(), meterProvider?.shutdown()]);

@@ -44,6 +44,8 @@ describe('readOperatorConfig', () => {
       adminPort: 9091,
       workers: 4,
       logLevel: 'info',
+      // OpenTelemetry stays off without an endpoint.
+      otel: { traces: null, metrics: null, serviceName: 'gw-operator', resourceAttributes: {}, sampler: 'parentbased_always_on', samplerRatio: 1, metricIntervalMs: 60_000 },
     });
     expect(Object.isFrozen(config)).toBe(true);
   });

@@ -47,8 +47,16 @@ export interface KubeApiServer {
   kubeconfigPath: string;
   /** The server's temp dir (certs, etcd data, logs); removed by stop(). */
   dir: string;
+  /** Bearer tokens of the extra users asked for (static token file), by user name. */
+  userTokens: Record<string, string>;
   /** Stops kube-apiserver and etcd and removes dir. Safe to call twice. */
   stop(): Promise<void>;
+}
+
+/** An extra user the API server authenticates by a static bearer token (no groups but system:authenticated). */
+export interface KubeTestUser {
+  name: string;
+  groups?: string[];
 }
 
 /** Root of the tool cache, the same rule the build scripts use. */
@@ -438,7 +446,7 @@ async function sweepStaleDirs(): Promise<void> {
 }
 
 /** Starts etcd + kube-apiserver on free loopback ports and waits for /readyz. */
-export async function startKubeApiServer(): Promise<KubeApiServer> {
+export async function startKubeApiServer(options: { users?: KubeTestUser[] } = {}): Promise<KubeApiServer> {
   const bins = await ensureKubeBinaries();
   await sweepStaleDirs();
   const dir = await mkdtemp(join(tmpdir(), DIR_PREFIX));
@@ -457,7 +465,13 @@ export async function startKubeApiServer(): Promise<KubeApiServer> {
   try {
     await writeCredentials(dir);
     const token = randomBytes(24).toString('hex');
-    await writeFile(join(dir, 'tokens.csv'), `${token},model-gateway-test-admin,admin,"system:masters"\n`, {
+    const userTokens: Record<string, string> = {};
+    const lines = [`${token},model-gateway-test-admin,admin,"system:masters"`];
+    for (const [i, user] of (options.users ?? []).entries()) {
+      userTokens[user.name] = randomBytes(24).toString('hex');
+      lines.push(`${userTokens[user.name]},${user.name},user-${i}${user.groups?.length ? `,"${user.groups.join(',')}"` : ''}`);
+    }
+    await writeFile(join(dir, 'tokens.csv'), `${lines.join('\n')}\n`, {
       mode: 0o600,
     });
 
@@ -469,7 +483,7 @@ export async function startKubeApiServer(): Promise<KubeApiServer> {
     const caFile = join(dir, 'ca.crt');
     const kubeconfigPath = join(dir, 'kubeconfig');
     await writeFile(kubeconfigPath, kubeconfigYaml(api.url, await readFile(caFile), token), { mode: 0o600 });
-    return { url: api.url, token, caFile, kubeconfigPath, dir, stop };
+    return { url: api.url, token, caFile, kubeconfigPath, dir, userTokens, stop };
   } catch (err) {
     await stop();
     throw err;

@@ -44,7 +44,7 @@ export function createGatewayServer(pipeline: Pipeline, options: GatewayServerOp
   const active = new Set<RequestContext>();
   const report = (): void => options.onInFlight?.(active.size);
   /** The request a connection is serving, so a timeout on it is answered as that request. */
-  const serving = new WeakMap<Socket, { ctx: RequestContext; res: ServerResponse }>();
+  const serving = new WeakMap<Socket, { ctx: RequestContext; req: IncomingMessage; res: ServerResponse }>();
 
   const server = createServer(
     {
@@ -59,7 +59,7 @@ export function createGatewayServer(pipeline: Pipeline, options: GatewayServerOp
     (req, res) => {
       const ctx = pipeline.begin({ method: req.method ?? 'GET', path: req.url ?? '/', headers: req.headers as Record<string, string | undefined>, ...rawShape(req.rawHeaders) });
       active.add(ctx);
-      serving.set(req.socket, { ctx, res });
+      serving.set(req.socket, { ctx, req, res });
       report();
       let finished = false;
       const done = (outcome: Parameters<Pipeline['finish']>[1]): void => {
@@ -97,11 +97,16 @@ export function createGatewayServer(pipeline: Pipeline, options: GatewayServerOp
     const inFlight = serving.get(socket);
     if (inFlight) {
       // The request was under way (its body still arriving): answer as that request, if nothing was sent yet.
+      // Node has let go of the request by now; destroying it ends the body read, which ends the request.
+      const end = (): void => {
+        inFlight.req.destroy();
+        socket.destroy();
+      };
       if (timedOut && !inFlight.res.headersSent) {
         inFlight.res.shouldKeepAlive = false;
         sendLocal(inFlight.res, pipeline.errorResponse(inFlight.ctx, requestTimedOut(limits)));
-        inFlight.res.once('finish', () => socket.destroy());
-      } else socket.destroy();
+        inFlight.res.once('finish', end);
+      } else end();
       return;
     }
     const tooBig = error.code === 'HPE_HEADER_OVERFLOW';

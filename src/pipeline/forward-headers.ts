@@ -8,7 +8,7 @@ export const DEFAULT_API_VERSION = '2023-06-01';
  * The caller headers a provider needs (DESIGN §4): the API version and beta
  * flags, the body's type, what the caller accepts, who the client is (the
  * SDKs' x-stainless-* metadata, Claude Code's session and app), idempotency
- * and trace context. Every other caller header stays at the gateway, so no
+ * and trace context (which trace-headers.ts may still withhold). Every other caller header stays at the gateway, so no
  * caller header can change how the provider authenticates the gateway or
  * what it bills. docs/resilience.md lists the same rule.
  */

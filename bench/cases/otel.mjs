@@ -78,7 +78,7 @@ export default {
     const section = [
       '### s12: OpenTelemetry off, sampled out and on (gw serve)',
       '',
-      'Median over rounds, milliseconds; CPU is the gw process. Off is the default (no endpoint): no OpenTelemetry module is loaded and the pipeline holds a null tracer.',
+      'Median over rounds, milliseconds; CPU is the gw process. Off is the default (no endpoint): no OpenTelemetry SDK module is loaded and the pipeline holds a null tracer.',
       '',
       '| measure | variant | p50 ms | p99 ms | gw CPU % |',
       '|---|---|---|---|---|',

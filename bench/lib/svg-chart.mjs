@@ -75,7 +75,8 @@ export function lineChart(chart) {
     L.push(`<line x1="${m.left}" x2="${m.left + pw}" y1="${Y(t)}" y2="${Y(t)}" stroke="#e4e4e4"/>`);
     L.push(`<text x="${m.left - 6}" y="${Y(t) + 4}" text-anchor="end">${esc(formatTick(t, chart.yUnit))}</text>`);
   }
-  const xt = chart.xLog && xs.length <= 12 ? [...new Set(xs)].sort((a, b) => a - b) : ticks(x0, x1, chart.xLog);
+  const distinctX = [...new Set(xs)].sort((a, b) => a - b);
+  const xt = chart.xLog && distinctX.length <= 12 ? distinctX : ticks(x0, x1, chart.xLog);
   for (const t of xt) {
     L.push(`<line x1="${X(t)}" x2="${X(t)}" y1="${m.top}" y2="${m.top + ph}" stroke="#f0f0f0"/>`);
     L.push(`<text x="${X(t)}" y="${m.top + ph + 16}" text-anchor="middle">${esc(formatTick(t, chart.xUnit))}</text>`);

@@ -277,3 +277,40 @@ maxUnavailable: {{ .maxUnavailable | default 1 }}
 {{- fail "httpRoute.parentRefs: name the Gateway the route attaches to" -}}
 {{- end -}}
 {{- end -}}
+
+{{/*
+PostgreSQL for Usage and Logs (usageStore.postgres): GW_POSTGRES_URL and PGPASSWORD
+for the processor and the exporter. Nothing while it is off.
+*/}}
+{{- define "model-gateway.postgresName" -}}{{ include "model-gateway.fullname" . }}-postgres{{- end -}}
+{{- define "model-gateway.postgresEnv" -}}
+{{- $p := .Values.usageStore.postgres -}}
+{{- if $p.enabled }}
+{{- if $p.bundled.enabled }}
+- name: PGPASSWORD
+  valueFrom:
+    secretKeyRef:
+      name: {{ include "model-gateway.postgresName" . }}-password
+      key: password
+- name: GW_POSTGRES_URL
+  value: {{ printf "postgres://gw@%s.%s.svc:5432/gw" (include "model-gateway.postgresName" .) .Release.Namespace | quote }}
+{{- else }}
+- name: GW_POSTGRES_URL
+  valueFrom:
+    secretKeyRef:
+      name: {{ $p.external.existingSecret | default (printf "%s-postgres-url" (include "model-gateway.fullname" .)) }}
+      key: {{ if $p.external.existingSecret }}{{ $p.external.existingSecretKey }}{{ else }}url{{ end }}
+{{- if $p.external.passwordSecret }}
+- name: PGPASSWORD
+  valueFrom:
+    secretKeyRef:
+      name: {{ $p.external.passwordSecret }}
+      key: {{ $p.external.passwordSecretKey }}
+{{- end }}
+{{- end }}
+- name: GW_USAGE_RETENTION_DAYS
+  value: {{ .Values.usageStore.retentionDays | quote }}
+- name: GW_USAGE_BACKLOG_MAX
+  value: {{ .Values.usageStore.backlogMax | quote }}
+{{- end }}
+{{- end -}}

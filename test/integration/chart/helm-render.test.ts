@@ -314,3 +314,34 @@ describe('values the chart refuses', () => {
     expect(res.stderr).toMatch(message);
   }, HELM_TIMEOUT_MS);
 });
+
+describe('usage store value set', () => {
+  it('usage-postgres: the exporter, a bundled PostgreSQL, the viewer role, Kubernetes access for the processor only, the alerts', { timeout: HELM_TIMEOUT_MS }, async () => {
+    const m = manifestsOf('usage-postgres');
+    const exporter = podSpec(find(m, 'Deployment', `${FULLNAME}-usage-exporter`));
+    expect(exporter.containers[0].args.slice(0, 1)).toEqual(['export-usage']);
+    const env = byName(exporter.containers[0].env);
+    expect(env.GW_POSTGRES_URL.value).toBe(`postgres://gw@${FULLNAME}-postgres.${NAMESPACE}.svc:5432/gw`);
+    expect(env.PGPASSWORD.valueFrom.secretKeyRef.name).toBe(`${FULLNAME}-postgres-password`);
+    expect(env.GW_USAGE_RETENTION_DAYS.value).toBe('400');
+    expect(find(m, 'StatefulSet', `${FULLNAME}-postgres`)).toBeDefined();
+    const gateway = podSpec(find(m, 'Deployment', `${FULLNAME}-gateway`));
+    const { envoy, processor } = byName(gateway.containers);
+    expect(byName(processor.env).GW_ADMIN_AUTH.value).toBe('kubernetes');
+    expect(byName(processor.env).GW_POSTGRES_URL.value).toBe(env.GW_POSTGRES_URL.value);
+    expect(byName(processor.volumeMounts)['kube-api-access'].mountPath).toBe('/var/run/secrets/kubernetes.io/serviceaccount');
+    expect(byName(envoy.volumeMounts ?? [])['kube-api-access']).toBeUndefined();
+    expect((find(m, 'ClusterRole', `${FULLNAME}-usage-viewer`) as Any).rules).toEqual([{ apiGroups: ['gw.io'], resources: ['usage', 'logs'], verbs: ['get'] }]);
+    expect((find(m, 'ClusterRoleBinding', `${FULLNAME}-gateway-auth-delegator`) as Any).roleRef.name).toBe('system:auth-delegator');
+    expect((find(m, 'ClusterRoleBinding', `${FULLNAME}-usage-viewer-all`) as Any).subjects).toEqual([{ apiGroup: 'rbac.authorization.k8s.io', kind: 'Group', name: 'finance' }]);
+    const set = sets.find((x) => x.name === 'usage-postgres') as ValueSet;
+    const withAlerts = await renderChart(set, NAMESPACE, ['--set', 'usageStore.alerts.enabled=true']);
+    expect((find(withAlerts, 'PrometheusRule', `${FULLNAME}-usage-export`) as Any).spec.groups[0].rules.map((r: Any) => r.alert)).toEqual(['GatewayUsageExportBacklog', 'GatewayUsageRecordsDropped']);
+  });
+
+  it('defaults: no PostgreSQL, no exporter, no usage roles (make run and the plain chart need no database)', () => {
+    const m = manifestsOf('defaults');
+    expect(m.some((x) => x.kind === 'PrometheusRule')).toBe(false);
+    expect(m.some((x) => x.metadata.name.includes('usage-exporter') || x.metadata.name.includes('postgres') || x.metadata.name.includes('usage-viewer'))).toBe(false);
+  });
+});

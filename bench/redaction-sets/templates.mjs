@@ -48,6 +48,9 @@ export const TOKEN_TUNING = {
   go: (c) => `func init() {\n\tos.Setenv("${c.env}", "${c.v}")\n}\n`,
   'cli-flag': (c) => `$ ${c.slug}-cli configure --${c.fieldKebab}=${c.v} --profile prod\n`,
   'yaml-quoted': (c) => `env:\n  ${c.env}: "${c.v}"\n  NODE_ENV: production\n`,
+  // Added in the second round (see docs/redaction.md): a name given as data beside its value.
+  'ecs-env-json': (c) => JSON.stringify({ containerDefinitions: [{ name: 'app', environment: [{ name: 'LOG_LEVEL', value: 'info' }, { name: c.env, value: c.v }] }] }, null, 2),
+  'spring-xml-property': (c) => `<bean id="${c.fieldCamel}Client" class="com.example.${c.Pascal}Client">\n  <property name="${c.fieldCamel}" value="${c.v}"/>\n</bean>\n`,
 };
 
 export const TOKEN_HELD_OUT = {

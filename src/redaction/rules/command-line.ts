@@ -21,7 +21,35 @@ function acceptFlagValue(value: string): boolean {
 // Keys that are public or are not credentials at all.
 const NOT_SECRET_KEYS = /(?:publishable|public|site|primary|foreign|partition|sort|cache|idempotency|row|lookup|map|routing|dedup|ssh|gpg|pgp)[ _-]?$/i;
 
+// A secret's name given as data next to its value, not as the key it is
+// assigned to: `{"name": "DB_PASSWORD", "value": "…"}` (container env lists,
+// task definitions, API payloads), `- name: X` / `value: …` in YAML,
+// `<add key="X" value="…"/>`, `<property name="X" value="…"/>`.
+const SECRET_NAME = /(?:token|secret|passw(?:or)?d|pwd|passphrase|api[_.-]?key|apikey|access[_.-]?key|private[_.-]?key|credential|auth|_key$|key$)/i;
+const NOT_SECRET_NAME = /(?:_id|_url|_uri|_name|_file|_path|_host|_user(?:name)?|_region|_version)$|^(?:key|auth)$/i;
+const Q = '\\\\{0,3}["\']?';
+const NAME_VALUE = new RegExp(
+  `(?:name${Q}[ \\t]{0,4}[:=][ \\t]{0,4}${Q}[A-Za-z0-9_.-]{2,80}${Q}[ \\t]{0,4},?(?:[ \\t\\r\\n]|\\\\[nrt]){0,40}(?:-[ \\t]{1,4})?${Q}value${Q}[ \\t]{0,4}[:=][ \\t]{0,4}${Q}` +
+    `|(?:key|name)=${Q}[A-Za-z0-9_.:-]{2,80}${Q}[ \\t]{1,8}value=${Q})([^\\x00-\\x20"'\`\\\\<>]{6,256})`,
+);
+
+function acceptNameValue(value: string, ctx: { text: string; matchStart: number; secretStart: number }): boolean {
+  const between = ctx.text.slice(ctx.matchStart, ctx.secretStart);
+  const name = /^(?:name|key)[ \t"'\\:=]{1,12}([A-Za-z0-9_.:-]{2,80})/.exec(between)?.[1];
+  if (name === undefined || !SECRET_NAME.test(name) || NOT_SECRET_NAME.test(name)) return false;
+  if (looksLikeTemplate(value) || isCodeReference(value)) return false;
+  return passwordLikeValue(value) || keyLikeValue(value);
+}
+
 export const commandLineRules: readonly Rule[] = [
+  {
+    id: 'name-value-pair',
+    description: 'A secret whose name is data beside it: {"name": "X_TOKEN", "value": "…"}, "- name: X_PASSWORD / value: …", <add key="XPassword" value="…"/>, <property name="x.secret" value="…"/>.',
+    keywords: ['name', 'key='],
+    pattern: NAME_VALUE,
+    specificity: Specificity.generic + 1,
+    accept: acceptNameValue,
+  },
   {
     id: 'registry-login-password',
     description: 'Container registry password on a command line: docker/podman/nerdctl/buildah/helm registry/oras login … -p <password>.',

@@ -4,7 +4,8 @@ import { AFTER, BEFORE, prefixedToken, Specificity, type Rule } from '../rule.js
 // Inside a PEM body: base64, line breaks (real ones, or the two characters
 // `\n` when the key sits in a JSON string that was escaped twice) and the
 // `Proc-Type:`/`DEK-Info:` headers of legacy encrypted keys.
-const PEM_BODY = '[A-Za-z0-9+/=\\\\\\r\\n\\t :,.-]';
+const PEM_BODY = '[A-Za-z0-9+/=\\\\\\r\\n\\t :,.]';
+const PEM_HEADERS = '(?:(?:\\r?\\n|(?:\\\\r)?\\\\n)(?:Proc-Type|DEK-Info|Version|Comment|Hash|Charset):[^\\r\\n\\\\]{0,200}){0,6}';
 const PEM_LABEL = '[ A-Z0-9]{0,40}PRIVATE KEY(?: BLOCK)?-----';
 // Longer than any RSA-8192 or PGP key with subkeys; also the most one header
 // can make the engine read.
@@ -18,8 +19,12 @@ export const keyRules: readonly Rule[] = [
     id: 'private-key',
     description: 'PEM private key block (RSA, EC, DSA, OpenSSH, PKCS#8, encrypted, PGP), BEGIN to END; a truncated block is redacted to its end.',
     keywords: ['-----BEGIN'],
+    // Greedy over a body with no dash, so a header with no END costs the
+    // distance to the next dash, not PEM_MAX: linear even for a body of
+    // thousands of unterminated headers. Armor headers (Proc-Type, DEK-Info,
+    // Version, Comment) may hold dashes and come first.
     pattern: new RegExp(
-      `(-----BEGIN${PEM_LABEL}(?:${PEM_BODY}{64,${PEM_MAX}}?-----END${PEM_LABEL}|[A-Za-z0-9+/=\\\\\\r\\n\\t]{64,${PEM_MAX}}))`,
+      `(-----BEGIN${PEM_LABEL}${PEM_HEADERS}(?:${PEM_BODY}{64,${PEM_MAX}}-----END${PEM_LABEL}|[A-Za-z0-9+/=\\\\\\r\\n\\t]{64,${PEM_MAX}}))`,
     ),
     specificity: Specificity.keyBlock,
   },

@@ -34,6 +34,15 @@ export const commandLineSamples: SampleTable = {
     tp: [tp("const cosmosKey = '", `${b64(86)}==`, "';"), tp('mapsSubscriptionKey: "', `${b62(40)}7q`, '"')],
     fp: ["const primaryKey = 'user_id_and_tenant_id';", `cacheKey = "${hex(40)}"`, 'publicKey: "MFkwEwYHKoZIzj0CAQYIKoZIzj0DAQcDQgAE"'],
   },
+  'name-value-pair': {
+    tp: [
+      tp('{"name": "DB_PASSWORD", "value": "', password(), '"}'),
+      tp('env:\n  - name: STRIPE_API_KEY\n    value: ', `${b62(30)}7q`, '\n'),
+      tp('<add key="TwilioAuthToken" value="', hex(32), '" />'),
+      tp('<property name="db.password" value="', password(), '"/>'),
+    ],
+    fp: ['{"name": "read_file", "value": "Xk9aB3dE7fG!q"}', '{"name": "API_KEY_ID", "value": "AB12CD34EF56"}', '- name: DB_PASSWORD\n  value: ${DB_PASSWORD}', '<add key="AuthEndpoint" value="https://login.example.com/x1" />'],
+  },
   'any-url-password': {
     tp: [tp('KAFKA_URL=kafka://app:', password(), '@broker-1.example.com:9093'), tp('nats://svc:', password(), '@nats.internal:4222')],
     fp: ['kafka://app:${KAFKA_PASSWORD}@broker:9093', 'nats://user:password@localhost:4222', 'see https://example.com/a:b@c'],

@@ -26,6 +26,10 @@ export async function authenticate(headers: HeaderMap, state: GatewayState): Pro
   }
   if (!isWellFormedToken(token)) throw new GatewayError('no_session', MESSAGES.malformedToken);
   const record = await state.findToken(hashToken(token));
-  if (!record) throw new GatewayError('no_session', MESSAGES.noLiveToken);
+  if (!record) {
+    // After a data loss a live token is missing too: until the writer has rebuilt the state, "unknown" is not "dead".
+    if (!(await state.loaded())) throw new GatewayError('unavailable', MESSAGES.stateRebuilding);
+    throw new GatewayError('no_session', MESSAGES.noLiveToken);
+  }
   return record;
 }

@@ -17,6 +17,7 @@ export const MESSAGES = {
   noBearer: 'gw: no bearer token; send your gwct_ token as "Authorization: Bearer <token>" (SDK option authToken, or ANTHROPIC_AUTH_TOKEN)',
   malformedToken: 'gw: the bearer token is not a well-formed gwct_ token (wrong prefix, length or checksum)',
   noLiveToken: 'gw: the bearer token matches no live token (unknown or revoked)',
+  stateRebuilding: 'gw: the gateway\'s token state is being rebuilt (it was lost or never written); nothing was forwarded, retry shortly',
 } as const;
 
 export const CREDENTIAL_MESSAGES = {

@@ -79,6 +79,16 @@ export class LeaderElector {
     return this.leading;
   }
 
+  /**
+   * The leadership epoch: the Lease's transition count of the term this
+   * replica holds. Every new holder raises it, so a replica that was paused
+   * through a takeover carries an older epoch than the one that took over,
+   * and Redis refuses its writes.
+   */
+  epoch(): number {
+    return this.observed?.record.leaseTransitions ?? 0;
+  }
+
   /** Who holds the Lease, as last seen. */
   observedHolder(): string | null {
     return this.observed?.record.holderIdentity ?? null;

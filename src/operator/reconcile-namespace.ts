@@ -4,7 +4,9 @@ import { notReady, type ResourceCondition } from '../reconcile/conditions.js';
 import { desiredState, GENERATED_TOKEN_KEY, generatedTokenSecretName } from '../reconcile/desired-records.js';
 import type { Secret } from '../resources/types.js';
 import type { CompanyRecords } from '../state/records.js';
-import type { GatewayState } from '../state/state.js';
+import { hashToken } from '../auth/token.js';
+import { readSecretKey } from '../reconcile/secrets.js';
+import { FencedWrite, type GatewayState, type RevokedToken } from '../state/state.js';
 import { tokenGeneratedEvent, type EventRecorder } from './events.js';
 import { addFinalizer, needsFinalizer, readyToRelease, releaseFinalizer } from './finalizers.js';
 import { ensureGeneratedTokenSecret } from './generated-tokens.js';
@@ -12,6 +14,7 @@ import { generatedSecretOwnership, isDeleting, type ClusterResource, type Cluste
 import type { KubeWriter } from './kube-writer.js';
 import type { OperatorMetrics } from './operator-metrics.js';
 import { resourceSetOf, snapshotOf, type ClusterView, type NamespaceSnapshot } from './snapshot.js';
+import type { RevocationLedger } from './revocation-ledger.js';
 import { StatusSync } from './status.js';
 
 export interface ReconcilerDeps {
@@ -23,12 +26,41 @@ export interface ReconcilerDeps {
   readonly logger: Logger;
   /** Asked before every write: a replica that lost the Lease stops writing mid-way. */
   readonly isLeader: () => boolean;
+  /** This replica's leadership epoch (the Lease's transition count), carried by every Redis write. */
+  readonly epoch: () => number;
+  readonly ledger: RevocationLedger;
 }
 
 /** Thrown when leadership went away during a reconcile; the new leader redoes the namespace. */
 export class NotLeader extends Error {}
 
 const ABSENT = 'absent';
+
+/**
+ * The hashes this namespace revokes: revoked and deleted tokens (deleting a
+ * token revokes it). A token that never held its hash (a copy of one an
+ * older live token elsewhere holds) revokes nothing: copying someone's hash
+ * and deleting the copy must not kill their token.
+ */
+export function revocationsOf(snapshot: NamespaceSnapshot, view: ClusterView): RevokedToken[] {
+  const out: RevokedToken[] = [];
+  for (const token of snapshot.tokens) {
+    if (!token.spec.revoked && !isDeleting(token)) continue;
+    let hash = token.spec.tokenHash;
+    if (!hash) {
+      const name = generatedTokenSecretName(token.metadata.name);
+      const secret = snapshot.secrets.find((s) => s.metadata.name === name);
+      if (generatedSecretOwnership(secret, token) !== 'ours') continue;
+      const value = readSecretKey(snapshot.secrets, snapshot.namespace, name, GENERATED_TOKEN_KEY);
+      if (!value.ok) continue;
+      hash = hashToken(value.value);
+    }
+    const created = token.metadata.creationTimestamp ?? '';
+    const heldByOlder = view.tokens().some((t) => t !== token && t.spec.tokenHash === hash && !t.spec.revoked && !isDeleting(t) && (t.metadata.creationTimestamp ?? '') < created);
+    if (!heldByOlder) out.push({ hash, company: snapshot.namespace, name: token.metadata.name });
+  }
+  return out;
+}
 
 function digestOf(records: CompanyRecords | null): string {
   return records === null ? ABSENT : createHash('sha256').update(JSON.stringify(records)).digest('hex');
@@ -75,15 +107,31 @@ export class NamespaceReconciler {
 
     for (const obj of all) if (needsFinalizer(obj)) await this.write(() => addFinalizer(this.deps.writer, obj));
 
+    if (!this.deps.ledger.loaded()) throw new Error('the revocation ledger is not loaded yet');
+    // Revocations first and for good: the durable record, then the tombstones in Redis, then the records.
+    const revoked = revocationsOf(snapshot, this.deps.view);
+    if (revoked.length > 0) {
+      await this.write(async () => {
+        await this.deps.ledger.record(revoked);
+        await this.deps.state.revokeTokens(revoked);
+      });
+    }
+
     const { secrets, conflicts } = await this.generatedSecrets(snapshot);
-    const desired = desiredState(resourceSetOf(snapshot, secrets));
+    const desired = desiredState(resourceSetOf(snapshot, secrets), this.deps.ledger.hashes());
     const company = desired.companies.find((c) => c.company === namespace) ?? null;
 
     const digest = digestOf(company);
     if (forced || this.written.get(namespace) !== digest) {
       await this.write(async () => {
-        if (company) await this.deps.state.replaceCompany(company);
-        else await this.deps.state.removeCompany(namespace);
+        const fence = { epoch: this.deps.epoch() };
+        try {
+          if (company) await this.deps.state.replaceCompany(company, fence);
+          else await this.deps.state.removeCompany(namespace, fence);
+        } catch (error) {
+          if (error instanceof FencedWrite) throw new NotLeader(`Redis refused the write of ${namespace}: ${error.message}`);
+          throw error;
+        }
       });
       this.written.set(namespace, digest);
       this.deps.metrics.redisWrites.inc({ operation: company ? 'replace' : 'remove' });

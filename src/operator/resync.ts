@@ -1,6 +1,10 @@
 import type { Logger } from '../observability/logger.js';
+import { desiredState } from '../reconcile/desired-records.js';
+import { newGeneration } from '../runtime/generation-watch.js';
 import type { GatewayState } from '../state/state.js';
 import { namespaceOf } from './kube-objects.js';
+import type { RevocationLedger } from './revocation-ledger.js';
+import { resourceSetOf, snapshotOf } from './snapshot.js';
 import type { OperatorMetrics } from './operator-metrics.js';
 import type { NamespaceReconciler } from './reconcile-namespace.js';
 import type { ClusterView } from './snapshot.js';
@@ -44,6 +48,58 @@ export async function resyncAll(deps: ResyncDeps): Promise<void> {
     deps.reconciler.force(namespace);
     deps.queue.add(namespace);
   }
+}
+
+export interface RebuildDeps {
+  readonly view: ClusterView;
+  readonly state: GatewayState;
+  readonly ledger: RevocationLedger;
+  readonly epoch: () => number;
+  readonly isLeader: () => boolean;
+  /** The one namespace this operator manages, or null for all. */
+  readonly namespace: string | null;
+}
+
+const REBUILD_PARALLEL = 8;
+
+/**
+ * Rewrites Redis from the caches in one go, without the queue: every
+ * revocation tombstone, every company's records (fenced with this term's
+ * epoch, companies written side by side), the companies no longer defined
+ * removed, and last the generation mark that tells the data planes the
+ * picture is complete again. Used when Redis lost its data (and when this
+ * replica becomes the leader); the queued resync that follows does the
+ * rest (finalizers, status).
+ */
+export async function rebuildRedis(deps: RebuildDeps): Promise<{ companies: number; tokens: number }> {
+  const notLeader = (): Error => new Error('lost the leader Lease during a rebuild');
+  if (!deps.isLeader()) throw notLeader();
+  await deps.state.revokeTokens(deps.ledger.all());
+  const revoked = deps.ledger.hashes();
+  const namespaces = [...namespacesWithResources(deps.view)];
+  const fence = { epoch: deps.epoch() };
+  let tokens = 0;
+  for (let i = 0; i < namespaces.length; i += REBUILD_PARALLEL) {
+    if (!deps.isLeader()) throw notLeader();
+    await Promise.all(
+      namespaces.slice(i, i + REBUILD_PARALLEL).map(async (namespace) => {
+        const desired = desiredState(resourceSetOf(snapshotOf(deps.view, namespace)), revoked);
+        const company = desired.companies.find((c) => c.company === namespace);
+        if (company) {
+          tokens += company.tokens.length;
+          await deps.state.replaceCompany(company, fence);
+        }
+      }),
+    );
+  }
+  const defined = new Set(namespaces);
+  for (const company of await deps.state.listCompanies()) {
+    if (defined.has(company) || (deps.namespace !== null && company !== deps.namespace)) continue;
+    await deps.state.removeCompany(company, fence);
+  }
+  if (!deps.isLeader()) throw notLeader();
+  await deps.state.markLoaded(newGeneration());
+  return { companies: namespaces.length, tokens };
 }
 
 /** Runs `resync` every interval while `active()` says this replica should. */

@@ -16,7 +16,9 @@ import { createOperatorAdminServer } from './operator-admin.js';
 import { OperatorMetrics } from './operator-metrics.js';
 import { NamespaceReconciler, NotLeader } from './reconcile-namespace.js';
 import { startTelemetry } from '../observability/telemetry.js';
-import { PeriodicResync, resyncAll } from './resync.js';
+import { PeriodicResync, rebuildRedis, resyncAll } from './resync.js';
+import { configMapLedgerStore, RevocationLedger } from './revocation-ledger.js';
+import { GenerationWatch } from '../runtime/generation-watch.js';
 import { namespacesNaming } from './snapshot.js';
 import { WorkQueue } from './work-queue.js';
 
@@ -30,6 +32,8 @@ export interface OperatorHandle {
   reload(): Promise<void>;
   stop(): Promise<void>;
 }
+
+const GENERATION_CHECK_MS = 1_000;
 
 const errorText = (error: unknown): string => (error instanceof Error ? error.message : String(error));
 
@@ -60,7 +64,9 @@ export async function runOperator(config: OperatorConfig, deps: { logger: Logger
   const events = new EventRecorder(writer, config.identity, logger, metrics);
   let elector: LeaderElector | null = null;
   const isLeader = (): boolean => elector?.isLeader() ?? false;
-  const reconciler = new NamespaceReconciler({ view, writer, state, events, metrics, logger, isLeader });
+  const epoch = (): number => elector?.epoch() ?? 0;
+  const ledger = new RevocationLedger(configMapLedgerStore(clients, config.leaseNamespace));
+  const reconciler = new NamespaceReconciler({ view, writer, state, events, metrics, logger, isLeader, epoch, ledger });
   const telemetry = await startTelemetry(config.otel, logger);
 
   const queue: WorkQueue = new WorkQueue(
@@ -117,12 +123,44 @@ export async function runOperator(config: OperatorConfig, deps: { logger: Logger
   const resync = (): Promise<void> => resyncAll({ view, state, reconciler, queue, metrics, logger, namespace: config.namespace });
   const periodic = new PeriodicResync(config.resyncSeconds * 1000, () => isLeader() && informers.synced(), resync, logger);
 
+  // One rebuild at a time; a request while one runs makes it run once more afterwards.
+  let rebuilding: Promise<void> | null = null;
+  let rebuildAgain = false;
+  const rebuild = (why: string): Promise<void> => {
+    if (rebuilding) {
+      rebuildAgain = true;
+      return rebuilding;
+    }
+    rebuilding = (async () => {
+      do {
+        rebuildAgain = false;
+        const startedAt = Date.now();
+        try {
+          await ledger.load();
+          const done = await rebuildRedis({ view, state, ledger, epoch, isLeader, namespace: config.namespace });
+          logger.info({ why, companies: done.companies, tokens: done.tokens, revoked: ledger.all().length, ms: Date.now() - startedAt }, 'redis rebuilt from the cluster');
+        } catch (error) {
+          logger.warn({ why, detail: errorText(error) }, 'redis rebuild failed; the generation check retries it');
+        }
+        await resync();
+      } while (rebuildAgain && isLeader());
+    })().finally(() => {
+      rebuilding = null;
+    });
+    return rebuilding;
+  };
+  // A flushed Redis keeps its connection; only the missing generation mark tells. Checked every second.
+  const generationWatch = new GenerationWatch(state, GENERATION_CHECK_MS, () => isLeader() && informers.synced() && redis.status === 'ready', async () => {
+    logger.warn('redis has no generation mark (its data was lost): rebuilding it now');
+    await rebuild('generation mark missing');
+  }, (error) => logger.debug({ detail: errorText(error) }, 'generation check failed'));
+
   let redisSeenReady = false;
   redis.on('ready', () => {
     // A Redis that comes back may have come back empty: rewrite everything.
     if (redisSeenReady && isLeader()) {
-      logger.info('redis is back: resyncing every company');
-      void resync();
+      logger.info('redis is back: rebuilding every company');
+      void rebuild('redis reconnected');
     }
     redisSeenReady = true;
   });
@@ -134,6 +172,7 @@ export async function runOperator(config: OperatorConfig, deps: { logger: Logger
   let stopping = false;
   const started = (async (): Promise<void> => {
     await informers.start();
+    await ledger.load();
     if (stopping) return;
     logger.info({ namespace: config.namespace ?? '(all)', tokens: view.tokens().length, credentials: view.credentials().length, settings: view.settings().length }, 'informers synced');
     const timing = electionTiming(config.leaseDurationSeconds);
@@ -143,7 +182,7 @@ export async function runOperator(config: OperatorConfig, deps: { logger: Logger
         metrics.leaderTransitions.inc({ to: 'leader' });
         logger.info({ identity: config.identity, lease: `${config.leaseNamespace}/${config.leaseName}` }, 'became the leader: reconciling every namespace');
         reconciler.forgetWrites();
-        void resync();
+        void rebuild('became the leader');
       },
       onStoppedLeading: () => {
         metrics.leader.set(0);
@@ -155,6 +194,7 @@ export async function runOperator(config: OperatorConfig, deps: { logger: Logger
     metrics.leader.set(0);
     elector.start();
     periodic.start();
+    generationWatch.start();
   })();
   started.catch((error: unknown) => logger.error({ detail: errorText(error) }, 'operator failed to start'));
 
@@ -169,6 +209,7 @@ export async function runOperator(config: OperatorConfig, deps: { logger: Logger
       (stopped ??= (async () => {
         stopping = true;
         periodic.stop();
+        generationWatch.stop();
         await queue.stop();
         // Hand the Lease back only after the last write: the next leader starts on a quiet Redis.
         await elector?.stop(true);

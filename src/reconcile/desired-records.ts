@@ -42,9 +42,10 @@ const byName = <T extends { metadata: { name: string } }>(a: T, b: T): number =>
  * Secrets they reference alone, the records every company should have in
  * state, and the Ready condition of every resource. The operator and
  * `gw serve -f` both call it, so a file and a cluster holding the same
- * documents give the same records.
+ * documents give the same records. A hash in `revokedHashes` (the durable
+ * revocation record) is never made live again, whichever resource names it.
  */
-export function desiredState(resources: ResourceSet): DesiredState {
+export function desiredState(resources: ResourceSet, revokedHashes: ReadonlySet<string> = new Set()): DesiredState {
   const conditions: ResourceCondition[] = [];
   const namespaces = new Set<string>();
   for (const r of [...resources.settings, ...resources.tokens, ...resources.credentials]) {
@@ -56,7 +57,7 @@ export function desiredState(resources: ResourceSet): DesiredState {
   const owner = new Map<string, GatewayToken>();
   for (const doc of live(resources.tokens)) {
     const hash = doc.spec.revoked ? undefined : doc.spec.tokenHash;
-    if (!hash) continue;
+    if (!hash || revokedHashes.has(hash)) continue;
     const current = owner.get(hash);
     if (!current || olderFirst(doc, current) < 0) owner.set(hash, doc);
   }
@@ -98,6 +99,10 @@ export function desiredState(resources: ResourceSet): DesiredState {
           continue;
         }
         hash = hashToken(generated.value);
+      }
+      if (revokedHashes.has(hash)) {
+        conditions.push(notReady('GatewayToken', company, name, 'HashRevoked', 'this token hash was revoked before and never authenticates again; create a new token (gw token create) instead'));
+        continue;
       }
       const holder = owner.get(hash);
       if (holder && holder !== doc && ns(holder.metadata) !== company) {

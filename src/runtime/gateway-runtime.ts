@@ -26,6 +26,7 @@ import { desiredState } from '../reconcile/desired-records.js';
 import { MemoryState } from '../state/memory.js';
 import { SecretBox } from '../state/secret-box.js';
 import type { GatewayState } from '../state/state.js';
+import { GenerationWatch, newGeneration } from './generation-watch.js';
 import { httpModelListFetcher } from '../upstream/model-list.js';
 
 /**
@@ -49,13 +50,18 @@ export interface RuntimeDeps {
   readonly redactor?: RedactorPort | null;
 }
 
+const GENERATION_CHECK_MS = 1_000;
+
 /** Apply the file's documents to state through the same reconcile the operator runs. */
 export async function applyFile(file: string, state: GatewayState, logger: Logger): Promise<void> {
   const resources = loadResources(readFileSync(file, 'utf8'), process.env, file);
   const desired = desiredState(resources);
   const keep = new Set(desired.companies.map((c) => c.company));
+  // Revocation is final in state too: a hash revoked in the file never comes back, whatever a later edit says.
+  await state.revokeTokens(resources.tokens.filter((t) => t.spec.revoked && t.spec.tokenHash).map((t) => ({ hash: t.spec.tokenHash as string, company: t.metadata.namespace ?? 'default', name: t.metadata.name })));
   for (const company of desired.companies) await state.replaceCompany(company);
   for (const company of await state.listCompanies()) if (!keep.has(company)) await state.removeCompany(company);
+  await state.markLoaded(newGeneration());
   for (const c of desired.conditions) {
     if (!c.ready) logger.warn({ kind: c.kind, namespace: c.namespace, name: c.name, reason: c.reason, detail: c.message }, 'resource not ready');
   }

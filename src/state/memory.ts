@@ -4,16 +4,19 @@ import { addToTotals, emptyTotals, groupKey, sameModel, type LogQuery, type Usag
 import type { CompanyRecords, TokenRecord } from './records.js';
 import { UsageBuffer } from './usage-buffer.js';
 import type { ExportBatch, UsageSource } from '../usage/export/ports.js';
-import type {
-  CallerSlotRequest,
-  CredentialHealth,
-  GatewayState,
-  Lease,
-  LeaseOutcome,
-  LeaseRequest,
-  SeatWindow,
-  SpendCheck,
-  SpendOutcome,
+import {
+  FencedWrite,
+  type CallerSlotRequest,
+  type CredentialHealth,
+  type GatewayState,
+  type Lease,
+  type LeaseOutcome,
+  type LeaseRequest,
+  type RevokedToken,
+  type SeatWindow,
+  type SpendCheck,
+  type SpendOutcome,
+  type WriteFence,
 } from './state.js';
 
 const HEALTHY: CredentialHealth = Object.freeze({ healthy: true, reason: null, windows: Object.freeze([]) });
@@ -66,6 +69,9 @@ export class MemoryState implements GatewayState {
   private readonly spend = new Map<string, number>();
   private leaseSeq = 0;
   private readonly now: () => number;
+  private readonly revoked = new Set<string>();
+  private readonly epochs = new Map<string, number>();
+  private generationMark: string | null = null;
 
   constructor(options: MemoryStateOptions | (() => number) = {}) {
     const o = typeof options === 'function' ? { now: options } : options;
@@ -264,7 +270,8 @@ export class MemoryState implements GatewayState {
     }
   }
 
-  async replaceCompany(records: CompanyRecords): Promise<void> {
+  async replaceCompany(records: CompanyRecords, fence?: WriteFence): Promise<void> {
+    this.checkFence(records.company, fence);
     const previous = this.companies.get(records.company);
     if (previous) {
       for (const token of previous.tokens) this.dropToken(token.hash, records.company);
@@ -276,20 +283,52 @@ export class MemoryState implements GatewayState {
     }
     this.companies.set(records.company, records);
     for (const token of records.tokens) {
-      // Never take over a hash another company holds.
+      // Never take over a hash another company holds, and never revive a revoked one.
+      if (this.revoked.has(token.hash)) continue;
       const holder = this.tokens.get(token.hash);
       if (!holder || holder.company === records.company) this.tokens.set(token.hash, token);
     }
+  }
+
+  private checkFence(company: string, fence: WriteFence | undefined): void {
+    if (!fence) return;
+    const current = this.epochs.get(company) ?? 0;
+    if (fence.epoch < current) throw new FencedWrite(fence.epoch, current);
+    this.epochs.set(company, fence.epoch);
   }
 
   private dropToken(hash: string, company: string): void {
     if (this.tokens.get(hash)?.company === company) this.tokens.delete(hash);
   }
 
-  async removeCompany(company: string): Promise<void> {
+  async removeCompany(company: string, fence?: WriteFence): Promise<void> {
+    this.checkFence(company, fence);
     const previous = this.companies.get(company);
-    if (previous) for (const token of previous.tokens) this.dropToken(token.hash, company);
+    if (previous) {
+      for (const token of previous.tokens) this.dropToken(token.hash, company);
+      for (const credential of previous.credentials) this.health.delete(leaseKey(company, credential.name));
+    }
     this.companies.delete(company);
+  }
+
+  async revokeTokens(revoked: readonly RevokedToken[]): Promise<void> {
+    for (const r of revoked) {
+      this.revoked.add(r.hash);
+      this.tokens.delete(r.hash);
+    }
+  }
+
+  async loaded(): Promise<boolean> {
+    // One process holds its state and its writer: it cannot lose one without the other.
+    return true;
+  }
+
+  async generation(): Promise<string | null> {
+    return this.generationMark;
+  }
+
+  async markLoaded(generation: string): Promise<void> {
+    this.generationMark = generation;
   }
 
   async listCompanies(): Promise<string[]> {

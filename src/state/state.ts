@@ -2,6 +2,24 @@ import type { UsageRecord } from '../metering/usage-record.js';
 import type { CompanyRecords, CredentialRecord, TokenRecord } from './records.js';
 import type { LogQuery, UsageQuery, UsageTotals } from './queries.js';
 
+/** The leadership epoch of the writer (the Lease's transition count for the operator). */
+export interface WriteFence {
+  readonly epoch: number;
+}
+
+/** A writer of a newer epoch has written here: this writer lost its leadership and must stop. */
+export class FencedWrite extends Error {
+  constructor(readonly epoch: number, readonly current: number) {
+    super(`write refused: epoch ${epoch} is older than ${current} (another leader has written since)`);
+  }
+}
+
+export interface RevokedToken {
+  readonly hash: string;
+  readonly company: string;
+  readonly name: string;
+}
+
 /** A credential lease held for the length of one request. */
 export interface Lease {
   readonly id: string;
@@ -101,10 +119,29 @@ export interface GatewayState {
   /** Usage records of `company` (or all) this state no longer holds and never handed on: said, never hidden. */
   usageDropped(company: string | undefined): Promise<number>;
 
-  /** Writer side (reconcile): replace everything one company has. */
-  replaceCompany(records: CompanyRecords): Promise<void>;
-  removeCompany(company: string): Promise<void>;
+  /**
+   * Writer side (reconcile): replace everything one company has. With a
+   * fence, the write is refused (FencedWrite) when a writer of a newer
+   * leadership epoch has written this company already.
+   */
+  replaceCompany(records: CompanyRecords, fence?: WriteFence): Promise<void>;
+  /** Removes the company's records, its tokens and its runtime keys (usage history stays). */
+  removeCompany(company: string, fence?: WriteFence): Promise<void>;
   listCompanies(): Promise<string[]>;
+  /**
+   * Revocation is monotonic: a revoked hash never authenticates again, and
+   * no later replaceCompany (of any epoch or company) makes it live.
+   */
+  revokeTokens(revoked: readonly RevokedToken[]): Promise<void>;
+  /**
+   * Whether the state holds a complete picture written by its writer. False
+   * after a data loss (e.g. a flushed Redis) until the writer rebuilt it: a
+   * token missing then is not known to be dead, so it is not a 401.
+   */
+  loaded(): Promise<boolean>;
+  /** The writer's mark of a complete picture, or null when there is none (never written, or lost). */
+  generation(): Promise<string | null>;
+  markLoaded(generation: string): Promise<void>;
 
   close(): Promise<void>;
 }

@@ -7,6 +7,10 @@
 export const keys = {
   token: (hash: string) => `gw:token:${hash}`,
   companies: () => 'gw:companies',
+  /** The writer's mark of a complete picture; its absence means the data was lost (or never written). */
+  generation: () => 'gw:generation',
+  /** The newest leadership epoch that wrote this company. */
+  fence: (c: string) => `gw:{${c}}:fence`,
   /** Companies that have usage records (a removed company's usage stays readable). */
   usageCompanies: () => 'gw:usage-companies',
   records: (c: string) => `gw:{${c}}:records`,

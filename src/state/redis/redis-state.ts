@@ -3,21 +3,24 @@ import type { UsageRecord } from '../../metering/usage-record.js';
 import { USAGE_GROUPS, addToTotals, emptyTotals, sameModel, type LogQuery, type UsageQuery, type UsageTotals } from '../queries.js';
 import type { CompanyRecords, TokenRecord } from '../records.js';
 import type { SecretBox } from '../secret-box.js';
-import type {
-  CallerSlotRequest,
-  CredentialHealth,
-  GatewayState,
-  Lease,
-  LeaseOutcome,
-  LeaseRequest,
-  SeatWindow,
-  SpendCheck,
-  SpendOutcome,
+import {
+  FencedWrite,
+  type CallerSlotRequest,
+  type CredentialHealth,
+  type GatewayState,
+  type Lease,
+  type LeaseOutcome,
+  type LeaseRequest,
+  type RevokedToken,
+  type SeatWindow,
+  type SpendCheck,
+  type SpendOutcome,
+  type WriteFence,
 } from '../state.js';
 import { decodeCompany, encodeCompany } from './company-codec.js';
 import type { RedisClient } from './connect.js';
 import { keys } from './keys.js';
-import { ACQUIRE_LEASE, ACQUIRE_SLOT, ADJUST_SPEND, CLAIM_TOKEN, DROP_TOKEN, RECORD_USAGE, RENEW_ZSET_MEMBER, RESERVE_SPEND } from './scripts.js';
+import { ACQUIRE_LEASE, ACQUIRE_SLOT, ADJUST_SPEND, CLAIM_TOKEN, DROP_TOKEN, RECORD_USAGE, REMOVE_COMPANY, RENEW_ZSET_MEMBER, REPLACE_COMPANY, RESERVE_SPEND } from './scripts.js';
 
 const STICKY_TTL_MS = 60 * 60 * 1000;
 const USAGE_ID_TTL_MS = 24 * 60 * 60 * 1000;
@@ -28,6 +31,12 @@ const MAX_BUFFERED_RECORDS = 50_000;
 /** Records one company's stream may hold unexported while PostgreSQL is away (docs/usage-store.md). */
 export const DEFAULT_USAGE_BACKLOG_MAX = 1_000_000;
 const LOG_SCAN_LIMIT = 100_000;
+
+/** A token key's value: a live record with the epoch that wrote it, or a revocation tombstone. */
+interface StoredToken extends TokenRecord {
+  readonly epoch?: number;
+  readonly revoked?: boolean;
+}
 
 type ScriptRunner = (numKeys: number, ...args: Array<string | number>) => Promise<unknown>;
 
@@ -58,7 +67,7 @@ export class RedisState implements GatewayState {
   private flushTimer: NodeJS.Timeout | null = null;
   private readonly knownUsageCompanies = new Set<string>();
   private readonly droppedByCompany = new Map<string, number>();
-  private readonly run: Record<'lease' | 'renew' | 'slot' | 'reserve' | 'adjust' | 'usage' | 'claim' | 'drop', ScriptRunner>;
+  private readonly run: Record<'lease' | 'renew' | 'slot' | 'reserve' | 'adjust' | 'usage' | 'claim' | 'drop' | 'replace' | 'remove', ScriptRunner>;
 
   constructor(
     private readonly redis: RedisClient,
@@ -81,6 +90,8 @@ export class RedisState implements GatewayState {
       usage: define('gwRecordUsage', RECORD_USAGE),
       claim: define('gwClaimToken', CLAIM_TOKEN),
       drop: define('gwDropToken', DROP_TOKEN),
+      replace: define('gwReplaceCompany', REPLACE_COMPANY),
+      remove: define('gwRemoveCompany', REMOVE_COMPANY),
     };
   }
 
@@ -95,7 +106,10 @@ export class RedisState implements GatewayState {
 
   async findToken(hash: string): Promise<TokenRecord | null> {
     const raw = await this.redis.get(keys.token(hash));
-    return raw === null ? null : (JSON.parse(raw) as TokenRecord);
+    if (raw === null) return null;
+    const stored = JSON.parse(raw) as StoredToken;
+    if (stored.revoked) return null;
+    return { hash: stored.hash, company: stored.company, name: stored.name, address: stored.address };
   }
 
   async getCompany(company: string): Promise<CompanyRecords | null> {
@@ -369,38 +383,66 @@ export class RedisState implements GatewayState {
     return [...groups.values()].sort((a, b) => b.cost_usd - a.cost_usd || b.requests - a.requests);
   }
 
-  async replaceCompany(records: CompanyRecords): Promise<void> {
+  /**
+   * One fenced script writes the company's own keys (they share a Cluster
+   * slot); the token keys stand alone, so each is its own small script, all
+   * sent at once (one round trip for the lot, not one per token).
+   */
+  async replaceCompany(records: CompanyRecords, fence?: WriteFence): Promise<void> {
     const c = records.company;
-    const wanted = new Set(records.tokens.map((t) => t.hash));
-    const existing = await this.redis.smembers(keys.tokenSet(c));
-    // Revocations first: a removed token must stop working before anything else changes.
-    for (const hash of existing) {
-      if (!wanted.has(hash)) {
-        await this.run.drop(1, keys.token(hash), c);
-        await this.redis.srem(keys.tokenSet(c), hash);
-      }
-    }
-    for (const credential of records.credentials) {
-      const fp = createHash('sha256').update(credential.secret).digest('hex').slice(0, 32);
-      const previous = await this.redis.getset(keys.fingerprint(c, credential.name), fp);
-      // A rotated secret starts healthy; an unchanged one keeps what the upstream taught us.
-      if (previous !== null && previous !== fp) await this.redis.del(keys.health(c, credential.name));
-    }
-    await this.redis.set(keys.records(c), encodeCompany(records, this.box));
-    const claimed: string[] = [];
-    // Never take over a hash another company holds.
-    for (const token of records.tokens) if ((await this.run.claim(1, keys.token(token.hash), JSON.stringify(token), c)) === 1) claimed.push(token.hash);
+    const epoch = fence?.epoch ?? -1;
+    const creds = records.credentials;
+    const keyArgs = [keys.fence(c), keys.records(c), keys.tokenSet(c), ...creds.map((x) => keys.fingerprint(c, x.name)), ...creds.map((x) => keys.health(c, x.name))];
+    const fingerprints = creds.map((x) => createHash('sha256').update(x.secret).digest('hex').slice(0, 32));
+    const result = (await this.run.replace(keyArgs.length, ...keyArgs, epoch, encodeCompany(records, this.box), creds.length, ...fingerprints, ...records.tokens.map((t) => t.hash))) as string[];
+    if (result[0] === 'fenced') throw new FencedWrite(epoch, Number(result[1]));
+    const tokenEpoch = Math.max(epoch, 0);
+    const [dropped, claims] = await Promise.all([
+      Promise.all(result.slice(1).map((hash) => this.run.drop(1, keys.token(hash), c, tokenEpoch))),
+      // Never take over a hash another company holds, nor one that was revoked.
+      Promise.all(records.tokens.map((t) => this.run.claim(1, keys.token(t.hash), JSON.stringify({ ...t, epoch: tokenEpoch }), c, tokenEpoch))),
+    ]);
+    const stale = [...dropped, ...claims].some((r) => r === -1);
+    const claimed = records.tokens.filter((_, i) => claims[i] === 1).map((t) => t.hash);
     if (claimed.length > 0) await this.redis.sadd(keys.tokenSet(c), ...claimed);
     await this.redis.sadd(keys.companies(), c);
     await this.redis.publish(keys.invalidations(), c);
+    if (stale) throw new FencedWrite(tokenEpoch, tokenEpoch + 1);
   }
 
-  async removeCompany(company: string): Promise<void> {
-    for (const hash of await this.redis.smembers(keys.tokenSet(company))) await this.run.drop(1, keys.token(hash), company);
-    await this.redis.del(keys.tokenSet(company), keys.records(company));
+  async removeCompany(company: string, fence?: WriteFence): Promise<void> {
+    const epoch = fence?.epoch ?? -1;
+    const runtime: string[] = [];
+    const raw = await this.redis.get(keys.records(company));
+    if (raw !== null) {
+      // What belonged to the company at run time goes with it; usage history and spend counters expire on their own.
+      const stored = JSON.parse(raw) as { credentials?: Array<{ name: string }> };
+      for (const credential of stored.credentials ?? []) runtime.push(keys.fingerprint(company, credential.name), keys.health(company, credential.name), keys.leases(company, credential.name));
+    }
+    const keyArgs = [keys.fence(company), keys.records(company), keys.tokenSet(company), ...runtime];
+    const result = (await this.run.remove(keyArgs.length, ...keyArgs, epoch)) as string[];
+    if (result[0] === 'fenced') throw new FencedWrite(epoch, Number(result[1]));
+    await Promise.all(result.slice(1).map((hash) => this.run.drop(1, keys.token(hash), company, Math.max(epoch, 0))));
     await this.redis.srem(keys.companies(), company);
     await this.redis.publish(keys.invalidations(), company);
     this.parsed.delete(company);
+  }
+
+  async revokeTokens(revoked: readonly RevokedToken[]): Promise<void> {
+    // Unconditional and idempotent: a tombstone only ever replaces a live record, never the other way round.
+    await Promise.all(revoked.map((r) => this.redis.set(keys.token(r.hash), JSON.stringify({ hash: r.hash, company: r.company, name: r.name, revoked: true }))));
+  }
+
+  async loaded(): Promise<boolean> {
+    return (await this.redis.exists(keys.generation())) === 1;
+  }
+
+  async generation(): Promise<string | null> {
+    return this.redis.get(keys.generation());
+  }
+
+  async markLoaded(generation: string): Promise<void> {
+    await this.redis.set(keys.generation(), generation);
   }
 
   async listCompanies(): Promise<string[]> {

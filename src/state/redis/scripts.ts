@@ -148,17 +148,84 @@ end
 return 1
 `;
 
-/** KEYS: token. ARGV: record JSON, company. Sets the token unless another company holds the hash. */
+/**
+ * A company's own keys in one step, fenced: KEYS fence, records, token set,
+ * then a fingerprint key and a health key per credential. ARGV: epoch (-1 =
+ * unfenced), records blob, credential count, the fingerprints, then the
+ * wanted token hashes. Refuses ('fenced', current) when a newer epoch has
+ * written this company; otherwise returns ('ok', hashes no longer wanted),
+ * which the caller then drops from the token keys.
+ */
+export const REPLACE_COMPANY = `
+local epoch = tonumber(ARGV[1])
+if epoch >= 0 then
+  local current = tonumber(redis.call('GET', KEYS[1]) or '0')
+  if epoch < current then return {'fenced', tostring(current)} end
+  if epoch > current then redis.call('SET', KEYS[1], epoch) end
+end
+local n = tonumber(ARGV[3])
+for i = 1, n do
+  local fp = ARGV[3 + i]
+  local previous = redis.call('GET', KEYS[3 + i])
+  redis.call('SET', KEYS[3 + i], fp)
+  -- A rotated secret starts healthy; an unchanged one keeps what the upstream taught us.
+  if previous and previous ~= fp then redis.call('DEL', KEYS[3 + n + i]) end
+end
+redis.call('SET', KEYS[2], ARGV[2])
+local wanted = {}
+for i = 4 + n, #ARGV do wanted[ARGV[i]] = true end
+local out = {'ok'}
+for _, hash in ipairs(redis.call('SMEMBERS', KEYS[3])) do
+  if not wanted[hash] then
+    redis.call('SREM', KEYS[3], hash)
+    table.insert(out, hash)
+  end
+end
+return out
+`;
+
+/**
+ * Removes a company's keys, fenced like REPLACE_COMPANY: KEYS fence, records,
+ * token set, then any runtime keys to delete. ARGV: epoch (-1 = unfenced).
+ * Returns ('ok', the hashes the company held) or ('fenced', current).
+ */
+export const REMOVE_COMPANY = `
+local epoch = tonumber(ARGV[1])
+if epoch >= 0 then
+  local current = tonumber(redis.call('GET', KEYS[1]) or '0')
+  if epoch < current then return {'fenced', tostring(current)} end
+  if epoch > current then redis.call('SET', KEYS[1], epoch) end
+end
+local out = {'ok'}
+for _, hash in ipairs(redis.call('SMEMBERS', KEYS[3])) do table.insert(out, hash) end
+for i = 2, #KEYS do redis.call('DEL', KEYS[i]) end
+return out
+`;
+
+/**
+ * KEYS: token. ARGV: record JSON, company, epoch. Sets the token unless it
+ * is revoked (0: revocation is final), another company holds it (0), or a
+ * newer epoch wrote it (-1: this writer is stale).
+ */
 export const CLAIM_TOKEN = `
 local current = redis.call('GET', KEYS[1])
-if current and cjson.decode(current).company ~= ARGV[2] then return 0 end
+if current then
+  local held = cjson.decode(current)
+  if held.revoked then return 0 end
+  if held.company ~= ARGV[2] then return 0 end
+  if tonumber(held.epoch or 0) > tonumber(ARGV[3]) then return -1 end
+end
 redis.call('SET', KEYS[1], ARGV[1])
 return 1
 `;
 
-/** KEYS: token. ARGV: company. Deletes the token only if this company holds it. */
+/** KEYS: token. ARGV: company, epoch. Deletes a live token only if this company holds it and no newer epoch wrote it. */
 export const DROP_TOKEN = `
 local current = redis.call('GET', KEYS[1])
-if current and cjson.decode(current).company == ARGV[1] then redis.call('DEL', KEYS[1]) return 1 end
-return 0
+if not current then return 0 end
+local held = cjson.decode(current)
+if held.revoked or held.company ~= ARGV[1] then return 0 end
+if tonumber(held.epoch or 0) > tonumber(ARGV[2]) then return -1 end
+redis.call('DEL', KEYS[1])
+return 1
 `;

@@ -195,6 +195,8 @@ describe('defaults', () => {
     expect(lease.rules).toEqual([
       { apiGroups: ['coordination.k8s.io'], resources: ['leases'], verbs: ['create'] },
       { apiGroups: ['coordination.k8s.io'], resources: ['leases'], resourceNames: [`${FULLNAME}-operator`], verbs: ['get', 'update'] },
+      { apiGroups: [''], resources: ['configmaps'], verbs: ['create', 'list'] },
+      { apiGroups: [''], resources: ['configmaps'], resourceNames: [...'0123456789abcdef'].map((d) => `gw-revocations-${d}`), verbs: ['get', 'update'] },
     ]);
     const binding = find(m(), 'ClusterRoleBinding', `${NAMESPACE}-${FULLNAME}-operator`) as Any;
     expect(binding.subjects).toEqual([{ kind: 'ServiceAccount', name: `${FULLNAME}-operator`, namespace: NAMESPACE }]);

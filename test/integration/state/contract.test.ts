@@ -10,7 +10,7 @@ import type { CompanyRecords, CredentialRecord } from '../../../src/state/record
 import { connectRedis } from '../../../src/state/redis/connect.js';
 import { RedisState } from '../../../src/state/redis/redis-state.js';
 import { SecretBox } from '../../../src/state/secret-box.js';
-import type { GatewayState, LeaseRequest } from '../../../src/state/state.js';
+import { FencedWrite, type GatewayState, type LeaseRequest } from '../../../src/state/state.js';
 import { startRedisCluster, type TestRedisCluster } from '../../support/redis-cluster.js';
 import { startRedis, type TestRedis } from '../../support/redis-server.js';
 
@@ -121,6 +121,49 @@ describe.each(IMPLEMENTATIONS)('GatewayState contract: $name', (impl) => {
     await state.replaceCompany({ ...evil, tokens: [] });
     await state.removeCompany('evil');
     expect((await state.findToken(hash))?.company).toBe('acme');
+  });
+
+  it('keeps a revoked hash revoked: no later replace of any company or epoch makes it live again', async () => {
+    const hash = 'sha256:' + 'e'.repeat(64);
+    const alice = { hash, company: 'acme', name: 'alice', address: 'alice@acme.example' };
+    await state.replaceCompany(company([credential('k1')], [alice]), { epoch: 1 });
+    expect(await state.findToken(hash)).toEqual(alice);
+    await state.revokeTokens([{ hash, company: 'acme', name: 'alice' }]);
+    expect(await state.findToken(hash)).toBeNull();
+    // The same company (a stale write), a newer epoch, and another company: none revives it.
+    await state.replaceCompany(company([credential('k1')], [alice]), { epoch: 1 });
+    await state.replaceCompany(company([credential('k1')], [{ ...alice, name: 'alice-again' }]), { epoch: 5 });
+    await state.replaceCompany({ ...company([]), company: 'other', tokens: [{ hash, company: 'other', name: 'copy', address: 'copy@other' }] });
+    expect(await state.findToken(hash)).toBeNull();
+    // Dropping and removing leave the revocation in place too.
+    await state.replaceCompany(company([credential('k1')], []), { epoch: 5 });
+    await state.removeCompany('acme', { epoch: 5 });
+    expect(await state.findToken(hash)).toBeNull();
+  });
+
+  it('fences writes by epoch: once a newer epoch wrote a company, an older one is refused and changes nothing', async () => {
+    const alice = { hash: 'sha256:' + '1'.repeat(64), company: 'acme', name: 'alice', address: 'alice@acme.example' };
+    const bob = { hash: 'sha256:' + '2'.repeat(64), company: 'acme', name: 'bob', address: 'bob@acme.example' };
+    await state.replaceCompany(company([credential('k1')], [alice]), { epoch: 3 });
+    await state.replaceCompany(company([credential('k1')], [bob]), { epoch: 4 });
+    await expect(state.replaceCompany(company([credential('k1'), credential('k2')], [alice, bob]), { epoch: 3 })).rejects.toBeInstanceOf(FencedWrite);
+    await expect(state.removeCompany('acme', { epoch: 2 })).rejects.toBeInstanceOf(FencedWrite);
+    expect(await state.findToken(alice.hash)).toBeNull();
+    expect(await state.findToken(bob.hash)).toEqual(bob);
+    expect((await state.getCompany('acme'))?.credentials.map((c) => c.name)).toEqual(['k1']);
+    // The same and newer epochs go on writing.
+    await state.replaceCompany(company([credential('k1')], [alice, bob]), { epoch: 4 });
+    expect(await state.findToken(alice.hash)).toEqual(alice);
+    await state.removeCompany('acme', { epoch: 6 });
+    expect(await state.getCompany('acme')).toBeNull();
+    expect(await state.findToken(bob.hash)).toBeNull();
+  });
+
+  it('removing a company removes its credential health with it', async () => {
+    await state.replaceCompany(company([credential('k1')], []));
+    await state.markCredentialUnhealthy('acme', 'k1', 'provider answered 401');
+    await state.removeCompany('acme');
+    expect((await state.credentialHealth('acme', 'k1')).healthy).toBe(true);
   });
 
   it('never lets parallel acquirers exceed maxConcurrency', async () => {
@@ -259,6 +302,25 @@ describe('Redis specifics', () => {
       expect(value ?? '').not.toContain('sk-secret-k1');
     }
     expect(keys.filter((k) => k.startsWith('gw:{acme}')).length).toBeGreaterThan(0);
+    raw.disconnect();
+    await state.close();
+  });
+
+  it('knows whether it holds a complete picture: no generation mark after a flush, until the writer marks it again', async () => {
+    const raw = new Redis(redisServer.url);
+    await raw.flushall();
+    const state = new RedisState(connectRedis(redisServer.url), box, { now });
+    await state.ready();
+    expect(await state.loaded()).toBe(false);
+    await state.replaceCompany(company([credential('k1')]));
+    // Records alone do not make it complete: only the writer knows when every company is written.
+    expect(await state.loaded()).toBe(false);
+    await state.markLoaded('gen-1');
+    expect(await state.loaded()).toBe(true);
+    expect(await state.generation()).toBe('gen-1');
+    await raw.flushall();
+    expect(await state.loaded()).toBe(false);
+    expect(await state.generation()).toBeNull();
     raw.disconnect();
     await state.close();
   });

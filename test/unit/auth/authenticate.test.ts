@@ -127,6 +127,21 @@ describe('authenticate', () => {
   });
 });
 
+describe('authenticate while the state is being rebuilt', () => {
+  it('answers 503 unavailable, not 401, for a token it cannot find while the state has no complete picture', async () => {
+    const token = generateToken();
+    const state = await stateWith(token);
+    const rebuilding: GatewayState = Object.assign(Object.create(state) as MemoryState, { loaded: async () => false });
+    const error = await authenticate({ authorization: `Bearer ${generateToken()}` }, rebuilding).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(GatewayError);
+    expect((error as GatewayError).fault).toBe('unavailable');
+    expect((error as GatewayError).status).toBe(503);
+    expect((error as GatewayError).message).toBe(MESSAGES.stateRebuilding);
+    // A token it does find is served meanwhile.
+    await expect(authenticate({ authorization: `Bearer ${token}` }, rebuilding)).resolves.toMatchObject({ name: 'ci' });
+  });
+});
+
 function flipLast(token: string): string {
   const last = token[token.length - 1] === 'a' ? 'b' : 'a';
   return token.slice(0, -1) + last;

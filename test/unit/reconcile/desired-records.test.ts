@@ -99,6 +99,19 @@ describe('desiredState: tokens', () => {
     }
   });
 
+  it('never serves a revoked hash again, whichever token names it later, here or in another namespace', () => {
+    const state = desiredState(
+      resources({ tokens: [token('b-new', { tokenHash: HASH_A }), token('copy', { tokenHash: HASH_A }, { namespace: 'other' }), token('fine', { tokenHash: HASH_B })] }),
+      new Set([HASH_A]),
+    );
+    expect(state.companies.flatMap((c) => c.tokens.map((t) => t.name))).toEqual(['fine']);
+    for (const [name, ns] of [['b-new', 'acme'], ['copy', 'other']] as const) {
+      const c = condition(state, 'GatewayToken', name, ns);
+      expect(c.ready).toBe(false);
+      expect(c.reason).toBe('HashRevoked');
+    }
+  });
+
   it('ignores a token being deleted', () => {
     const state = desiredState(resources({ tokens: [token('gone', { tokenHash: HASH_A }, { namespace: 'acme', ...DELETED }), token('kept', { tokenHash: HASH_B })] }));
     expect(only(state.companies).tokens.map((t) => t.name)).toEqual(['kept']);

@@ -1,7 +1,7 @@
 import { ListWatch, Watch, type KubeConfig, type KubernetesListObject, type KubernetesObject } from '@kubernetes/client-node';
 import type { Logger } from '../observability/logger.js';
 import type { Secret } from '../resources/types.js';
-import type { KubeClients } from './kube-client.js';
+import { kubeErrorLine, type KubeClients } from './kube-client.js';
 import { CRD_VERSION, GROUP, PLURALS, type ClusterCredential, type ClusterSettings, type ClusterToken, type ManagedKind } from './kube-objects.js';
 import { toSecret } from './kube-writer.js';
 import type { OperatorMetrics } from './operator-metrics.js';
@@ -82,7 +82,7 @@ export class ResourceInformer<T extends KubernetesObject> {
 
   private onError(error: unknown): void {
     if (this.stopped) return;
-    this.logger.warn({ resource: this.resource, detail: error instanceof Error ? error.message : String(error) }, 'list or watch failed; restarting');
+    this.logger.warn({ resource: this.resource, detail: kubeErrorLine(error) }, 'list or watch failed; restarting');
     if (this.restartTimer) return;
     this.metrics.informerRestarts.inc({ resource: this.resource });
     this.restartTimer = setTimeout(() => {

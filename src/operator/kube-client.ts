@@ -42,6 +42,32 @@ export function apiStatus(error: unknown): number | null {
   return error instanceof ApiException ? error.code : null;
 }
 
+/**
+ * One line for a failed API call, for logs and the CLI: the API server's own
+ * Status message (for a 403 it names the verb, the resource and the
+ * namespace that are missing), never client-node's dump of body and headers.
+ */
+export function kubeErrorLine(error: unknown): string {
+  if (error instanceof ApiException) {
+    const status = statusBody(error.body);
+    const message = (status.message ?? (typeof error.body === 'string' ? error.body : '')).replace(/\s+/g, ' ').trim() || 'no message';
+    if (error.code === 403) return `Kubernetes API refused (403 Forbidden): ${message}; the operator's RBAC lacks this permission (see the chart's operator-rbac.yaml or examples/k8s/operator-rbac.yaml)`;
+    return `Kubernetes API error ${error.code}${status.reason ? ` ${status.reason}` : ''}: ${message}`;
+  }
+  const text = error instanceof Error ? error.message : String(error);
+  return text.split('\n')[0] ?? text;
+}
+
+function statusBody(body: unknown): { message?: string; reason?: string } {
+  try {
+    const parsed = (typeof body === 'string' ? JSON.parse(body) : body) as { message?: unknown; reason?: unknown } | null;
+    if (!parsed || typeof parsed !== 'object') return {};
+    return { ...(typeof parsed.message === 'string' ? { message: parsed.message } : {}), ...(typeof parsed.reason === 'string' ? { reason: parsed.reason } : {}) };
+  } catch {
+    return {};
+  }
+}
+
 /** The API server's own message for a failed call (its Status body), for logs and the CLI. */
 export function apiMessage(error: unknown): string {
   if (error instanceof ApiException) {

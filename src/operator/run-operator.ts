@@ -7,7 +7,7 @@ import { RedisState } from '../state/redis/redis-state.js';
 import { SecretBox } from '../state/secret-box.js';
 import { EventRecorder } from './events.js';
 import { createInformers } from './informers.js';
-import { kubeClients, loadKubeConfig } from './kube-client.js';
+import { kubeClients, kubeErrorLine, loadKubeConfig } from './kube-client.js';
 import { namespaceOf, type ClusterResource } from './kube-objects.js';
 import { clientNodeWriter } from './kube-writer.js';
 import { electionTiming, LeaderElector } from './leader-election.js';
@@ -35,7 +35,7 @@ export interface OperatorHandle {
 
 const GENERATION_CHECK_MS = 1_000;
 
-const errorText = (error: unknown): string => (error instanceof Error ? error.message : String(error));
+const errorText = kubeErrorLine;
 
 /**
  * `gw operator`: informers feed a per-namespace work queue; the leader
@@ -172,7 +172,16 @@ export async function runOperator(config: OperatorConfig, deps: { logger: Logger
   let stopping = false;
   const started = (async (): Promise<void> => {
     await informers.start();
-    await ledger.load();
+    // The ledger must be read before any reconcile; a missing permission is said once per try, and retried.
+    for (let attempt = 0; !stopping; attempt++) {
+      try {
+        await ledger.load();
+        break;
+      } catch (error) {
+        logger.error({ detail: errorText(error), namespace: config.leaseNamespace }, 'cannot read the revocation ledger (ConfigMaps gw-revocations-*); retrying');
+        await new Promise((r) => setTimeout(r, Math.min(5_000, 500 * 2 ** attempt)));
+      }
+    }
     if (stopping) return;
     logger.info({ namespace: config.namespace ?? '(all)', tokens: view.tokens().length, credentials: view.credentials().length, settings: view.settings().length }, 'informers synced');
     const timing = electionTiming(config.leaseDurationSeconds);

@@ -1,0 +1,252 @@
+import { randomBytes } from 'node:crypto';
+import { Redis } from 'ioredis';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { generateToken, hashToken } from '../../../src/auth/token.js';
+import { connectRedis } from '../../../src/state/redis/connect.js';
+import { RedisState } from '../../../src/state/redis/redis-state.js';
+import { SecretBox } from '../../../src/state/secret-box.js';
+import { startKubeApiServer, type KubeApiServer } from '../../support/kube-apiserver.js';
+import { startMockProvider, type MockProvider } from '../../support/mock-provider.js';
+import { startOperator, startReaderGateway, type OperatorProcess, type ReaderGateway } from '../../support/operator-process.js';
+import { startRedis, type TestRedis } from '../../support/redis-server.js';
+import { create, createNamespace, eventually, get, gwObject, installCrds, kubeFor, patchSpec, putSecret, remove, waitForReady, type Kube } from './kube-helpers.js';
+
+// Operator safety on a real kube-apiserver + etcd + Redis: a revoked hash
+// never comes back, a paused leader cannot write, a lost Redis is rebuilt
+// and answered with 503 meanwhile. Resync is slow on purpose (60 s), so
+// nothing here is repaired by the periodic resync.
+const START_TIMEOUT_MS = 45 * 60_000;
+const ENCRYPTION_KEY = randomBytes(32).toString('base64');
+const LEASE_SECONDS = 2;
+
+let server: KubeApiServer;
+let kube: Kube;
+let redis: TestRedis;
+let reader: RedisState;
+let gateway: ReaderGateway;
+let mock: MockProvider;
+const running: OperatorProcess[] = [];
+let namespaceCount = 0;
+
+async function replica(identity: string): Promise<OperatorProcess> {
+  const p = await startOperator({
+    kubeconfig: server.kubeconfigPath,
+    redisUrl: redis.url,
+    encryptionKey: ENCRYPTION_KEY,
+    identity,
+    args: ['--lease-namespace', 'default', '--lease-name', 'gw-safety', '--lease-duration-seconds', String(LEASE_SECONDS), '--resync-seconds', '60'],
+  });
+  running.push(p);
+  return p;
+}
+
+async function leader(): Promise<OperatorProcess> {
+  return eventually('a leader', async () => {
+    for (const p of running) {
+      if (p.child.exitCode !== null || p.child.signalCode !== null) continue;
+      if ((await p.metric('gw_operator_leader').catch(() => 0)) === 1) return p;
+    }
+    return undefined;
+  }, 30_000, 100);
+}
+
+beforeAll(async () => {
+  server = await startKubeApiServer();
+  kube = kubeFor(server);
+  await installCrds(kube);
+  redis = await startRedis();
+  reader = new RedisState(connectRedis(redis.url), SecretBox.fromBase64(ENCRYPTION_KEY));
+  await reader.ready();
+  mock = await startMockProvider();
+  await replica('safety-a');
+  gateway = await startReaderGateway(redis.url, ENCRYPTION_KEY);
+}, START_TIMEOUT_MS);
+
+afterAll(async () => {
+  for (const p of running) {
+    p.child.kill('SIGCONT');
+    await p.stop('SIGKILL');
+  }
+  await gateway?.stop('SIGKILL');
+  await mock?.close();
+  await reader?.close();
+  await redis?.destroy();
+  await server?.stop();
+});
+
+/** A company with settings and a credential on the mock provider, so a live token gets 200. */
+async function company(): Promise<string> {
+  const ns = `safe-${++namespaceCount}-${randomBytes(2).toString('hex')}`;
+  await createNamespace(kube, ns);
+  await create(kube, gwObject('GatewaySettings', ns, 'settings', { tokenDomain: `${ns}.example` }));
+  await putSecret(kube, ns, 'key', { key: 'sk-ant-safety' });
+  await create(kube, gwObject('ProviderCredential', ns, 'vendor', { provider: 'vendor', kind: 'apiKey', secretRef: { name: 'key', key: 'key' }, baseUrl: mock.url }));
+  return ns;
+}
+
+async function status(token: string): Promise<number> {
+  const res = await fetch(`${gateway.url}/v1/messages`, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json', 'anthropic-version': '2023-06-01' },
+    body: JSON.stringify({ model: 'claude-haiku-4-5', max_tokens: 16, messages: [{ role: 'user', content: 'hi' }] }),
+  });
+  await res.text();
+  return res.status;
+}
+
+async function fault(token: string): Promise<{ status: number; fault: string | null }> {
+  const res = await fetch(`${gateway.url}/v1/messages`, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json', 'anthropic-version': '2023-06-01' },
+    body: JSON.stringify({ model: 'claude-haiku-4-5', max_tokens: 16, messages: [{ role: 'user', content: 'hi' }] }),
+  });
+  await res.text();
+  return { status: res.status, fault: res.headers.get('x-gw-fault') };
+}
+
+async function events(ns: string, name: string): Promise<Array<{ reason?: string; type?: string; message?: string }>> {
+  const list = await kube.core.listNamespacedEvent({ namespace: ns, fieldSelector: `involvedObject.name=${name}` });
+  return list.items.map((e) => ({ reason: e.reason, type: e.type, message: e.message }));
+}
+
+async function gone(ns: string, name: string): Promise<void> {
+  await remove(kube, 'GatewayToken', ns, name);
+  await eventually(`${ns}/${name} deleted`, async () => (await get(kube, 'GatewayToken', ns, name)) === null);
+}
+
+describe('a revoked token never authenticates again', () => {
+  it('refuses the hash on another token of the same namespace and of another one (HashRevoked, an Event), and the token stays 401', { timeout: 90_000 }, async () => {
+    const ns = await company();
+    const other = await company();
+    const token = generateToken();
+    const hash = hashToken(token);
+    await create(kube, gwObject('GatewayToken', ns, 'a', { tokenHash: hash }));
+    await eventually('token A serves', async () => (await status(token)) === 200, 20_000, 100);
+    await patchSpec(kube, 'GatewayToken', ns, 'a', { revoked: true });
+    await eventually('token A is 401', async () => (await status(token)) === 401, 20_000, 50);
+
+    await create(kube, gwObject('GatewayToken', ns, 'b', { tokenHash: hash }));
+    await create(kube, gwObject('GatewayToken', other, 'c', { tokenHash: hash }));
+    const b = await waitForReady(kube, 'GatewayToken', ns, 'b', { status: 'False', reason: 'HashRevoked' });
+    expect(b.status?.conditions?.find((c) => c.type === 'Ready')?.message).toContain('revoked');
+    await waitForReady(kube, 'GatewayToken', other, 'c', { status: 'False', reason: 'HashRevoked' });
+    await eventually('a Warning Event on B', async () => (await events(ns, 'b')).some((e) => e.type === 'Warning' && e.reason === 'TokenNotReady' && e.message?.includes('HashRevoked')));
+    expect(await status(token)).toBe(401);
+    expect(await reader.findToken(hash)).toBeNull();
+
+    // Deleting the revoked token and the refused ones removes nothing of the revocation.
+    await gone(ns, 'a');
+    await gone(ns, 'b');
+    await create(kube, gwObject('GatewayToken', ns, 'a', { tokenHash: hash }));
+    await waitForReady(kube, 'GatewayToken', ns, 'a', { status: 'False', reason: 'HashRevoked' });
+    expect(await status(token)).toBe(401);
+  });
+
+  it('deleting a token revokes it: recreating it with the same hash does not bring it back', { timeout: 90_000 }, async () => {
+    const ns = await company();
+    const token = generateToken();
+    await create(kube, gwObject('GatewayToken', ns, 'temp', { tokenHash: hashToken(token) }));
+    await eventually('token serves', async () => (await status(token)) === 200, 20_000, 100);
+    await gone(ns, 'temp');
+    expect(await status(token)).toBe(401);
+    await create(kube, gwObject('GatewayToken', ns, 'temp', { tokenHash: hashToken(token) }));
+    await waitForReady(kube, 'GatewayToken', ns, 'temp', { status: 'False', reason: 'HashRevoked' });
+    expect(await status(token)).toBe(401);
+  });
+
+  it('a copy of a live token\'s hash in another namespace revokes nothing when it is deleted', { timeout: 90_000 }, async () => {
+    const owner = await company();
+    const copier = await company();
+    const token = generateToken();
+    await create(kube, gwObject('GatewayToken', owner, 'real', { tokenHash: hashToken(token) }));
+    await waitForReady(kube, 'GatewayToken', owner, 'real', { status: 'True' });
+    await create(kube, gwObject('GatewayToken', copier, 'copy', { tokenHash: hashToken(token) }));
+    await waitForReady(kube, 'GatewayToken', copier, 'copy', { status: 'False', reason: 'DuplicateHash' });
+    await gone(copier, 'copy');
+    expect(await status(token)).toBe(200);
+    expect((await reader.findToken(hashToken(token)))?.company).toBe(owner);
+  });
+});
+
+describe('a lost Redis', () => {
+  it('is rebuilt by the leader without waiting for the resync, and answered with 503 unavailable (never 401) until then', { timeout: 120_000 }, async () => {
+    const ns = await company();
+    const token = generateToken();
+    const revoked = generateToken();
+    await create(kube, gwObject('GatewayToken', ns, 'live', { tokenHash: hashToken(token) }));
+    await create(kube, gwObject('GatewayToken', ns, 'dead', { tokenHash: hashToken(revoked), revoked: true }));
+    await eventually('token serves', async () => (await status(token)) === 200, 20_000, 100);
+    const op = await leader();
+
+    // With the operator paused, nothing rebuilds: the data plane must say it cannot know, not that the token is dead.
+    op.child.kill('SIGSTOP');
+    try {
+      const raw = new Redis(redis.url);
+      await raw.flushall();
+      raw.disconnect();
+      for (let i = 0; i < 5; i++) expect(await fault(token)).toEqual({ status: 503, fault: 'unavailable' });
+    } finally {
+      op.child.kill('SIGCONT');
+    }
+    // Watched request by request until it serves again: 503s, then 200s, never a 401.
+    const seen: number[] = [];
+    await eventually('token serves again', async () => {
+      const s = await status(token);
+      seen.push(s);
+      return s === 200;
+    }, 30_000, 20);
+    expect(seen.filter((s) => s !== 503 && s !== 200)).toEqual([]);
+    expect(await status(revoked)).toBe(401);
+    await eventually('generation marked again', () => reader.loaded());
+
+    // Flushed while the operator runs: rebuilt from the generation check, long before the 60 s resync.
+    const raw = new Redis(redis.url);
+    await raw.flushall();
+    raw.disconnect();
+    const after: number[] = [];
+    await eventually('token serves after the second flush', async () => {
+      const s = await status(token);
+      after.push(s);
+      return s === 200;
+    }, 30_000, 20);
+    expect(after.filter((s) => s !== 503 && s !== 200)).toEqual([]);
+    expect(op.output.some((l) => l.includes('redis rebuilt from the cluster'))).toBe(true);
+  });
+});
+
+describe('a paused leader', () => {
+  it('cannot bring back a token revoked while it was stopped: the revoked token is never served again, polled through the whole window', { timeout: 120_000 }, async () => {
+    const ns = await company();
+    const token = generateToken();
+    await create(kube, gwObject('GatewayToken', ns, 'victim', { tokenHash: hashToken(token) }));
+    await eventually('token serves', async () => (await status(token)) === 200, 20_000, 100);
+    const old = await leader();
+    const other = running.find((p) => p !== old && p.child.exitCode === null) ?? (await replica('safety-b'));
+    expect((await other.readyz()).role).toBe('follower');
+
+    old.child.kill('SIGSTOP');
+    let resumed = false;
+    try {
+      await eventually('the other replica takes over', async () => (await other.metric('gw_operator_leader')) === 1, LEASE_SECONDS * 1000 * 4 + 10_000, 100);
+      await patchSpec(kube, 'GatewayToken', ns, 'victim', { revoked: true });
+      // Touch the namespace again while the old leader sleeps, so it has work queued when it wakes.
+      await patchSpec(kube, 'GatewaySettings', ns, 'settings', { tokenDomain: `${ns}.renamed` });
+      await eventually('revoked through the new leader', async () => (await status(token)) === 401, 20_000, 20);
+      old.child.kill('SIGCONT');
+      resumed = true;
+    } finally {
+      if (!resumed) old.child.kill('SIGCONT');
+    }
+    // Several lease durations and the old leader's retries: the token must never be served again.
+    const until = Date.now() + LEASE_SECONDS * 1000 * 5;
+    const served: number[] = [];
+    while (Date.now() < until) {
+      const s = await status(token);
+      if (s !== 401) served.push(s);
+      const record = await reader.findToken(hashToken(token));
+      if (record !== null) served.push(-1);
+    }
+    expect(served).toEqual([]);
+    await waitForReady(kube, 'GatewayToken', ns, 'victim', { status: 'True', reason: 'Revoked' });
+  });
+});

@@ -2,6 +2,7 @@ import type { ErrorObject } from 'ajv';
 import { parseAllDocuments } from 'yaml';
 import { API_VERSION, type GatewaySettings, type GatewayToken, type ProviderCredential, type Secret } from '../resources/types.js';
 import type { ResourceSet } from '../reconcile/desired-records.js';
+import { settingsProblems } from '../reconcile/settings-problems.js';
 import { resourceValidators } from './schemas.js';
 
 export class ConfigError extends Error {
@@ -93,8 +94,12 @@ export function loadResources(text: string, env: NodeJS.ProcessEnv = process.env
       for (const message of describe(validate.errors)) problems.push(`${label}: ${message}`);
       return;
     }
-    if (kind === 'GatewaySettings') settings.push(value as unknown as GatewaySettings);
-    else if (kind === 'GatewayToken') tokens.push(value as unknown as GatewayToken);
+    if (kind === 'GatewaySettings') {
+      // What the schema cannot check (time zone, model ids, contradicting limits) refuses the file too.
+      const semantic = settingsProblems((value as unknown as GatewaySettings).spec);
+      for (const p of semantic) problems.push(`${label}: ${p.field}: ${p.message}`);
+      if (semantic.length === 0) settings.push(value as unknown as GatewaySettings);
+    } else if (kind === 'GatewayToken') tokens.push(value as unknown as GatewayToken);
     else credentials.push(value as unknown as ProviderCredential);
   });
   if (problems.length > 0) throw new ConfigError(problems);

@@ -36,6 +36,7 @@ export function conditionEvents(previous: Announced | undefined, next: ResourceC
       return [];
     case 'GatewaySettings':
       if (next.reason === 'SettingsConflict') return [{ type: 'Warning', reason: 'SettingsConflict', message: next.message }];
+      if (!next.ready) return [{ type: 'Warning', reason: 'SettingsInvalid', message: next.message }];
       if (next.ready && previous?.status === 'False') return [{ type: 'Normal', reason: 'SettingsApplied', message: next.message }];
       return [];
   }

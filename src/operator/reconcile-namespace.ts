@@ -3,7 +3,7 @@ import type { Logger } from '../observability/logger.js';
 import { notReady, type ResourceCondition } from '../reconcile/conditions.js';
 import { desiredState, GENERATED_TOKEN_KEY, generatedTokenSecretName } from '../reconcile/desired-records.js';
 import type { Secret } from '../resources/types.js';
-import type { CompanyRecords } from '../state/records.js';
+import type { CompanyRecords, CompanySettings } from '../state/records.js';
 import { hashToken } from '../auth/token.js';
 import { readSecretKey } from '../reconcile/secrets.js';
 import { FencedWrite, type GatewayState, type RevokedToken } from '../state/state.js';
@@ -82,6 +82,8 @@ export class NamespaceReconciler {
   /** What Redis holds per company, as far as this replica wrote it; a match skips the write. */
   private readonly written = new Map<string, string>();
   private readonly forced = new Set<string>();
+  /** The settings last written per company: what stays in force when its GatewaySettings turns invalid. */
+  private readonly settingsInForce = new Map<string, CompanySettings>();
   private readonly status: StatusSync;
 
   constructor(private readonly deps: ReconcilerDeps) {
@@ -91,6 +93,10 @@ export class NamespaceReconciler {
   /** The next reconcile of this namespace rewrites Redis even when nothing seems to have changed. */
   force(namespace: string): void {
     this.forced.add(namespace);
+  }
+
+  lastSettings(namespace: string): CompanySettings | undefined {
+    return this.settingsInForce.get(namespace);
   }
 
   /** Forget what was written (a new term as leader: another replica may have written since). */
@@ -118,7 +124,8 @@ export class NamespaceReconciler {
     }
 
     const { secrets, conflicts } = await this.generatedSecrets(snapshot);
-    const desired = desiredState(resourceSetOf(snapshot, secrets), this.deps.ledger.hashes());
+    const inForce = (await this.deps.state.getCompany(namespace))?.settings ?? this.settingsInForce.get(namespace);
+    const desired = desiredState(resourceSetOf(snapshot, secrets), { revokedHashes: this.deps.ledger.hashes(), lastValidSettings: () => inForce });
     const company = desired.companies.find((c) => c.company === namespace) ?? null;
 
     const digest = digestOf(company);
@@ -134,6 +141,8 @@ export class NamespaceReconciler {
         }
       });
       this.written.set(namespace, digest);
+      if (company) this.settingsInForce.set(namespace, company.settings);
+      else this.settingsInForce.delete(namespace);
       this.deps.metrics.redisWrites.inc({ operation: company ? 'replace' : 'remove' });
       this.deps.logger.debug({ namespace, tokens: company?.tokens.length ?? 0, credentials: company?.credentials.length ?? 0, forced }, company ? 'company written' : 'company removed');
     }

@@ -1,6 +1,7 @@
 import type { Logger } from '../observability/logger.js';
 import { desiredState } from '../reconcile/desired-records.js';
 import { newGeneration } from '../runtime/generation-watch.js';
+import type { CompanySettings } from '../state/records.js';
 import type { GatewayState } from '../state/state.js';
 import { namespaceOf } from './kube-objects.js';
 import type { RevocationLedger } from './revocation-ledger.js';
@@ -58,6 +59,8 @@ export interface RebuildDeps {
   readonly isLeader: () => boolean;
   /** The one namespace this operator manages, or null for all. */
   readonly namespace: string | null;
+  /** Settings last written per company (Redis lost its own copy), kept when a GatewaySettings is invalid. */
+  readonly lastValid?: (company: string) => CompanySettings | undefined;
 }
 
 const REBUILD_PARALLEL = 8;
@@ -83,7 +86,7 @@ export async function rebuildRedis(deps: RebuildDeps): Promise<{ companies: numb
     if (!deps.isLeader()) throw notLeader();
     await Promise.all(
       namespaces.slice(i, i + REBUILD_PARALLEL).map(async (namespace) => {
-        const desired = desiredState(resourceSetOf(snapshotOf(deps.view, namespace)), revoked);
+        const desired = desiredState(resourceSetOf(snapshotOf(deps.view, namespace)), { revokedHashes: revoked, lastValidSettings: (c) => deps.lastValid?.(c) });
         const company = desired.companies.find((c) => c.company === namespace);
         if (company) {
           tokens += company.tokens.length;

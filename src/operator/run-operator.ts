@@ -137,7 +137,7 @@ export async function runOperator(config: OperatorConfig, deps: { logger: Logger
         const startedAt = Date.now();
         try {
           await ledger.load();
-          const done = await rebuildRedis({ view, state, ledger, epoch, isLeader, namespace: config.namespace });
+          const done = await rebuildRedis({ view, state, ledger, epoch, isLeader, namespace: config.namespace, lastValid: (c) => reconciler.lastSettings(c) });
           logger.info({ why, companies: done.companies, tokens: done.tokens, revoked: ledger.all().length, ms: Date.now() - startedAt }, 'redis rebuilt from the cluster');
         } catch (error) {
           logger.warn({ why, detail: errorText(error) }, 'redis rebuild failed; the generation check retries it');

@@ -2,9 +2,10 @@ import { hashToken } from '../auth/token.js';
 import { normalizeModelId } from '../models/normalize.js';
 import { PROVIDER_DEFAULTS } from '../models/providers.js';
 import type { GatewaySettings, GatewayToken, ProviderCredential, Secret } from '../resources/types.js';
-import type { CompanyRecords, CredentialRecord, TokenRecord } from '../state/records.js';
+import type { CompanyRecords, CompanySettings, CredentialRecord, TokenRecord } from '../state/records.js';
 import { notReady, ready, type ResourceCondition } from './conditions.js';
 import { readSecretKey } from './secrets.js';
+import { settingsProblems } from './settings-problems.js';
 import { settingsRecord } from './settings.js';
 
 export interface ResourceSet {
@@ -45,7 +46,15 @@ const byName = <T extends { metadata: { name: string } }>(a: T, b: T): number =>
  * documents give the same records. A hash in `revokedHashes` (the durable
  * revocation record) is never made live again, whichever resource names it.
  */
-export function desiredState(resources: ResourceSet, revokedHashes: ReadonlySet<string> = new Set()): DesiredState {
+export interface DesiredOptions {
+  /** The durable revocation record: these hashes are never made live again. */
+  readonly revokedHashes?: ReadonlySet<string>;
+  /** The settings in force now, kept when a company's GatewaySettings turns invalid. */
+  readonly lastValidSettings?: (company: string) => CompanySettings | undefined;
+}
+
+export function desiredState(resources: ResourceSet, options: DesiredOptions = {}): DesiredState {
+  const revokedHashes = options.revokedHashes ?? new Set<string>();
   const conditions: ResourceCondition[] = [];
   const namespaces = new Set<string>();
   for (const r of [...resources.settings, ...resources.tokens, ...resources.credentials]) {
@@ -69,9 +78,21 @@ export function desiredState(resources: ResourceSet, revokedHashes: ReadonlySet<
     // Two settings in one namespace is a conflict: neither wins silently; defaults apply until it is fixed.
     const settingsDocs = inNs(resources.settings);
     let chosen: GatewaySettings | undefined;
+    let kept: CompanySettings | undefined;
     if (settingsDocs.length === 1) {
-      chosen = settingsDocs[0];
-      conditions.push(ready('GatewaySettings', company, chosen!.metadata.name, 'settings applied'));
+      const doc = settingsDocs[0] as GatewaySettings;
+      const problems = settingsProblems(doc.spec);
+      if (problems.length === 0) {
+        chosen = doc;
+        conditions.push(ready('GatewaySettings', company, doc.metadata.name, 'settings applied'));
+      } else {
+        // Never let a bad edit break a company's traffic: what was in force stays in force.
+        kept = options.lastValidSettings?.(company);
+        conditions.push(
+          notReady('GatewaySettings', company, doc.metadata.name, 'InvalidSettings',
+            `${problems.map((p) => `${p.field}: ${p.message}`).join('; ')}. ${kept ? 'The last valid settings stay in force' : 'Defaults apply'} until it is fixed`),
+        );
+      }
     } else {
       for (const doc of settingsDocs) {
         conditions.push(
@@ -80,7 +101,7 @@ export function desiredState(resources: ResourceSet, revokedHashes: ReadonlySet<
         );
       }
     }
-    const settings = settingsRecord(company, chosen?.spec);
+    const settings = kept ?? settingsRecord(company, chosen?.spec);
 
     const tokens: TokenRecord[] = [];
     const seen = new Set<string>();

@@ -250,3 +250,32 @@ describe('a paused leader', () => {
     await waitForReady(kube, 'GatewayToken', ns, 'victim', { status: 'True', reason: 'Revoked' });
   });
 });
+
+describe('invalid settings', () => {
+  it('an unknown time zone is refused visibly (Ready=False naming the field, an Event) and the company keeps working with its last valid settings', { timeout: 90_000 }, async () => {
+    const ns = await company();
+    await patchSpec(kube, 'GatewaySettings', ns, 'settings', { spendLimits: { timeZone: 'Europe/Paris', company: [{ window: 'daily', usd: 100 }] } });
+    const token = generateToken();
+    await create(kube, gwObject('GatewayToken', ns, 'user', { tokenHash: hashToken(token) }));
+    await eventually('settings in force', async () => (await reader.getCompany(ns))?.settings.timeZone === 'Europe/Paris');
+    await eventually('token serves', async () => (await status(token)) === 200, 20_000, 100);
+
+    await patchSpec(kube, 'GatewaySettings', ns, 'settings', { tokenDomain: 'changed.example', spendLimits: { timeZone: 'Mars/Olympus' } });
+    const obj = await waitForReady(kube, 'GatewaySettings', ns, 'settings', { status: 'False', reason: 'InvalidSettings' });
+    const message = obj.status?.conditions?.find((c) => c.type === 'Ready')?.message ?? '';
+    expect(message).toContain('spec.spendLimits.timeZone');
+    expect(message).toContain('Mars/Olympus');
+    await eventually('a SettingsInvalid Event', async () => (await events(ns, 'settings')).some((e) => e.type === 'Warning' && e.reason === 'SettingsInvalid'));
+    for (let i = 0; i < 5; i++) expect(await status(token)).toBe(200);
+    const inForce = (await reader.getCompany(ns))?.settings;
+    expect(inForce?.timeZone).toBe('Europe/Paris');
+    expect(inForce?.tokenDomain).toBe(`${ns}.example`);
+    expect((await reader.findToken(hashToken(token)))?.address).toBe(`user@${ns}.example`);
+
+    // Fixed: applied, Ready again.
+    await patchSpec(kube, 'GatewaySettings', ns, 'settings', { spendLimits: { timeZone: 'Asia/Tokyo' } });
+    await waitForReady(kube, 'GatewaySettings', ns, 'settings', { status: 'True' });
+    await eventually('fixed settings in force', async () => (await reader.getCompany(ns))?.settings.timeZone === 'Asia/Tokyo');
+    expect(await status(token)).toBe(200);
+  });
+});

@@ -54,6 +54,28 @@ function problemsOf(text: string, env: NodeJS.ProcessEnv = {}): readonly string[
 }
 
 describe('loadResources', () => {
+  it('refuses what the schema cannot check, naming each field: an unknown time zone, two limits for one window, a malformed model id', () => {
+    const bad = `
+apiVersion: gw.io/v1alpha1
+kind: GatewaySettings
+metadata: { name: settings, namespace: acme }
+spec:
+  models:
+    provider_a: { enabled: ['provider_a:some/model', '*'] }
+  spendLimits:
+    timeZone: Mars/Olympus
+    perToken: [{ window: daily, usd: 5 }, { window: daily, usd: 50 }]
+`;
+    const problems = problemsOf(docs(bad, TOKEN));
+    expect(problems).toEqual([
+      'gateway.yaml document 1 (GatewaySettings settings): spec.spendLimits.timeZone: "Mars/Olympus" is not an IANA time zone (e.g. UTC, Europe/Paris, America/New_York)',
+      'gateway.yaml document 1 (GatewaySettings settings): spec.spendLimits.perToken[1].window: a second daily limit contradicts spec.spendLimits.perToken[0]; keep one per window',
+      'gateway.yaml document 1 (GatewaySettings settings): spec.models.provider_a.enabled[0]: "provider_a:some/model" carries a provider prefix; name the model as that provider knows it, under that provider',
+    ]);
+    // Real zones pass, whatever their spelling in the database.
+    for (const zone of ['UTC', 'Europe/Paris', 'America/Argentina/Buenos_Aires', 'Etc/GMT+5']) expect(() => loadResources(SETTINGS.replace('repositoryAttribution: true', `spendLimits: { timeZone: ${zone} }`))).not.toThrow();
+  });
+
   it('reads a valid multi-document file into its four kinds', () => {
     const set = loadResources(docs(SETTINGS, TOKEN, CREDENTIAL, SECRET), {});
     expect(set.settings.map((s) => s.metadata.name)).toEqual(['settings']);

@@ -102,7 +102,7 @@ describe('desiredState: tokens', () => {
   it('never serves a revoked hash again, whichever token names it later, here or in another namespace', () => {
     const state = desiredState(
       resources({ tokens: [token('b-new', { tokenHash: HASH_A }), token('copy', { tokenHash: HASH_A }, { namespace: 'other' }), token('fine', { tokenHash: HASH_B })] }),
-      new Set([HASH_A]),
+      { revokedHashes: new Set([HASH_A]) },
     );
     expect(state.companies.flatMap((c) => c.tokens.map((t) => t.name))).toEqual(['fine']);
     for (const [name, ns] of [['b-new', 'acme'], ['copy', 'other']] as const) {
@@ -232,6 +232,22 @@ describe('desiredState: settings', () => {
     const company = only(state.companies);
     expect(company.settings).toMatchObject({ tokenDomain: 'acme', repositoryAttribution: false, endUserRecording: false, callerCap: SETTINGS_DEFAULTS.callerCap });
     expect(company.tokens[0]?.address).toBe('ci@acme');
+  });
+
+  it('refuses invalid settings with a reason naming the field, and keeps the settings in force meanwhile', () => {
+    const bad = settings('s', { tokenDomain: 'new.example', spendLimits: { timeZone: 'Mars/Olympus' } });
+    const inForce = desiredState(resources({ settings: [settings('s', { tokenDomain: 'old.example', spendLimits: { timeZone: 'Europe/Paris', company: [{ window: 'daily', usd: 9 }] } })] })).companies[0]!.settings;
+    const state = desiredState(resources({ settings: [bad] }), { lastValidSettings: (c) => (c === 'acme' ? inForce : undefined) });
+    expect(state.companies[0]?.settings).toEqual(inForce);
+    const c = condition(state, 'GatewaySettings', 's');
+    expect(c.ready).toBe(false);
+    expect(c.reason).toBe('InvalidSettings');
+    expect(c.message).toContain('spec.spendLimits.timeZone: "Mars/Olympus" is not an IANA time zone');
+    expect(c.message).toContain('last valid settings stay in force');
+    // Nothing in force yet: defaults, never the invalid values.
+    const fresh = desiredState(resources({ settings: [bad] }));
+    expect(fresh.companies[0]?.settings.timeZone).toBe('UTC');
+    expect(fresh.companies[0]?.settings.tokenDomain).toBe('acme');
   });
 
   it('ignores a GatewaySettings being deleted, so the other one applies', () => {

@@ -58,7 +58,7 @@ HELM ?= $(MODEL_GATEWAY_CACHE)/bin/helm
 CHART := charts/model-gateway
 KIND_CLUSTER ?= model-gateway
 IMAGE ?= model-gateway:dev
-.PHONY: tools chart-crds docs-config docs-conformance helm-lint helm-template kind-up kind-load kind-e2e bench
+.PHONY: tools chart-crds docs-config docs-conformance helm-lint helm-template kind-up kind-load kind-e2e bench bench-operator
 
 tools:
 	bash test/tools/build-helm.sh
@@ -95,6 +95,12 @@ kind-e2e: kind-up kind-load tools
 bench: build
 	bash bench/ensure-bench-deps.sh
 	node bench/run.mjs
+	$(MAKE) bench-operator
+
+# Operator convergence (1,000 tokens in 20 namespaces; Redis flush to rebuilt) on a real kube-apiserver:
+# writes bench/results/<date>-operator.md and .json (~3 min once the kube tools are built).
+bench-operator: build
+	npx vitest run --config bench/operator/vitest.config.ts
 
 bench-quick: build
 	bash bench/ensure-bench-deps.sh

@@ -17,7 +17,7 @@ import { GW_BIN } from '../../support/gateway-process.js';
 import { startOperator } from '../../support/operator-process.js';
 import { startRedis } from '../../support/redis-server.js';
 import { startKubeApiServer, type KubeApiServer } from '../../support/kube-apiserver.js';
-import { create, createNamespace, eventually, get, gwObject, installCrds, kubeFor, patchSpec, rejection, waitForReady, type Kube, type Obj } from './kube-helpers.js';
+import { create, createNamespace, eventually, get, gwObject, installCrds, kubeFor, patchSpec, raw, rejection, waitForReady, type Kube, type Obj } from './kube-helpers.js';
 
 // The CRDs, the gw token CLI and the Lease API against one real API server;
 // the only operator started here watches one namespace.
@@ -98,6 +98,36 @@ describe('CRDs on a real API server', () => {
     const row = t.rows.find((r) => r.cells[0] === 'shown');
     // Revoked is defaulted by the schema; Address and Ready come from the operator (none runs here).
     expect(row?.cells.slice(0, 3)).toEqual(['shown', null, false]);
+  });
+
+  it('kubectl explain has a description for every field: the published OpenAPI v3 of gw.io describes each property', async () => {
+    const res = await raw(kube, 'GET', '/openapi/v3/apis/gw.io/v1alpha1');
+    expect(res.status).toBe(200);
+    const schemas = (JSON.parse(res.body) as { components: { schemas: Record<string, Schema> } }).components.schemas;
+    type Schema = { description?: string; properties?: Record<string, Schema>; items?: Schema; additionalProperties?: Schema | boolean; allOf?: Schema[]; $ref?: string };
+    const missing: string[] = [];
+    let described = 0;
+    const walk = (schema: Schema | undefined, path: string): void => {
+      if (!schema || schema.$ref) return;
+      if (!schema.description && !(schema.allOf?.some((s) => s.$ref))) missing.push(path);
+      else described++;
+      for (const [k, v] of Object.entries(schema.properties ?? {})) if (!(path.endsWith('.metadata'))) walk(v, `${path}.${k}`);
+      walk(schema.items, `${path}[]`);
+      if (typeof schema.additionalProperties === 'object') walk(schema.additionalProperties, `${path}{}`);
+    };
+    for (const kind of ['GatewayToken', 'ProviderCredential', 'GatewaySettings']) {
+      const entry = Object.entries(schemas).find(([name]) => name.endsWith(`gw.v1alpha1.${kind}`));
+      expect(entry, kind).toBeDefined();
+      walk(entry?.[1], kind);
+    }
+    expect(missing).toEqual([]);
+    expect(described).toBeGreaterThan(100);
+  });
+
+  it('kubectl get providercredentials shows provider, kind, ready, reason, healthy and age', async () => {
+    await create(kube, gwObject('ProviderCredential', NS, 'columns', { provider: 'vendor', kind: 'apiKey', secretRef: { name: 's', key: 'k' } }));
+    const t = await table('providercredentials', NS);
+    expect(t.columnDefinitions.filter((c) => !c.priority).map((c) => c.name)).toEqual(['Name', 'Provider', 'Kind', 'Ready', 'Reason', 'Healthy', 'Age']);
   });
 
   it('applies the schema defaults', async () => {

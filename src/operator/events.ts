@@ -42,6 +42,13 @@ export function conditionEvents(previous: Announced | undefined, next: ResourceC
   }
 }
 
+/** A credential's health as the data planes learned it changed (a provider 401/403, or its Secret was fixed). */
+export function healthEvent(health: { healthy: boolean; reason: string | null }): EventDecision {
+  return health.healthy
+    ? { type: 'Normal', reason: 'CredentialHealthy', message: 'the credential is back in the pool (its Secret changed)' }
+    : { type: 'Warning', reason: 'CredentialUnhealthy', message: `${health.reason ?? 'the provider rejected this credential'}; it is out of the pool until its Secret changes` };
+}
+
 export function tokenGeneratedEvent(secretName: string, key: string): EventDecision {
   return { type: 'Normal', reason: 'TokenGenerated', message: `generated a token and wrote it once to Secret ${secretName} (key "${key}"); only its hash is stored` };
 }

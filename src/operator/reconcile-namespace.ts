@@ -7,7 +7,7 @@ import type { CompanyRecords, CompanySettings } from '../state/records.js';
 import { hashToken } from '../auth/token.js';
 import { readSecretKey } from '../reconcile/secrets.js';
 import { FencedWrite, type GatewayState, type RevokedToken } from '../state/state.js';
-import { tokenGeneratedEvent, type EventRecorder } from './events.js';
+import { healthEvent, tokenGeneratedEvent, type EventRecorder } from './events.js';
 import { addFinalizer, needsFinalizer, readyToRelease, releaseFinalizer } from './finalizers.js';
 import { ensureGeneratedTokenSecret } from './generated-tokens.js';
 import { generatedSecretOwnership, isDeleting, type ClusterResource, type ClusterToken } from './kube-objects.js';
@@ -233,6 +233,8 @@ export class NamespaceReconciler {
     }
     if (!this.deps.isLeader()) throw new NotLeader('lost the leader Lease during a reconcile');
     await this.deps.events.observe(obj, condition);
+    const before = this.status.currentOf(obj)?.healthy;
     if (await this.status.sync(obj, condition, extras)) this.deps.metrics.statusPatches.inc({ kind: obj.kind });
+    if (extras.health && extras.health.healthy !== (before ?? true)) await this.deps.events.emit(obj, healthEvent(extras.health));
   }
 }

@@ -34,6 +34,7 @@ export interface OperatorHandle {
 }
 
 const GENERATION_CHECK_MS = 1_000;
+const HEALTH_CHECK_MS = 2_000;
 
 const errorText = kubeErrorLine;
 
@@ -155,6 +156,22 @@ export async function runOperator(config: OperatorConfig, deps: { logger: Logger
     await rebuild('generation mark missing');
   }, (error) => logger.debug({ detail: errorText(error) }, 'generation check failed'));
 
+  // Health is learned by the data planes and kept in Redis; look every few seconds, and reconcile a
+  // namespace whose credential status says otherwise (status, printer column, Event).
+  const healthTimer = setInterval(() => {
+    if (!isLeader() || !informers.synced() || redis.status !== 'ready') return;
+    void (async () => {
+      for (const credential of view.credentials()) {
+        const shown = credential.status?.healthy;
+        if (shown === undefined) continue;
+        const namespace = namespaceOf(credential);
+        const health = await state.credentialHealth(namespace, credential.metadata.name);
+        if (health.healthy !== shown) enqueue(namespace);
+      }
+    })().catch((error: unknown) => logger.debug({ detail: errorText(error) }, 'credential health check failed'));
+  }, HEALTH_CHECK_MS);
+  healthTimer.unref();
+
   let redisSeenReady = false;
   redis.on('ready', () => {
     // A Redis that comes back may have come back empty: rewrite everything.
@@ -219,6 +236,7 @@ export async function runOperator(config: OperatorConfig, deps: { logger: Logger
         stopping = true;
         periodic.stop();
         generationWatch.stop();
+        clearInterval(healthTimer);
         await queue.stop();
         // Hand the Lease back only after the last write: the next leader starts on a quiet Redis.
         await elector?.stop(true);

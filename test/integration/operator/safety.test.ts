@@ -279,3 +279,35 @@ describe('invalid settings', () => {
     expect(await status(token)).toBe(200);
   });
 });
+
+describe('credential health', () => {
+  it('a key the provider rejects shows in status, the Healthy column and a Warning Event without waiting for a resync, and recovers when the Secret is fixed', { timeout: 90_000 }, async () => {
+    const ns = await company();
+    const token = generateToken();
+    await create(kube, gwObject('GatewayToken', ns, 'caller', { tokenHash: hashToken(token) }));
+    const healthOf = async (): Promise<{ healthy?: unknown; condition?: { status: string; reason?: string } }> => {
+      const obj = await get(kube, 'ProviderCredential', ns, 'vendor');
+      const s = (obj?.status ?? {}) as { healthy?: unknown; conditions?: Array<{ type: string; status: string; reason?: string }> };
+      return { healthy: s.healthy, condition: s.conditions?.find((c) => c.type === 'Healthy') };
+    };
+    await eventually('healthy in status', async () => (await healthOf()).healthy === true);
+    await eventually('token serves', async () => (await status(token)) === 200, 20_000, 100);
+    // The provider rejects the key until the operator has reported it (a data plane may confirm before marking it).
+    mock.behaviour = { kind: 'status', status: 401, errorType: 'authentication_error', message: 'invalid x-api-key' };
+    try {
+      await eventually('unhealthy in status', async () => {
+        await status(token);
+        return (await healthOf()).healthy === false;
+      }, 30_000, 200);
+    } finally {
+      mock.behaviour = { kind: 'normal' };
+    }
+    expect((await healthOf()).condition).toMatchObject({ status: 'False', reason: 'UpstreamRejected' });
+    await eventually('a CredentialUnhealthy Event', async () => (await events(ns, 'vendor')).some((e) => e.type === 'Warning' && e.reason === 'CredentialUnhealthy'));
+
+    await putSecret(kube, ns, 'key', { key: 'sk-ant-fixed' });
+    await eventually('healthy after the Secret is fixed', async () => (await healthOf()).healthy === true);
+    await eventually('a CredentialHealthy Event', async () => (await events(ns, 'vendor')).some((e) => e.type === 'Normal' && e.reason === 'CredentialHealthy'));
+    await eventually('token serves again', async () => (await status(token)) === 200, 20_000, 100);
+  });
+});

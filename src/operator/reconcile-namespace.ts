@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import type { Logger } from '../observability/logger.js';
 import { notReady, type ResourceCondition } from '../reconcile/conditions.js';
-import { desiredState, GENERATED_TOKEN_KEY, generatedTokenSecretName } from '../reconcile/desired-records.js';
+import { desiredState, GENERATED_TOKEN_KEY, generatedTokenSecretName, olderFirst } from '../reconcile/desired-records.js';
 import type { Secret } from '../resources/types.js';
 import type { CompanyRecords, CompanySettings } from '../state/records.js';
 import { hashToken } from '../auth/token.js';
@@ -66,8 +66,7 @@ export function revocationsOf(snapshot: NamespaceSnapshot, view: ClusterView): R
       if (!value.ok) continue;
       hash = hashToken(value.value);
     }
-    const created = token.metadata.creationTimestamp ?? '';
-    const heldByOlder = view.tokens().some((t) => t !== token && t.spec.tokenHash === hash && !t.spec.revoked && !isDeleting(t) && (t.metadata.creationTimestamp ?? '') < created);
+    const heldByOlder = view.tokens().some((t) => t !== token && t.spec.tokenHash === hash && !t.spec.revoked && !isDeleting(t) && olderFirst(t, token) < 0);
     if (!heldByOlder) out.push({ hash, company: snapshot.namespace, name: token.metadata.name });
   }
   return out;

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { readAttribution } from '../attribution/attribution.js';
 import { authenticate } from '../auth/authenticate.js';
+import { MESSAGES } from '../errors/messages.js';
 import { readSeatWindows } from '../credentials/seat-windows.js';
 import { GatewayError, isGatewayError } from '../errors/gateway-error.js';
 import { CREDENTIAL_MESSAGES } from '../errors/messages.js';
@@ -107,7 +108,11 @@ export class Pipeline {
       const authSpan = ctx.trace?.phase('authenticate');
       const token = await this.guard('token lookup', () => authenticate(ctx.head.headers, this.state));
       const company = await this.guard('company lookup', () => this.state.getCompany(token.company));
-      if (!company) throw new GatewayError('no_session', 'gw: the bearer token matches no live token (unknown or revoked)');
+      if (!company) {
+        // A token without its company is a state caught mid-rebuild (or a removed company): only a complete state may say 401.
+        if (!(await this.guard('state check', () => this.state.loaded()))) throw new GatewayError('unavailable', MESSAGES.stateRebuilding);
+        throw new GatewayError('no_session', MESSAGES.noLiveToken);
+      }
       authSpan?.end();
       ctx.token = token;
       ctx.company = company;

@@ -26,7 +26,8 @@ export function generatedTokenSecretName(tokenName: string): string {
 }
 export const GENERATED_TOKEN_KEY = 'token';
 
-function olderFirst(a: GatewayToken, b: GatewayToken): number {
+/** The order in which tokens claim a hash: the oldest first, ties broken by namespace/name. */
+export function olderFirst(a: GatewayToken, b: GatewayToken): number {
   const ta = a.metadata.creationTimestamp ?? '';
   const tb = b.metadata.creationTimestamp ?? '';
   if (ta !== tb) return ta < tb ? -1 : 1;

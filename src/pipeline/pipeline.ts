@@ -1,10 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import { readAttribution } from '../attribution/attribution.js';
 import { authenticate } from '../auth/authenticate.js';
-import { MESSAGES } from '../errors/messages.js';
 import { readSeatWindows } from '../credentials/seat-windows.js';
 import { GatewayError, isGatewayError } from '../errors/gateway-error.js';
-import { CREDENTIAL_MESSAGES } from '../errors/messages.js';
+import { CREDENTIAL_MESSAGES, MESSAGES } from '../errors/messages.js';
 import { MICROS, overBudget, spendPlan, unpricedRefused, worstCaseMicros } from '../governance/spend-admission.js';
 import { renderGatewayError } from '../errors/render.js';
 import { costOf } from '../metering/cost.js';

@@ -28,6 +28,16 @@ export interface KubeWriter {
   createEvent(event: EventInput, component: { name: string; instance: string }): Promise<void>;
 }
 
+/** The namespace is being deleted: the API server refuses anything new in it (NamespaceLifecycle). */
+export class NamespaceTerminating extends Error {}
+
+function terminating(error: unknown): boolean {
+  if (apiStatus(error) !== 403) return false;
+  const body = (error as { body?: unknown }).body;
+  const text = typeof body === 'string' ? body : JSON.stringify(body ?? '');
+  return text.includes('NamespaceTerminating') || text.includes('because it is being terminated');
+}
+
 function ignoreGone(error: unknown): void {
   if (apiStatus(error) !== 404) throw error;
 }
@@ -70,6 +80,7 @@ export function clientNodeWriter(clients: KubeClients): KubeWriter {
         return toSecret(created);
       } catch (error) {
         if (apiStatus(error) === 409) return null;
+        if (terminating(error)) throw new NamespaceTerminating(`namespace ${secret.metadata.namespace ?? 'default'} is being deleted`);
         throw error;
       }
     },

@@ -11,7 +11,7 @@ import { healthEvent, tokenGeneratedEvent, type EventRecorder } from './events.j
 import { addFinalizer, needsFinalizer, readyToRelease, releaseFinalizer } from './finalizers.js';
 import { ensureGeneratedTokenSecret } from './generated-tokens.js';
 import { generatedSecretOwnership, isDeleting, type ClusterResource, type ClusterToken } from './kube-objects.js';
-import type { KubeWriter } from './kube-writer.js';
+import { NamespaceTerminating, type KubeWriter } from './kube-writer.js';
 import type { OperatorMetrics } from './operator-metrics.js';
 import { resourceSetOf, snapshotOf, type ClusterView, type NamespaceSnapshot } from './snapshot.js';
 import type { RevocationLedger } from './revocation-ledger.js';
@@ -193,9 +193,15 @@ export class NamespaceReconciler {
       const cached = snapshot.secrets.find((s) => s.metadata.name === name);
       if (generatedSecretOwnership(cached, token) === 'ours') continue;
       let outcome: Awaited<ReturnType<typeof ensureGeneratedTokenSecret>> | undefined;
-      await this.write(async () => {
-        outcome = await ensureGeneratedTokenSecret(this.deps.writer, token, cached);
-      });
+      try {
+        await this.write(async () => {
+          outcome = await ensureGeneratedTokenSecret(this.deps.writer, token, cached);
+        });
+      } catch (error) {
+        // Nothing new is written into a namespace being deleted; its tokens are on their way out.
+        if (error instanceof NamespaceTerminating) continue;
+        throw error;
+      }
       if (!outcome) continue;
       if (outcome.kind === 'foreign') {
         conflicts.set(token.metadata.name, notReady('GatewayToken', snapshot.namespace, token.metadata.name, 'SecretConflict', outcome.message));

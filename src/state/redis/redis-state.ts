@@ -396,6 +396,8 @@ export class RedisState implements GatewayState {
     const fingerprints = creds.map((x) => createHash('sha256').update(x.secret).digest('hex').slice(0, 32));
     const result = (await this.run.replace(keyArgs.length, ...keyArgs, epoch, encodeCompany(records, this.box), creds.length, ...fingerprints, ...records.tokens.map((t) => t.hash))) as string[];
     if (result[0] === 'fenced') throw new FencedWrite(epoch, Number(result[1]));
+    // Listed before its tokens go live: whoever sees a token can find its company among the companies.
+    await this.redis.sadd(keys.companies(), c);
     const tokenEpoch = Math.max(epoch, 0);
     const [dropped, claims] = await Promise.all([
       Promise.all(result.slice(1).map((hash) => this.run.drop(1, keys.token(hash), c, tokenEpoch))),
@@ -405,7 +407,6 @@ export class RedisState implements GatewayState {
     const stale = [...dropped, ...claims].some((r) => r === -1);
     const claimed = records.tokens.filter((_, i) => claims[i] === 1).map((t) => t.hash);
     if (claimed.length > 0) await this.redis.sadd(keys.tokenSet(c), ...claimed);
-    await this.redis.sadd(keys.companies(), c);
     await this.redis.publish(keys.invalidations(), c);
     if (stale) throw new FencedWrite(tokenEpoch, tokenEpoch + 1);
   }

@@ -26,7 +26,7 @@ import { desiredState } from '../reconcile/desired-records.js';
 import { MemoryState } from '../state/memory.js';
 import { SecretBox } from '../state/secret-box.js';
 import type { GatewayState } from '../state/state.js';
-import { GenerationWatch, newGeneration } from './generation-watch.js';
+import { newGeneration } from './generation-watch.js';
 import { httpModelListFetcher } from '../upstream/model-list.js';
 
 /**
@@ -49,8 +49,6 @@ export interface RuntimeDeps {
   readonly state?: GatewayState;
   readonly redactor?: RedactorPort | null;
 }
-
-const GENERATION_CHECK_MS = 1_000;
 
 /** Apply the file's documents to state through the same reconcile the operator runs. */
 export async function applyFile(file: string, state: GatewayState, logger: Logger): Promise<void> {

@@ -9,8 +9,9 @@
  */
 import { isIP } from 'node:net';
 import { Document, isMap, isSeq, type Node } from 'yaml';
-import { ROUTE_HEADER } from '../upstream/cluster-name.js';
-import { assertEnvoySettings, bareHost, type EnvoySettings, providerOrigins, type ProviderOrigin } from './settings.js';
+import { DYNAMIC_CLUSTERS, ROUTE_HEADER, UPSTREAM_HOST_HEADER } from '../upstream/cluster-name.js';
+import { accessLogFormat } from './access-log.js';
+import { assertEnvoySettings, type EnvoySettings, HEAP_SHARE, preresolvedHosts } from './settings.js';
 
 export { DEFAULT_ENVOY_SETTINGS, resolveEnvoySettings, type EnvoySettings } from './settings.js';
 
@@ -23,14 +24,35 @@ const LISTENER = 'gw';
 /** The processor is local (sidecar socket or in-cluster); it answers a connect at once or not at all. */
 const PROCESSOR_CONNECT_TIMEOUT = '1s';
 
+/** The readiness listener Envoy answers the kubelet's probes on (admin stays on loopback). */
+const READY_LISTENER = 'gw_ready';
+const DNS_CACHE = 'gw_provider_dns';
+
 const TYPE = {
   hcm: 'type.googleapis.com/envoy.extensions.filters.network.http_connection_manager.v3.HttpConnectionManager',
   extProc: 'type.googleapis.com/envoy.extensions.filters.http.ext_proc.v3.ExternalProcessor',
   router: 'type.googleapis.com/envoy.extensions.filters.http.router.v3.Router',
+  healthCheck: 'type.googleapis.com/envoy.extensions.filters.http.health_check.v3.HealthCheck',
+  dfpFilter: 'type.googleapis.com/envoy.extensions.filters.http.dynamic_forward_proxy.v3.FilterConfig',
+  dfpPerRoute: 'type.googleapis.com/envoy.extensions.filters.http.dynamic_forward_proxy.v3.PerRouteConfig',
+  dfpCluster: 'type.googleapis.com/envoy.extensions.clusters.dynamic_forward_proxy.v3.ClusterConfig',
+  earlyMutation: 'type.googleapis.com/envoy.extensions.http.early_header_mutation.header_mutation.v3.HeaderMutation',
+  stdoutLog: 'type.googleapis.com/envoy.extensions.access_loggers.stream.v3.StdoutAccessLog',
+  fixedHeap: 'type.googleapis.com/envoy.extensions.resource_monitors.fixed_heap.v3.FixedHeapConfig',
   httpOptions: 'type.googleapis.com/envoy.extensions.upstreams.http.v3.HttpProtocolOptions',
   upstreamTls: 'type.googleapis.com/envoy.extensions.transport_sockets.tls.v3.UpstreamTlsContext',
   openTelemetry: 'type.googleapis.com/envoy.config.trace.v3.OpenTelemetryConfig',
 } as const;
+const DFP_FILTER = 'envoy.filters.http.dynamic_forward_proxy';
+
+/**
+ * HTTP/2 PING on idle provider and client connections: a peer that vanished
+ * without a FIN (a NAT or load balancer dropping state) is noticed within
+ * interval + timeout instead of holding a stream until the idle timeout.
+ */
+const HTTP2_KEEPALIVE = { interval: '30s', timeout: '20s' } as const;
+/** TCP keepalive on provider connections (HTTP/1.1 ones have no PING). Seconds. */
+const TCP_KEEPALIVE = { keepalive_time: 60, keepalive_interval: 15, keepalive_probes: 4 } as const;
 const HTTP_OPTIONS_KEY = 'envoy.extensions.upstreams.http.v3.HttpProtocolOptions';
 
 /** Envoy Duration text with millisecond precision ("300s", "2.5s"). */
@@ -66,58 +88,62 @@ function extProcCluster(s: EnvoySettings): object {
   };
 }
 
-function providerCluster(p: ProviderOrigin, s: EnvoySettings): object {
-  const https = p.url.protocol === 'https:';
-  const host = bareHost(p.url);
-  const literal = isIP(host) !== 0;
-  const port = Number(p.url.port || (https ? 443 : 80));
-  const cluster: Record<string, unknown> = {
-    name: p.cluster,
-    // LOGICAL_DNS: one connection target at a time from DNS, as suits large
-    // providers behind many rotating addresses. An IP literal needs no DNS.
-    type: literal ? 'STATIC' : 'LOGICAL_DNS',
-    ...(literal ? {} : { dns_lookup_family: 'V4_PREFERRED' }),
+
+/**
+ * The DNS cache shared by the dynamic forward proxy filter and both clusters
+ * (Envoy requires the same cache config on all three). Provider base URLs from
+ * the settings are resolved at start; any other host on its first request.
+ */
+function dnsCache(s: EnvoySettings): object {
+  const preresolve = preresolvedHosts(s.providers);
+  return {
+    name: DNS_CACHE,
+    dns_lookup_family: 'V4_PREFERRED',
+    max_hosts: 1024,
+    // The cache's own circuit breaker bounds requests waiting on DNS (default 1024).
+    dns_cache_circuit_breaker: { max_pending_requests: s.maxConcurrentRequests },
+    ...(preresolve.length > 0 ? { preresolve_hostnames: preresolve.map((h) => ({ address: h.host, port_value: h.port })) } : {}),
+  };
+}
+
+/**
+ * One dynamic forward proxy cluster per scheme. The host comes from the
+ * request (the processor's x-gw-upstream-host, copied into Host by the
+ * filter before DNS), so a provider address that appears in a new
+ * ProviderCredential needs no change here. TLS: SNI and the certificate's
+ * subject name are both the request's host (auto_sni, auto_san_validation),
+ * verified against upstreamCaFile.
+ */
+function providerCluster(name: string, tls: boolean, s: EnvoySettings): object {
+  const http2 = { connection_keepalive: HTTP2_KEEPALIVE };
+  return {
+    name,
     connect_timeout: duration(s.connectTimeoutSeconds),
+    lb_policy: 'CLUSTER_PROVIDED',
+    cluster_type: { name: 'envoy.clusters.dynamic_forward_proxy', typed_config: { '@type': TYPE.dfpCluster, dns_cache_config: dnsCache(s) } },
     typed_extension_protocol_options: {
       [HTTP_OPTIONS_KEY]: {
         '@type': TYPE.httpOptions,
+        ...(tls ? { upstream_http_protocol_options: { auto_sni: true, auto_san_validation: true } } : {}),
         // TLS origins negotiate HTTP/2 or HTTP/1.1 by ALPN; plain-HTTP ones (local runtimes) get HTTP/1.1.
-        ...(https ? { auto_config: { http_protocol_options: {}, http2_protocol_options: {} } } : { explicit_http_config: { http_protocol_options: {} } }),
+        ...(tls ? { auto_config: { http_protocol_options: {}, http2_protocol_options: http2 } } : { explicit_http_config: { http_protocol_options: {} } }),
       },
     },
     circuit_breakers: circuitBreakers(s.maxConcurrentRequests),
-    load_assignment: {
-      cluster_name: p.cluster,
-      endpoints: [
-        {
-          lb_endpoints: [
-            {
-              // hostname is what auto_host_rewrite puts in Host (with the port when it is not the default).
-              endpoint: { address: socketAddress(host, port), hostname: p.url.host },
+    upstream_connection_options: { tcp_keepalive: TCP_KEEPALIVE },
+    ...(tls
+      ? {
+          transport_socket: {
+            name: 'envoy.transport_sockets.tls',
+            typed_config: {
+              '@type': TYPE.upstreamTls,
+              // Without a validation_context Envoy would accept any certificate.
+              common_tls_context: { validation_context: { trusted_ca: { filename: s.upstreamCaFile } } },
             },
-          ],
-        },
-      ],
-    },
-  };
-  if (https) {
-    cluster.transport_socket = {
-      name: 'envoy.transport_sockets.tls',
-      typed_config: {
-        '@type': TYPE.upstreamTls,
-        // SNI carries a host name; TLS has no SNI for IP literals, whose certificates name the IP.
-        ...(literal ? {} : { sni: host }),
-        common_tls_context: {
-          // Without a validation_context Envoy would accept any certificate.
-          validation_context: {
-            trusted_ca: { filename: s.upstreamCaFile },
-            match_typed_subject_alt_names: [{ san_type: literal ? 'IP_ADDRESS' : 'DNS', matcher: { exact: host } }],
           },
-        },
-      },
-    };
-  }
-  return cluster;
+        }
+      : {}),
+  };
 }
 
 function collectorCluster(s: EnvoySettings, collector: NonNullable<EnvoySettings['tracingCollector']>): object {
@@ -175,36 +201,34 @@ function tracing(s: EnvoySettings): object {
   };
 }
 
-function routes(origins: readonly ProviderOrigin[], s: EnvoySettings): object[] {
+function routes(s: EnvoySettings): object[] {
   const idle = duration(s.streamIdleTimeoutSeconds);
-  const byHeader = origins.map((p) => ({
-    name: p.cluster,
-    match: { prefix: '/', headers: [{ name: ROUTE_HEADER, string_match: { exact: p.cluster } }] },
+  const byHeader = [DYNAMIC_CLUSTERS.https, DYNAMIC_CLUSTERS.http].map((cluster) => ({
+    name: cluster,
+    match: { prefix: '/', headers: [{ name: ROUTE_HEADER, string_match: { exact: cluster } }, { name: UPSTREAM_HOST_HEADER, present_match: true }] },
     route: {
-      cluster: p.cluster,
-      // The 15 s default would cut long streams; the idle timeout is the guard instead.
+      cluster,
+      // The 15 s default would cut long calls; the idle timeout is the guard instead.
       timeout: '0s',
       idle_timeout: idle,
-      auto_host_rewrite: true,
     },
-    // Applied by the router, after the processor: the provider never sees the routing header.
-    request_headers_to_remove: [ROUTE_HEADER],
+    // The filter copies the processor's host into Host before DNS (and so into SNI).
+    typed_per_filter_config: { [DFP_FILTER]: { '@type': TYPE.dfpPerRoute, host_rewrite_header: UPSTREAM_HOST_HEADER } },
+    // Applied by the router, after the processor: the provider never sees the routing headers.
+    request_headers_to_remove: [ROUTE_HEADER, UPSTREAM_HOST_HEADER],
   }));
   // The catch-all. Envoy matches a route before the processor has answered;
-  // that first match normally sees no routing header and lands here, and the
-  // ext_proc filter runs all the same. The processor's answer removes any
-  // x-gw-* header the client sent, sets the routing header and clears the
-  // route cache, so the router re-matches one of the routes above before
-  // forwarding. Reaching this route at forwarding time means the processor
-  // named a cluster this config does not declare (a provider missing from the
-  // settings) or let the request pass without deciding (a clean stream
-  // close). Sending it to some provider anyway would hand one provider's
-  // credential to another, or forward an undecided request, so it fails
-  // closed with a local reply.
+  // that first match sees no routing header (Envoy strips any the client sent)
+  // and lands here, and the ext_proc filter runs all the same. The processor's
+  // answer sets the routing headers and clears the route cache, so the router
+  // re-matches one of the routes above before forwarding. Reaching this route
+  // at forwarding time means the processor let the request pass without
+  // deciding (a clean stream close): nothing checked it and no credential was
+  // chosen, so it fails closed with a local reply.
   const catchAll = {
     name: 'gw_no_upstream',
     match: { prefix: '/' },
-    direct_response: { status: 502, body: { inline_string: `gw: no Envoy route for the upstream the gateway chose; add its base URL to gw envoy-config --provider\n` } },
+    direct_response: { status: 502, body: { inline_string: 'gw: the gateway did not choose an upstream for this request\n' } },
   };
   return [...byHeader, catchAll];
 }
@@ -226,8 +250,10 @@ function extProcFilter(s: EnvoySettings): object {
         // The processor picks per response in its response_headers answer (mode_override):
         // STREAMED for SSE, BUFFERED for JSON. NONE here covers responses it never overrides.
         response_body_mode: 'NONE',
-        request_trailer_mode: 'SKIP',
-        response_trailer_mode: 'SKIP',
+        // Trailers end a body whose last data message has no end_of_stream; the
+        // processor must see them to know a request or response is complete.
+        request_trailer_mode: 'SEND',
+        response_trailer_mode: 'SEND',
       },
       // A header change Envoy refuses becomes a 500 instead of being dropped silently.
       mutation_rules: { disallow_is_error: true },
@@ -236,7 +262,26 @@ function extProcFilter(s: EnvoySettings): object {
   };
 }
 
-function connectionManager(origins: readonly ProviderOrigin[], s: EnvoySettings): object {
+/**
+ * Runs before the first route match (and before any filter): a client can
+ * never name a cluster or a host, even if the processor let a request through
+ * undecided. Envoy's own x-envoy-* request headers are not honoured from
+ * external clients either (no internal_address_config: since Envoy 1.33 no
+ * peer counts as internal), and removing them here keeps them from reaching
+ * the processor or a provider.
+ */
+function earlyHeaderMutation(): object {
+  return {
+    name: 'envoy.http.early_header_mutation.header_mutation',
+    typed_config: {
+      '@type': TYPE.earlyMutation,
+      // Only the routing headers: other x-gw-* headers are the caller's attribution input.
+      mutations: [{ remove: ROUTE_HEADER }, { remove: UPSTREAM_HOST_HEADER }, { remove_on_match: { key_matcher: { prefix: 'x-envoy-' } } }],
+    },
+  };
+}
+
+function connectionManager(s: EnvoySettings): object {
   return {
     name: 'envoy.filters.network.http_connection_manager',
     typed_config: {
@@ -250,25 +295,100 @@ function connectionManager(origins: readonly ProviderOrigin[], s: EnvoySettings)
       // new trace is made on the x-request-id, so Envoy must generate one.
       generate_request_id: s.tracingCollector !== null,
       ...(s.tracingCollector !== null ? { tracing: tracing(s) } : {}),
+      // Over HTTP/2 Envoy would forward the caller's :scheme (http for an in-cluster caller)
+      // to a TLS provider; send the scheme of the upstream connection instead.
+      scheme_header_transformation: { match_upstream: true },
       // No whole-request deadline: a stream lasts as long as the model writes.
       request_timeout: '0s',
       stream_idle_timeout: duration(s.streamIdleTimeoutSeconds),
       drain_timeout: duration(s.drainTimeoutSeconds),
+      http2_protocol_options: { connection_keepalive: HTTP2_KEEPALIVE },
+      early_header_mutation_extensions: [earlyHeaderMutation()],
+      access_log: [{ name: 'envoy.access_loggers.stdout', typed_config: { '@type': TYPE.stdoutLog, log_format: { json_format: accessLogFormat() } } }],
       route_config: {
         name: LISTENER,
-        virtual_hosts: [{ name: LISTENER, domains: ['*'], routes: routes(origins, s) }],
+        virtual_hosts: [{ name: LISTENER, domains: ['*'], routes: routes(s) }],
       },
-      http_filters: [extProcFilter(s), { name: 'envoy.filters.http.router', typed_config: { '@type': TYPE.router } }],
+      http_filters: [
+        extProcFilter(s),
+        { name: DFP_FILTER, typed_config: { '@type': TYPE.dfpFilter, dns_cache_config: dnsCache(s) } },
+        // No x-envoy-* headers of the router's own to providers or callers.
+        { name: 'envoy.filters.http.router', typed_config: { '@type': TYPE.router, suppress_envoy_headers: true } },
+      ],
     },
+  };
+}
+
+/**
+ * The kubelet's probe target. The health_check filter answers GET /ready
+ * itself: 200 while Envoy is live, 503 once it drains (or after
+ * /healthcheck/fail), so a draining pod leaves the Service at once. Nothing
+ * else is served here.
+ */
+function readyListener(s: EnvoySettings): object {
+  return {
+    name: READY_LISTENER,
+    address: socketAddress(s.listenAddress, s.readyPort),
+    filter_chains: [
+      {
+        filters: [
+          {
+            name: 'envoy.filters.network.http_connection_manager',
+            typed_config: {
+              '@type': TYPE.hcm,
+              stat_prefix: READY_LISTENER,
+              codec_type: 'AUTO',
+              route_config: {
+                name: READY_LISTENER,
+                virtual_hosts: [{ name: READY_LISTENER, domains: ['*'], routes: [{ match: { prefix: '/' }, direct_response: { status: 404 } }] }],
+              },
+              http_filters: [
+                {
+                  name: 'envoy.filters.http.health_check',
+                  typed_config: {
+                    '@type': TYPE.healthCheck,
+                    pass_through_mode: false,
+                    headers: [{ name: ':path', string_match: { exact: '/ready' } }],
+                  },
+                },
+                { name: 'envoy.filters.http.router', typed_config: { '@type': TYPE.router } },
+              ],
+            },
+          },
+        ],
+      },
+    ],
+  };
+}
+
+/**
+ * Sheds load before the container's memory limit: with 40 MiB buffered
+ * bodies, a burst of large requests could otherwise take Envoy past the limit
+ * and get it OOM-killed with every stream it carries. The heap ceiling is a
+ * share of the limit (the rest is Envoy's non-heap memory and tcmalloc's
+ * slack); near it Envoy returns freed memory, then answers new requests 503
+ * and closes idle keep-alive connections, and lets streams in flight finish.
+ */
+function overloadManager(s: EnvoySettings): object {
+  const monitor = 'envoy.resource_monitors.fixed_heap';
+  const at = (value: number): object[] => [{ name: monitor, threshold: { value } }];
+  return {
+    refresh_interval: '0.25s',
+    resource_monitors: [{ name: monitor, typed_config: { '@type': TYPE.fixedHeap, max_heap_size_bytes: Math.floor(s.memoryLimitBytes * HEAP_SHARE) } }],
+    actions: [
+      { name: 'envoy.overload_actions.shrink_heap', triggers: at(0.9) },
+      { name: 'envoy.overload_actions.disable_http_keepalive', triggers: at(0.92) },
+      { name: 'envoy.overload_actions.stop_accepting_requests', triggers: at(0.95) },
+    ],
   };
 }
 
 /** The bootstrap as a plain object (snake_case field names, as Envoy reads them). Throws ConfigError on bad settings. */
 export function envoyBootstrap(settings: EnvoySettings): object {
   assertEnvoySettings(settings);
-  const origins = providerOrigins(settings.providers);
   return {
     admin: { address: socketAddress(settings.adminAddress, settings.adminPort) },
+    overload_manager: overloadManager(settings),
     static_resources: {
       listeners: [
         {
@@ -276,12 +396,14 @@ export function envoyBootstrap(settings: EnvoySettings): object {
           address: socketAddress(settings.listenAddress, settings.listenPort),
           // BUFFERED request bodies (and JSON responses the processor buffers) must fit here.
           per_connection_buffer_limit_bytes: settings.bufferLimitBytes,
-          filter_chains: [{ filters: [connectionManager(origins, settings)] }],
+          filter_chains: [{ filters: [connectionManager(settings)] }],
         },
+        readyListener(settings),
       ],
       clusters: [
         extProcCluster(settings),
-        ...origins.map((p) => providerCluster(p, settings)),
+        providerCluster(DYNAMIC_CLUSTERS.https, true, settings),
+        providerCluster(DYNAMIC_CLUSTERS.http, false, settings),
         ...(settings.tracingCollector !== null ? [collectorCluster(settings, settings.tracingCollector)] : []),
       ],
     },
@@ -300,23 +422,30 @@ export function renderEnvoyBootstrap(settings: EnvoySettings): string {
     ' Envoy bootstrap generated by `gw envoy-config`. Do not edit; regenerate instead.',
     ` processor: ${describeProcessor(settings)}; path prefix: ${settings.pathPrefix === '' ? '(none)' : settings.pathPrefix}`,
     ' (gw extproc strips the prefix and sets :path, so every route matches "/".)',
+    ` Run Envoy with --concurrency set to the container's CPU limit (it starts one worker per host CPU otherwise).`,
   ].join('\n');
   const hcmPath = ['static_resources', 'listeners', 0, 'filter_chains', 0, 'filters', 0, 'typed_config'];
   const routesNode = doc.getIn([...hcmPath, 'route_config', 'virtual_hosts', 0, 'routes'], true);
   if (isSeq(routesNode)) {
     const first = routesNode.items[0] as Node | undefined;
-    if (first) first.commentBefore = ` One route per provider cluster, chosen by the ${ROUTE_HEADER} header the processor sets.`;
+    if (first) first.commentBefore = ` One route per dynamic forward proxy cluster, chosen by the ${ROUTE_HEADER} header the processor sets; it names the host in ${UPSTREAM_HOST_HEADER}.`;
     const last = routesNode.items[routesNode.items.length - 1] as Node | undefined;
     if (last) {
       last.commentBefore = [
         ' Catch-all: the first match (before the processor answers) lands here; the',
-        ' processor then sets the routing header and clears the route cache. Reached at',
-        ' forwarding time only if the processor named an undeclared cluster or did not',
-        ' decide: fail closed rather than send a request to the wrong provider.',
+        ' processor then sets the routing headers and clears the route cache. Reached at',
+        ' forwarding time only if the processor did not decide: fail closed.',
       ].join('\n');
     }
   }
   const extProc = doc.getIn([...hcmPath, 'http_filters', 0, 'typed_config'], true);
+  const hcm = doc.getIn(hcmPath, true);
+  if (isMap(hcm)) {
+    const logs = hcm.items.find((pair) => (pair.key as { value?: unknown } | null)?.value === 'access_log');
+    if (logs && logs.key && typeof logs.key === 'object') {
+      (logs.key as Node).commentBefore = ' One JSON line per request on stdout; x-gw-request-id joins it to the processor\'s logs. No credential header is logged.';
+    }
+  }
   if (isMap(extProc)) {
     const mode = extProc.items.find((pair) => (pair.key as { value?: unknown } | null)?.value === 'processing_mode');
     if (mode && mode.key && typeof mode.key === 'object') {

@@ -6,7 +6,6 @@
 import { isIP } from 'node:net';
 import { ConfigError } from '../config/load-resources.js';
 import { DEFAULT_PIPELINE_CONFIG } from '../pipeline/config.js';
-import { clusterNameForOrigin } from '../upstream/cluster-name.js';
 
 const MIB = 1024 * 1024;
 
@@ -17,9 +16,14 @@ export interface EnvoySettings {
   /** Listener bind address (an IP literal; Envoy does not resolve names for listeners). */
   readonly listenAddress: string;
   readonly listenPort: number;
-  /** Envoy's own admin interface; keep it on loopback. */
+  /**
+   * Envoy's own admin interface. Loopback only: it serves POST /quitquitquit,
+   * /drain_listeners and config dumps to anyone who reaches it.
+   */
   readonly adminAddress: string;
   readonly adminPort: number;
+  /** The readiness listener (on listenAddress): GET /ready, 200 while live, 503 once draining. */
+  readonly readyPort: number;
   /**
    * The `{base_url}` prefix, '' for none. It does not change the route table:
    * every route matches prefix `/` and `gw extproc --prefix` strips it and
@@ -27,7 +31,11 @@ export interface EnvoySettings {
    */
   readonly pathPrefix: string;
   readonly processor: ProcessorEndpoint;
-  /** Provider base URLs; one cluster per distinct origin (scheme, host, port). */
+  /**
+   * Provider base URLs whose hosts Envoy resolves at start (the dynamic forward
+   * proxy's preresolve_hostnames). Any other host a ProviderCredential names is
+   * resolved on its first request; none needs a redeploy.
+   */
   readonly providers: readonly string[];
   /** ext_proc `message_timeout`: how long Envoy waits for each processor answer. */
   readonly messageTimeoutSeconds: number;
@@ -35,7 +43,10 @@ export interface EnvoySettings {
   readonly bufferLimitBytes: number;
   /** The body limit `gw extproc` runs with (its `--max-body-mb`); the buffer limit must exceed it. */
   readonly maxBodyBytes: number;
-  /** HCM `stream_idle_timeout` and each route's `idle_timeout`: the "no bytes for this long" guard. */
+  /**
+   * HCM `stream_idle_timeout` and each route's `idle_timeout`: the "no bytes for this long" guard.
+   * At least MIN_STREAM_IDLE_TIMEOUT_SECONDS: a non-streaming call sends nothing until its answer.
+   */
   readonly streamIdleTimeoutSeconds: number;
   /** HCM `drain_timeout`: the HTTP/2 GOAWAY grace period while a connection drains. */
   readonly drainTimeoutSeconds: number;
@@ -55,7 +66,22 @@ export interface EnvoySettings {
   readonly tracingServiceName: string;
   /** Share of new traces Envoy starts (a caller's sampled traceparent is always followed). */
   readonly tracingSamplingPercent: number;
+  /**
+   * The Envoy container's memory limit. The overload manager's heap ceiling is
+   * HEAP_SHARE of it, so Envoy sheds load before the kernel kills it.
+   */
+  readonly memoryLimitBytes: number;
 }
+
+/**
+ * The Anthropic SDKs wait 10 minutes for a non-streaming answer by default
+ * (and refuse non-streaming calls they expect to run longer), so no timeout on
+ * the provider path may be shorter: the longest call the gateway supports is a
+ * 10-minute non-streaming one. Streams are bounded only by their idle gap.
+ */
+export const MIN_STREAM_IDLE_TIMEOUT_SECONDS = 600;
+/** Share of the container memory limit the overload manager lets Envoy's heap use. */
+export const HEAP_SHARE = 0.8;
 
 export const DEFAULT_PROCESSOR_SOCKET = '/var/run/gw/extproc.sock';
 
@@ -64,6 +90,7 @@ export const DEFAULT_ENVOY_SETTINGS: EnvoySettings = Object.freeze({
   listenPort: 8080,
   adminAddress: '127.0.0.1',
   adminPort: 9901,
+  readyPort: 9902,
   pathPrefix: '',
   processor: Object.freeze({ socketPath: DEFAULT_PROCESSOR_SOCKET }),
   providers: Object.freeze(['https://api.anthropic.com']),
@@ -73,7 +100,9 @@ export const DEFAULT_ENVOY_SETTINGS: EnvoySettings = Object.freeze({
   messageTimeoutSeconds: 10,
   bufferLimitBytes: 40 * MIB,
   maxBodyBytes: DEFAULT_PIPELINE_CONFIG.maxBodyBytes,
-  streamIdleTimeoutSeconds: 300,
+  // Above the SDKs' 10-minute wait for a non-streaming answer, with room for the
+  // provider's own queueing before its first byte.
+  streamIdleTimeoutSeconds: 900,
   drainTimeoutSeconds: 5,
   connectTimeoutSeconds: 5,
   upstreamCaFile: '/etc/ssl/certs/ca-certificates.crt',
@@ -82,6 +111,7 @@ export const DEFAULT_ENVOY_SETTINGS: EnvoySettings = Object.freeze({
   tracingCollectorTls: false,
   tracingServiceName: 'gw-envoy',
   tracingSamplingPercent: 100,
+  memoryLimitBytes: 1024 * MIB,
 });
 
 /**
@@ -107,6 +137,7 @@ export const VALUE_KEYS = [
   'listenPort',
   'adminAddress',
   'adminPort',
+  'readyPort',
   'pathPrefix',
   'processorSocket',
   'processorAddress',
@@ -123,6 +154,7 @@ export const VALUE_KEYS = [
   'tracingCollectorTls',
   'tracingServiceName',
   'tracingSamplingPercent',
+  'memoryLimitMb',
 ] as const;
 
 export type EnvoyValueKey = (typeof VALUE_KEYS)[number];
@@ -133,6 +165,7 @@ export const FLAG_OF: Readonly<Record<EnvoyValueKey, string>> = Object.freeze({
   listenPort: '--listen-port',
   adminAddress: '--admin-address',
   adminPort: '--admin-port',
+  readyPort: '--ready-port',
   pathPrefix: '--prefix',
   processorSocket: '--processor-socket',
   processorAddress: '--processor-address',
@@ -149,6 +182,7 @@ export const FLAG_OF: Readonly<Record<EnvoyValueKey, string>> = Object.freeze({
   tracingCollectorTls: '--tracing-collector-tls',
   tracingServiceName: '--tracing-service-name',
   tracingSamplingPercent: '--tracing-sampling-percent',
+  memoryLimitMb: '--memory-limit-mb',
 });
 
 /** Raw values as read from a values file or flags; anything may be wrong with them. */
@@ -240,6 +274,7 @@ export function resolveEnvoySettings(values: EnvoyValues, defaults: EnvoySetting
     listenPort: num('listenPort', defaults.listenPort),
     adminAddress: text('adminAddress', defaults.adminAddress),
     adminPort: num('adminPort', defaults.adminPort),
+    readyPort: num('readyPort', defaults.readyPort),
     pathPrefix: text('pathPrefix', defaults.pathPrefix),
     processor,
     providers,
@@ -255,30 +290,33 @@ export function resolveEnvoySettings(values: EnvoyValues, defaults: EnvoySetting
     tracingCollectorTls,
     tracingServiceName: text('tracingServiceName', defaults.tracingServiceName),
     tracingSamplingPercent: num('tracingSamplingPercent', defaults.tracingSamplingPercent),
+    memoryLimitBytes: Math.round(num('memoryLimitMb', defaults.memoryLimitBytes / MIB) * MIB),
   };
   problems.push(...envoySettingsProblems(settings));
   if (problems.length > 0) throw new ConfigError(problems);
   return Object.freeze(settings);
 }
 
-/** One provider cluster: a distinct origin and the name the processor routes to. */
-export interface ProviderOrigin {
-  readonly origin: string;
-  readonly cluster: string;
-  readonly url: URL;
+/** One host:port Envoy resolves at start. */
+export interface PreresolvedHost {
+  readonly host: string;
+  readonly port: number;
 }
 
 /**
- * The distinct provider origins in first-seen order. Base paths are the
- * processor's business (it sets `:path`), so `https://openrouter.ai/api` and
- * `https://openrouter.ai` share one cluster. Throws on a malformed URL; call
- * envoySettingsProblems first.
+ * The distinct provider hosts in first-seen order. Base paths are the
+ * processor's business (it sets `:path`), and IP literals need no DNS.
+ * Throws on a malformed URL; call envoySettingsProblems first.
  */
-export function providerOrigins(providers: readonly string[]): ProviderOrigin[] {
-  const seen = new Map<string, ProviderOrigin>();
+export function preresolvedHosts(providers: readonly string[]): PreresolvedHost[] {
+  const seen = new Map<string, PreresolvedHost>();
   for (const base of providers) {
     const url = new URL(base);
-    if (!seen.has(url.origin)) seen.set(url.origin, { origin: url.origin, cluster: clusterNameForOrigin(url.origin), url: new URL(url.origin) });
+    const host = bareHost(url);
+    if (isIP(host) !== 0) continue;
+    const port = Number(url.port || (url.protocol === 'https:' ? 443 : 80));
+    const key = `${host}:${port}`;
+    if (!seen.has(key)) seen.set(key, { host, port });
   }
   return [...seen.values()];
 }
@@ -297,9 +335,15 @@ export function envoySettingsProblems(s: EnvoySettings): string[] {
   const problems: string[] = [];
   if (isIP(s.listenAddress) === 0) problems.push(`${label('listenAddress')} must be an IP address (e.g. 0.0.0.0 or ::), got "${s.listenAddress}"`);
   checkPort(label('listenPort'), s.listenPort, problems);
-  if (isIP(s.adminAddress) === 0) problems.push(`${label('adminAddress')} must be an IP address (e.g. 127.0.0.1), got "${s.adminAddress}"`);
+  if (!isLoopback(s.adminAddress)) {
+    problems.push(`${label('adminAddress')} must be a loopback address (127.0.0.1 or ::1): Envoy's admin interface answers POST /quitquitquit to anyone who reaches it; probe ${label('readyPort')} instead, got "${s.adminAddress}"`);
+  }
   checkPort(label('adminPort'), s.adminPort, problems);
+  checkPort(label('readyPort'), s.readyPort, problems);
   if (s.adminAddress === s.listenAddress && s.adminPort === s.listenPort) problems.push(`${label('adminPort')} and ${label('listenPort')} must differ on the same address (both ${s.listenPort})`);
+  if (s.readyPort === s.listenPort) problems.push(`${label('readyPort')} and ${label('listenPort')} must differ (both ${s.listenPort})`);
+  // 0.0.0.0 covers loopback too, so the ready listener and admin may never share a port.
+  if (s.readyPort === s.adminPort) problems.push(`${label('readyPort')} and ${label('adminPort')} must differ (both ${s.adminPort})`);
   if (s.pathPrefix !== '' && !PREFIX.test(s.pathPrefix)) problems.push(`${label('pathPrefix')} must start with / and not end with /, got "${s.pathPrefix}"`);
 
   if ('socketPath' in s.processor) {
@@ -312,8 +356,6 @@ export function envoySettingsProblems(s: EnvoySettings): string[] {
     checkPort(label('processorAddress'), port, problems);
   }
 
-  if (s.providers.length === 0) problems.push(`${label('providers')}: at least one provider base URL is needed`);
-  const byCluster = new Map<string, string>();
   for (const base of s.providers) {
     let url: URL;
     try {
@@ -328,20 +370,16 @@ export function envoySettingsProblems(s: EnvoySettings): string[] {
     }
     if (url.username !== '' || url.password !== '') problems.push(`${label('providers')}: "${base}" must not carry credentials; they belong in ProviderCredentials`);
     if (url.search !== '' || url.hash !== '') problems.push(`${label('providers')}: "${base}" must not have a query or fragment`);
-    if (url.hostname === '') {
-      problems.push(`${label('providers')}: "${base}" has no host`);
-      continue;
-    }
-    // Two origins whose names differ only in punctuation (a-b.com, a.b.com) map to one
-    // cluster name; the processor could not tell them apart, so refuse the pair.
-    const cluster = clusterNameForOrigin(url.origin);
-    const other = byCluster.get(cluster);
-    if (other !== undefined && other !== url.origin) problems.push(`${label('providers')}: "${other}" and "${url.origin}" both map to cluster ${cluster}; use distinct hosts`);
-    else byCluster.set(cluster, url.origin);
+    if (url.hostname === '') problems.push(`${label('providers')}: "${base}" has no host`);
   }
 
   checkSeconds(label('messageTimeoutSeconds'), s.messageTimeoutSeconds, MAX_MESSAGE_TIMEOUT_SECONDS, problems);
   checkSeconds(label('streamIdleTimeoutSeconds'), s.streamIdleTimeoutSeconds, 86_400, problems);
+  if (Number.isFinite(s.streamIdleTimeoutSeconds) && s.streamIdleTimeoutSeconds < MIN_STREAM_IDLE_TIMEOUT_SECONDS) {
+    problems.push(
+      `${label('streamIdleTimeoutSeconds')} must be at least ${MIN_STREAM_IDLE_TIMEOUT_SECONDS}: the Anthropic SDKs wait 10 minutes for a non-streaming answer, which sends no byte until it is ready, got ${s.streamIdleTimeoutSeconds}`,
+    );
+  }
   checkSeconds(label('drainTimeoutSeconds'), s.drainTimeoutSeconds, 3600, problems);
   checkSeconds(label('connectTimeoutSeconds'), s.connectTimeoutSeconds, 300, problems);
 
@@ -368,7 +406,17 @@ export function envoySettingsProblems(s: EnvoySettings): string[] {
   if (!Number.isFinite(s.tracingSamplingPercent) || s.tracingSamplingPercent < 0 || s.tracingSamplingPercent > 100) {
     problems.push(`${label('tracingSamplingPercent')} must be between 0 and 100, got ${s.tracingSamplingPercent}`);
   }
+  if (!Number.isFinite(s.memoryLimitBytes) || s.memoryLimitBytes < 64 * MIB) {
+    problems.push(`${label('memoryLimitMb')} must be at least 64 MiB (the Envoy container's memory limit), got ${s.memoryLimitBytes / MIB}`);
+  } else if (Number.isInteger(s.bufferLimitBytes) && s.memoryLimitBytes * HEAP_SHARE < 2 * s.bufferLimitBytes) {
+    // Below two buffered bodies the overload manager would refuse nearly every large request.
+    problems.push(`${label('memoryLimitMb')} (${s.memoryLimitBytes / MIB} MiB) leaves Envoy less heap than two buffered bodies of ${label('bufferLimitMb')} (${s.bufferLimitBytes / MIB} MiB)`);
+  }
   return problems;
+}
+
+function isLoopback(address: string): boolean {
+  return /^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(address) || address === '::1';
 }
 
 /** Throws a ConfigError listing every problem; for callers that built EnvoySettings by hand. */

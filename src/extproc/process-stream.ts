@@ -3,7 +3,7 @@ import type { RequestContext } from '../pipeline/context.js';
 import type { Pipeline } from '../pipeline/pipeline.js';
 import type { TraceParent } from '../pipeline/tracing.js';
 import type { EndOutcome, LocalResponse } from '../pipeline/types.js';
-import { ROUTE_HEADER } from '../upstream/cluster-name.js';
+import { ROUTE_HEADER, UPSTREAM_HOST_HEADER, upstreamHostForOrigin } from '../upstream/cluster-name.js';
 import { decodeHeaders, setHeader } from './header-codec.js';
 import type { ProcessingRequest, ProcessingResponse, ProcessServerStream } from './proto.js';
 
@@ -47,6 +47,12 @@ export class ProcessStream {
   private ctx: RequestContext | null = null;
   private finished = false;
   private body: Buffer[] = [];
+  /**
+   * Envoy's configured request body mode, from protocol_config on the first
+   * message (Envoy 1.34+); our generated config uses BUFFERED, the assumption
+   * when an older Envoy does not say.
+   */
+  private requestBodyMode = 'BUFFERED';
   /** Phases 1 and 2 await state; later messages queue behind them so answers stay in order. */
   private tail: Promise<void> = Promise.resolve();
   private pending = 0;
@@ -139,6 +145,8 @@ export class ProcessStream {
       this.endWithProtocolError(`${message.request ?? 'a message'} after the immediate_response that ended this request`);
       return;
     }
+    const mode = message.protocol_config?.request_body_mode;
+    if (mode !== undefined) this.requestBodyMode = String(mode);
     switch (message.request) {
       case 'request_headers':
         return this.requestHeaders(message);
@@ -149,9 +157,14 @@ export class ProcessStream {
       case 'response_body':
         return this.responseBody(message);
       case 'request_trailers':
+        // The request was decided on its (BUFFERED) body already; trailers change nothing.
         return this.write({ request_trailers: {} });
       case 'response_trailers':
-        return this.write({ response_trailers: {} });
+        // A response that ends with trailers has no body message with end_of_stream:
+        // its trailers are the end of a complete response.
+        this.write({ response_trailers: {} });
+        this.finish('complete');
+        return;
       default:
         throw new Error('unknown ext_proc message');
     }
@@ -183,7 +196,10 @@ export class ProcessStream {
   private async requestBody(message: ProcessingRequest): Promise<void> {
     const chunk = message.request_body?.body;
     if (chunk && chunk.length > 0) this.body.push(Buffer.from(chunk));
-    if (!message.request_body?.end_of_stream) {
+    // BUFFERED sends the whole body in one message, whose end_of_stream is false
+    // when trailers follow; it is complete all the same, and only its answer can
+    // still change the held headers and the route.
+    if (!message.request_body?.end_of_stream && this.requestBodyMode !== 'BUFFERED') {
       this.write(CONTINUE_REQUEST_BODY);
       return;
     }
@@ -205,7 +221,12 @@ export class ProcessStream {
     const common = {
       header_mutation: {
         remove_headers: [...plan.removeHeaders],
-        set_headers: [setHeader(ROUTE_HEADER, plan.cluster), setHeader(':path', plan.path), ...plan.setHeaders.map(([k, v]) => setHeader(k, v))],
+        set_headers: [
+          setHeader(ROUTE_HEADER, plan.cluster),
+          setHeader(UPSTREAM_HOST_HEADER, upstreamHostForOrigin(plan.origin)),
+          setHeader(':path', plan.path),
+          ...plan.setHeaders.map(([k, v]) => setHeader(k, v)),
+        ],
       },
       // Re-routing needs the flag together with a header mutation in the same answer.
       clear_route_cache: true,

@@ -1,13 +1,28 @@
 /**
- * The Envoy cluster that carries traffic to one provider address. A pure
- * function of the origin, so the processor (which names the cluster in the
- * routing header) and `gw envoy-config` (which declares the clusters) agree
- * without sharing any state.
+ * How the processor tells Envoy where a request goes. Envoy routes on the
+ * cluster header to one of two dynamic forward proxy clusters (TLS or plain
+ * HTTP) and connects to the host named in the host header, so a provider
+ * address that appears in a new ProviderCredential works without touching
+ * Envoy's configuration. Both headers are set only by the processor: Envoy
+ * strips any client-sent copy before its first route match, and the processor
+ * removes every client x-gw-* header again in its answer.
  */
 export const ROUTE_HEADER = 'x-gw-upstream';
+export const UPSTREAM_HOST_HEADER = 'x-gw-upstream-host';
 
+/** The dynamic forward proxy clusters, by URL scheme. */
+export const DYNAMIC_CLUSTERS = Object.freeze({ https: 'gw_dfp_https', http: 'gw_dfp_http' } as const);
+
+/** The Envoy cluster that carries traffic to a provider origin (`https://host[:port]`). */
 export function clusterNameForOrigin(origin: string): string {
-  const url = new URL(origin);
-  const port = url.port || (url.protocol === 'https:' ? '443' : '80');
-  return `gw_${url.protocol.replace(':', '')}_${url.hostname.replace(/[^A-Za-z0-9]/g, '_')}_${port}`;
+  return new URL(origin).protocol === 'https:' ? DYNAMIC_CLUSTERS.https : DYNAMIC_CLUSTERS.http;
+}
+
+/**
+ * The authority Envoy connects to (and sends as Host, SNI and the name the
+ * certificate must carry): host, and the port only when it is not the
+ * scheme's default, which is what the dynamic forward proxy assumes.
+ */
+export function upstreamHostForOrigin(origin: string): string {
+  return new URL(origin).host;
 }

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { clusterNameForOrigin } from '../../src/upstream/cluster-name.js';
+import { DYNAMIC_CLUSTERS } from '../../src/upstream/cluster-name.js';
+import { generatedConfigHarnessOptions } from '../support/envoy-harness/generated-config.js';
 import { splitEvery, startEnvoyHarness, type EnvoyHarness } from '../support/envoy-harness/index.js';
 import { writeGatewayConfig } from '../support/gateway-config.js';
 import { spawnGw, waitForLogs, type GatewayProcess } from '../support/gateway-process.js';
@@ -32,9 +33,7 @@ describe('gw extproc behind the Envoy harness', () => {
     const port = processor.output.map((l) => /listening on [^:]+:(\d+)/.exec(l)?.[1]).find(Boolean);
     harness = await startEnvoyHarness({
       processor: `127.0.0.1:${port}`,
-      clusters: { [clusterNameForOrigin(vendor.url)]: vendor.url, [clusterNameForOrigin(aggregator.url)]: aggregator.url },
-      defaultCluster: clusterNameForOrigin(vendor.url),
-      allowModeOverride: true,
+      ...generatedConfigHarnessOptions(),
       messageTimeoutMs: 10_000,
       // Envoy hands the filter pieces of its own choosing: cut every 7 bytes, so SSE events straddle chunks.
       responseChunking: { split: splitEvery(7), emptyFinalChunk: true },
@@ -81,7 +80,7 @@ describe('gw extproc behind the Envoy harness', () => {
     expect(harness.stats.stream_msgs_sent - sentBefore).toBe(2);
   });
 
-  it('routes each provider to its own cluster through the routing header and clear_route_cache', async () => {
+  it('routes each provider to its own host through the dynamic forward proxy headers and clear_route_cache', async () => {
     await harness.idle();
     const cleared = harness.stats.route_cache_cleared;
     const a = await post({ model: 'claude-haiku-4-5', max_tokens: 5, messages: [] });
@@ -91,9 +90,13 @@ describe('gw extproc behind the Envoy harness', () => {
     expect(b.status).toBe(200);
     await b.text();
     await harness.idle();
-    expect(harness.accessLog.slice(-2).map((e) => e.cluster)).toEqual([clusterNameForOrigin(vendor.url), clusterNameForOrigin(aggregator.url)]);
+    expect(harness.accessLog.slice(-2).map((e) => [e.cluster, e.upstreamHost])).toEqual([
+      [DYNAMIC_CLUSTERS.http, new URL(vendor.url).host],
+      [DYNAMIC_CLUSTERS.http, new URL(aggregator.url).host],
+    ]);
     expect(harness.stats.route_cache_cleared - cleared).toBe(2);
     expect(aggregator.messageRequests().at(-1)?.headers['x-gw-upstream']).toBeUndefined();
+    expect(aggregator.messageRequests().at(-1)?.headers['x-gw-upstream-host']).toBeUndefined();
   });
 
   it('meters a stream whose events Envoy split mid-event, relaying it byte for byte', async () => {

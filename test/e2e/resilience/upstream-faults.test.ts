@@ -131,12 +131,13 @@ describe.each(PLANES)('upstream faults through $name', (plane) => {
       const record = await recordOf(gateway, requestId as string);
       expect(record).toMatchObject({ status: 502, fault: 'upstream_unreachable', outcome: 'gateway_error', cost_usd: 0 });
     } else {
-      // Envoy: the route's idle timeout answers 408 "stream timeout" itself; it passes the
+      // Envoy: the route's idle timeout answers "stream timeout" itself, 504 because the
+      // request was fully received (Http::Utility::maybeRequestTimeoutCode); it passes the
       // processor's encode path like any response, which tags it and records it.
-      expect(res.status).toBe(408);
+      expect(res.status).toBe(504);
       expect(body).toBe('stream timeout');
       const record = await recordOf(gateway, requestId as string);
-      expect(record).toMatchObject({ status: 408, input_tokens: 0, output_tokens: 0 });
+      expect(record).toMatchObject({ status: 504, input_tokens: 0, output_tokens: 0 });
     }
     expect(provider.messageRequests().length).toBeGreaterThan(0);
     await expectLeaseFree();

@@ -68,6 +68,13 @@ export class Downstream {
     return !this.finished;
   }
 
+  /** Trailers after the body (HTTP/1.1 chunked); Node drops them on a content-length response. */
+  addTrailers(trailers: HeaderMap): void {
+    if (this.finished) return;
+    const record = trailers.toRecord();
+    if (Object.keys(record).length > 0 && !this.res.hasHeader('content-length')) this.res.addTrailers(record);
+  }
+
   end(chunk?: Buffer): void {
     if (this.finished) return;
     this.ended = true;

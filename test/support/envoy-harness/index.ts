@@ -45,7 +45,9 @@ export async function startEnvoyHarness(options: EnvoyHarnessOptions): Promise<E
   const client = new grpc.Client(grpcTarget(resolved.processor), grpc.credentials.createInsecure());
   const dispatcher = new Agent({ keepAliveTimeout: 1_000 });
 
-  const server = createServer((req: IncomingMessage, res: ServerResponse) => {
+  // Envoy's max_request_headers_kb default: 60 KiB (api/envoy/extensions/filters/network/
+  // http_connection_manager/v3/http_connection_manager.proto); larger headers get 431.
+  const server = createServer({ maxHeaderSize: 60 * 1024 }, (req: IncomingMessage, res: ServerResponse) => {
     const flow = new RequestFlow(req, res, { options: resolved, client, dispatcher, stats });
     const done = flow.run().then(
       (entry) => {

@@ -31,8 +31,41 @@ export interface EnvoyHarnessOptions {
    * Default `x-gw-upstream`.
    */
   routeHeader?: string;
-  /** Cluster for requests whose routing header names no cluster; none → 404. */
+  /**
+   * A catch-all route to this cluster for requests whose routing header names
+   * no cluster (an Envoy route with only `prefix: /`). Without it and without
+   * catchAll, Envoy's router answers 404 (route_not_found).
+   */
   defaultCluster?: string;
+  /**
+   * A catch-all `direct_response` route, as the generated bootstrap has
+   * (`gw_no_upstream`, 502): Envoy answers it itself at forwarding time.
+   */
+  catchAll?: { status: number; body: string };
+  /**
+   * Clusters of type envoy.clusters.dynamic_forward_proxy, by name → scheme.
+   * A request routed to one goes to the host named in upstreamHostHeader
+   * (the filter's per-route host_rewrite_header), as the generated bootstrap does.
+   */
+  dynamicClusters?: Record<string, 'http' | 'https'>;
+  /** The dynamic forward proxy's host_rewrite_header; default `x-gw-upstream-host`. */
+  upstreamHostHeader?: string;
+  /** PEM of the CA that TLS upstream certificates are verified against (upstreamCaFile). */
+  upstreamCa?: string;
+  /**
+   * HCM scheme_header_transformation.match_upstream: send `:scheme` https to a
+   * TLS upstream. Default true (generated bootstrap); false forwards the
+   * downstream scheme as Envoy does without it.
+   */
+  schemeMatchUpstream?: boolean;
+  /** HCM generate_request_id; default false (generated bootstrap; Envoy's own default is true). */
+  generateRequestId?: boolean;
+  /**
+   * The HCM's early_header_mutation_extensions: request headers removed before
+   * the first route match. Exact names and name prefixes; default none.
+   */
+  earlyRemoveHeaders?: string[];
+  earlyRemoveHeaderPrefixes?: string[];
   processingMode?: Partial<HarnessProcessingMode>;
   /** allow_mode_override; default false (Envoy's default). */
   allowModeOverride?: boolean;
@@ -56,8 +89,9 @@ export interface EnvoyHarnessOptions {
   requestHeadersToRemove?: string[];
   /**
    * Route idle_timeout: no upstream byte for this long ends the request, with
-   * a 408 "stream timeout" local reply before the response headers and a
-   * stream reset after them. Default: none (undici's own 300 s limits).
+   * a "stream timeout" local reply before the response headers (504 once the
+   * request was fully received, 408 before) and a stream reset after them.
+   * Default: none (undici's own 300 s limits).
    */
   routeIdleTimeoutMs?: number;
   /**
@@ -82,6 +116,14 @@ export interface ResolvedOptions {
   clusters: Map<string, URL>;
   routeHeader: string;
   defaultCluster: string | undefined;
+  catchAll: { status: number; body: string } | undefined;
+  dynamicClusters: Map<string, 'http' | 'https'>;
+  upstreamHostHeader: string;
+  upstreamCa: string | undefined;
+  schemeMatchUpstream: boolean;
+  generateRequestId: boolean;
+  earlyRemoveHeaders: string[];
+  earlyRemoveHeaderPrefixes: string[];
   processingMode: HarnessProcessingMode;
   allowModeOverride: boolean;
   messageTimeoutMs: number;
@@ -110,6 +152,14 @@ export function resolveOptions(o: EnvoyHarnessOptions): ResolvedOptions {
     clusters,
     routeHeader: (o.routeHeader ?? 'x-gw-upstream').toLowerCase(),
     defaultCluster: o.defaultCluster,
+    catchAll: o.catchAll,
+    dynamicClusters: new Map(Object.entries(o.dynamicClusters ?? {})),
+    upstreamHostHeader: (o.upstreamHostHeader ?? 'x-gw-upstream-host').toLowerCase(),
+    upstreamCa: o.upstreamCa,
+    schemeMatchUpstream: o.schemeMatchUpstream ?? true,
+    generateRequestId: o.generateRequestId ?? false,
+    earlyRemoveHeaders: (o.earlyRemoveHeaders ?? []).map((h) => h.toLowerCase()),
+    earlyRemoveHeaderPrefixes: (o.earlyRemoveHeaderPrefixes ?? []).map((h) => h.toLowerCase()),
     processingMode: { ...GATEWAY_PROCESSING_MODE, ...o.processingMode },
     allowModeOverride: o.allowModeOverride ?? false,
     messageTimeoutMs: o.messageTimeoutMs ?? 200,
@@ -152,6 +202,8 @@ export interface EnvoyHarnessStats {
   downstream_resets: number;
   /** Requests sent per cluster. */
   upstream_requests: Record<string, number>;
+  /** Requests sent per upstream host (host:port), for dynamic forward proxy clusters. */
+  upstream_hosts: Record<string, number>;
 }
 
 export function newStats(): EnvoyHarnessStats {
@@ -174,6 +226,7 @@ export function newStats(): EnvoyHarnessStats {
     immediate_responses: 0,
     downstream_resets: 0,
     upstream_requests: {},
+    upstream_hosts: {},
   };
 }
 
@@ -187,6 +240,8 @@ export interface AccessLogEntry {
   responseCodeDetails: string;
   /** Cluster the request went to, if any. */
   cluster: string | undefined;
+  /** %UPSTREAM_HOST% as the harness knows it: the host:port connected to. */
+  upstreamHost: string | undefined;
   /** dynamic_metadata accepted from the processor, by namespace (last write wins). */
   dynamicMetadata: Record<string, ProtoStruct>;
   /** The response did not complete normally (client disconnect or stream reset). */

@@ -2,7 +2,7 @@
  * The harness's ProcessingMode: Envoy's six settings, restricted to the
  * values the harness reproduces. Requests: headers SEND/SKIP, body
  * NONE/BUFFERED. Responses: headers SEND/SKIP, body NONE/STREAMED/BUFFERED.
- * Trailers are always SKIP.
+ * Trailers SEND/SKIP in both directions.
  */
 import type { BodySendMode, HeaderSendMode, ProcessingMode } from '../../../src/extproc/proto.js';
 
@@ -11,8 +11,8 @@ export interface HarnessProcessingMode {
   request_body_mode: 'NONE' | 'BUFFERED';
   response_header_mode: 'SEND' | 'SKIP';
   response_body_mode: 'NONE' | 'STREAMED' | 'BUFFERED';
-  request_trailer_mode: 'SKIP';
-  response_trailer_mode: 'SKIP';
+  request_trailer_mode: 'SEND' | 'SKIP';
+  response_trailer_mode: 'SEND' | 'SKIP';
 }
 
 /** The gateway's Envoy config (reference §3), not Envoy's proto defaults. */
@@ -21,8 +21,8 @@ export const GATEWAY_PROCESSING_MODE: HarnessProcessingMode = {
   request_body_mode: 'BUFFERED',
   response_header_mode: 'SEND',
   response_body_mode: 'NONE',
-  request_trailer_mode: 'SKIP',
-  response_trailer_mode: 'SKIP',
+  request_trailer_mode: 'SEND',
+  response_trailer_mode: 'SEND',
 };
 
 export class UnsupportedModeError extends Error {}
@@ -44,10 +44,6 @@ function responseBodyMode(mode: BodySendMode | undefined): HarnessProcessingMode
   throw new UnsupportedModeError(`harness: response_body_mode ${literal} is not reproduced`);
 }
 
-function trailerMode(next: HeaderSendMode | undefined): 'SKIP' {
-  if (next === 'SEND') throw new UnsupportedModeError('harness: trailer mode SEND is not reproduced');
-  return 'SKIP';
-}
 
 /**
  * Current Envoy's merge of a mode_override: request_header_mode is ignored,
@@ -60,7 +56,7 @@ export function mergeModeOverride(current: HarnessProcessingMode, override: Proc
     response_header_mode: headerMode(current.response_header_mode, override.response_header_mode),
     request_body_mode: requestBodyMode(override.request_body_mode),
     response_body_mode: responseBodyMode(override.response_body_mode),
-    request_trailer_mode: trailerMode(override.request_trailer_mode),
-    response_trailer_mode: trailerMode(override.response_trailer_mode),
+    request_trailer_mode: headerMode(current.request_trailer_mode, override.request_trailer_mode),
+    response_trailer_mode: headerMode(current.response_trailer_mode, override.response_trailer_mode),
   };
 }

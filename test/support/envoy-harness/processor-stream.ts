@@ -22,7 +22,7 @@ import {
 } from '../../../src/extproc/proto.js';
 import type { EnvoyHarnessStats } from './options.js';
 
-export type AnswerKind = 'request_headers' | 'request_body' | 'response_headers' | 'response_body';
+export type AnswerKind = 'request_headers' | 'request_body' | 'request_trailers' | 'response_headers' | 'response_body' | 'response_trailers';
 
 export interface Failure {
   kind: 'failed';

@@ -21,7 +21,7 @@ import { applyHeaderMutation, type MutationResult } from './header-mutation.js';
 import type { AccessLogEntry, EnvoyHarnessStats, ResolvedOptions } from './options.js';
 import { mergeModeOverride, UnsupportedModeError, type HarnessProcessingMode } from './processing-mode.js';
 import { ProcessorStream, type ExchangeOutcome, type Failure } from './processor-stream.js';
-import { forward, isHopByHop, routerReply, selectCluster, type RoutedResponse } from './upstream.js';
+import { forward, isHopByHop, routerReply, selectCluster, targetOf, type RoutedResponse } from './upstream.js';
 
 export interface FlowEnv {
   options: ResolvedOptions;
@@ -30,7 +30,7 @@ export interface FlowEnv {
   stats: EnvoyHarnessStats;
 }
 
-type BodyRead = { kind: 'ok'; body: Buffer } | { kind: 'aborted' };
+type BodyRead = { kind: 'ok'; body: Buffer; trailers: HeaderMap } | { kind: 'aborted' };
 
 /** Stop processing this request; the client has been answered or reset. */
 class Stop extends Error {}
@@ -46,6 +46,7 @@ export class RequestFlow {
   private readonly initialCluster: string | undefined;
   private routeCleared = false;
   private cluster: string | undefined;
+  private upstreamHost: string | undefined;
   private requestBodyReplaced: Buffer | undefined;
   private responseBodyReplaced: Buffer | undefined;
   private readonly metadata: Record<string, ProtoStruct> = {};
@@ -77,7 +78,12 @@ export class RequestFlow {
       env.stats,
       (failure) => this.failClosed(failure),
     );
-    this.headers = requestHeaderMap(req);
+    this.headers = requestHeaderMap(req, this.options.generateRequestId);
+    // early_header_mutation_extensions run before the route is first matched:
+    // envoy/source/common/http/conn_manager_impl.cc ActiveStream::decodeHeaders.
+    for (const name of this.headers.toProto().map((h) => h.key ?? '')) {
+      if (this.options.earlyRemoveHeaders.includes(name) || this.options.earlyRemoveHeaderPrefixes.some((p) => name.startsWith(p))) this.headers.remove(name);
+    }
     // The route is matched before any filter runs (reference §2.10).
     this.initialCluster = selectCluster(this.headers, this.options);
   }
@@ -106,6 +112,7 @@ export class RequestFlow {
       status: this.down.status,
       responseCodeDetails: this.down.details,
       cluster: this.cluster,
+      upstreamHost: this.upstreamHost,
       dynamicMetadata: this.metadata,
       reset: this.down.reset,
       trace: this.trace,
@@ -115,8 +122,17 @@ export class RequestFlow {
   // ------------------------------------------------------------ decode path
 
   private async process(): Promise<void> {
+    // Envoy's codec refuses a request with more than max_headers_count (default 100)
+    // headers with 431 before any filter runs: envoy/source/common/http/http1/codec_impl.cc
+    // (checkMaxHeadersSize, "http1.too_many_headers"); api/envoy/config/core/v3/protocol.proto
+    // (HttpProtocolOptions.max_headers_count). The size limit (max_request_headers_kb,
+    // default 60 KiB) is the Node server's maxHeaderSize, which also answers 431.
+    if (this.req.rawHeaders.length / 2 > MAX_HEADERS_COUNT) {
+      this.down.localReply(431, new HeaderMap(), Buffer.from('Request Header Fields Too Large'), 'http1.too_many_headers');
+      throw new Stop();
+    }
     const hasBody = requestHasBody(this.req);
-    const bodyRead = hasBody ? readBody(this.req) : Promise.resolve<BodyRead>({ kind: 'ok', body: Buffer.alloc(0) });
+    const bodyRead = hasBody ? readBody(this.req) : Promise.resolve<BodyRead>({ kind: 'ok', body: Buffer.alloc(0), trailers: new HeaderMap() });
     this.removeContentLengthIfStreamed('request', this.headers);
 
     if (this.mode.request_header_mode === 'SEND') {
@@ -129,21 +145,30 @@ export class RequestFlow {
     }
 
     let body: Buffer = Buffer.alloc(0);
+    let trailers = new HeaderMap();
     if (hasBody) {
       const read = await bodyRead;
       this.checkStopped();
       if (read.kind === 'aborted') throw new Stop();
       body = read.body;
+      trailers = read.trailers;
     }
+    const hasTrailers = trailers.toProto().length > 0;
     if (this.requestBodyReplaced) {
       body = this.requestBodyReplaced;
     } else if (hasBody && this.mode.request_body_mode === 'BUFFERED' && this.proc.active) {
       if (body.length > this.options.bufferLimitBytes) {
         this.ownReply(413, 'request_payload_too_large', 'Payload Too Large');
       }
-      const outcome = await this.proc.exchange({ request_body: { body, end_of_stream: true } }, 'request_body');
+      // With trailers, the one BUFFERED body message has end_of_stream false and a
+      // trailers message follows (trailer mode SEND) or nothing does (SKIP):
+      // envoy/source/extensions/filters/http/ext_proc/ext_proc.cc (decodeData, decodeTrailers).
+      const outcome = await this.proc.exchange({ request_body: { body, end_of_stream: hasTrailers ? undefined : true } }, 'request_body');
       const common = this.answer(outcome)?.request_body?.response;
       if (common) body = this.applyBufferedBodyAnswer(common, this.headers, body, 'request');
+    }
+    if (hasTrailers && this.mode.request_trailer_mode === 'SEND' && this.proc.active) {
+      this.answer(await this.proc.exchange({ request_trailers: { trailers: { headers: trailers.toProto() } } }, 'request_trailers'));
     }
 
     if (this.proc.active && this.mode.response_header_mode === 'SKIP' && this.mode.response_body_mode === 'NONE') {
@@ -156,14 +181,20 @@ export class RequestFlow {
 
   private async route(body: Buffer): Promise<RoutedResponse> {
     const cluster = this.routeCleared ? selectCluster(this.headers, this.options) : this.initialCluster;
-    if (cluster === undefined) return routerReply(404, '', 'route_not_found');
-    const base = this.options.clusters.get(cluster);
-    if (!base) return routerReply(503, 'no healthy upstream', 'no_healthy_upstream');
+    if (cluster === undefined) {
+      // A direct_response route answers with its own status and body; no route at all is 404.
+      const catchAll = this.options.catchAll;
+      return catchAll ? routerReply(catchAll.status, catchAll.body, 'direct_response') : routerReply(404, '', 'route_not_found');
+    }
+    const target = targetOf(cluster, this.headers, this.options);
+    if (!target) return routerReply(503, 'no healthy upstream', 'no_healthy_upstream');
     this.cluster = cluster;
+    this.upstreamHost = target.base.host;
     this.stats.upstream_requests[cluster] = (this.stats.upstream_requests[cluster] ?? 0) + 1;
+    this.stats.upstream_hosts[target.base.host] = (this.stats.upstream_hosts[target.base.host] ?? 0) + 1;
     const routed = await forward(
       this.env.dispatcher,
-      base,
+      target.base,
       this.headers,
       body,
       this.options,
@@ -214,7 +245,21 @@ export class RequestFlow {
     await this.pumpUpstream(routed, async (chunk) => {
       await this.down.write(chunk);
     });
+    await this.responseTrailers(routed);
     this.down.end();
+  }
+
+  /**
+   * Response trailers end the body: the processor is sent them (trailer mode
+   * SEND) and must answer before they go downstream.
+   */
+  private async responseTrailers(routed: RoutedResponse): Promise<void> {
+    const trailers = routed.trailers();
+    if (trailers.toProto().length === 0) return;
+    if (this.mode.response_trailer_mode === 'SEND' && this.proc.active) {
+      this.answer(await this.proc.exchange({ response_trailers: { trailers: { headers: trailers.toProto() } } }, 'response_trailers'));
+    }
+    this.down.addTrailers(trailers);
   }
 
   private async bufferedResponse(routed: RoutedResponse, headers: HeaderMap): Promise<void> {
@@ -226,14 +271,17 @@ export class RequestFlow {
     });
     if (size > this.options.bufferLimitBytes) this.ownReply(500, 'response_payload_too_large', '');
     let body: Buffer = Buffer.concat(parts);
+    const hasTrailers = routed.trailers().toProto().length > 0;
     if (this.proc.active) {
-      const outcome = await this.proc.exchange({ response_body: { body, end_of_stream: true } }, 'response_body');
+      const outcome = await this.proc.exchange({ response_body: { body, end_of_stream: hasTrailers ? undefined : true } }, 'response_body');
       const common = this.answer(outcome)?.response_body?.response;
       if (common) body = this.applyBufferedBodyAnswer(common, headers, body, 'response');
-      this.proc.close();
     }
     if (!this.down.sendHeaders(statusOf(headers, routed.status), headers, routed.details)) throw new Stop();
-    this.down.end(body);
+    await this.down.write(body);
+    await this.responseTrailers(routed);
+    this.proc.close();
+    this.down.end();
   }
 
   /**
@@ -273,9 +321,12 @@ export class RequestFlow {
       // High watermark: stop reading the upstream until what is queued has reached the client.
       if (this.options.flowControl && backlog >= this.options.bufferLimitBytes) await delivered;
     });
-    send(held ?? Buffer.alloc(0), true);
+    // With trailers the last body chunk carries no end_of_stream; the trailers end the body.
+    const hasTrailers = routed.trailers().toProto().length > 0;
+    if (held || !hasTrailers) send(held ?? Buffer.alloc(0), !hasTrailers);
     await delivered;
     this.checkStopped();
+    await this.responseTrailers(routed);
     this.proc.close();
     this.down.end();
   }
@@ -477,7 +528,10 @@ export class RequestFlow {
   }
 }
 
-function requestHeaderMap(req: IncomingMessage): HeaderMap {
+/** HttpProtocolOptions.max_headers_count default. */
+const MAX_HEADERS_COUNT = 100;
+
+function requestHeaderMap(req: IncomingMessage, generateRequestId: boolean): HeaderMap {
   const headers = HeaderMap.fromPairs([
     [':authority', req.headers.host ?? ''],
     [':path', req.url ?? '/'],
@@ -492,7 +546,8 @@ function requestHeaderMap(req: IncomingMessage): HeaderMap {
   }
   // Added by Envoy's connection manager before any filter sees the request.
   if (!headers.has('x-forwarded-proto')) headers.add('x-forwarded-proto', 'http');
-  if (!headers.has('x-request-id')) headers.add('x-request-id', randomUUID());
+  // Only with generate_request_id (Envoy's default is true; the generated bootstrap sets false).
+  if (generateRequestId && !headers.has('x-request-id')) headers.add('x-request-id', randomUUID());
   return headers;
 }
 
@@ -506,7 +561,12 @@ function readBody(req: IncomingMessage): Promise<BodyRead> {
   return new Promise((resolve) => {
     const parts: Buffer[] = [];
     req.on('data', (chunk: Buffer) => parts.push(chunk));
-    req.on('end', () => resolve({ kind: 'ok', body: Buffer.concat(parts) }));
+    req.on('end', () => {
+      const trailers = new HeaderMap();
+      const raw = req.rawTrailers;
+      for (let i = 0; i + 1 < raw.length; i += 2) trailers.add((raw[i] ?? '').toLowerCase(), raw[i + 1] ?? '');
+      resolve({ kind: 'ok', body: Buffer.concat(parts), trailers });
+    });
     req.on('error', () => resolve({ kind: 'aborted' }));
     req.on('close', () => {
       if (!req.complete) resolve({ kind: 'aborted' });

@@ -1,0 +1,64 @@
+/**
+ * Harness options that stand for the bootstrap `gw envoy-config` generates:
+ * the route table, catch-all and header handling are read from the generated
+ * document itself, so the harness and the real Envoy config cannot drift.
+ */
+import { DEFAULT_ENVOY_SETTINGS, envoyBootstrap } from '../../../src/envoy/bootstrap.js';
+import type { EnvoyHarnessOptions } from './options.js';
+
+interface RouteDoc {
+  match: { headers?: Array<{ name: string; string_match?: { exact: string } }> };
+  route?: { cluster: string };
+  direct_response?: { status: number; body?: { inline_string?: string } };
+  request_headers_to_remove?: string[];
+  typed_per_filter_config?: Record<string, { host_rewrite_header?: string }>;
+}
+
+interface ClusterDoc {
+  name: string;
+  cluster_type?: { name: string };
+  transport_socket?: unknown;
+}
+
+interface HcmDoc {
+  generate_request_id?: boolean;
+  scheme_header_transformation?: { match_upstream?: boolean };
+  early_header_mutation_extensions?: Array<{ typed_config: { mutations: Array<{ remove?: string; remove_on_match?: { key_matcher: { prefix?: string } } }> } }>;
+  route_config: { virtual_hosts: Array<{ routes: RouteDoc[] }> };
+}
+
+export function generatedConfigHarnessOptions(): Omit<EnvoyHarnessOptions, 'processor'> {
+  const doc = envoyBootstrap(DEFAULT_ENVOY_SETTINGS) as {
+    static_resources: { listeners: Array<{ filter_chains: Array<{ filters: Array<{ typed_config: HcmDoc }> }> }>; clusters: ClusterDoc[] };
+  };
+  const hcm = doc.static_resources.listeners[0]?.filter_chains[0]?.filters[0]?.typed_config as HcmDoc;
+  const routes = hcm.route_config.virtual_hosts[0]?.routes ?? [];
+  const dynamicClusters: Record<string, 'http' | 'https'> = {};
+  let hostHeader: string | undefined;
+  let routeHeader: string | undefined;
+  let toRemove: string[] = [];
+  for (const route of routes) {
+    const cluster = doc.static_resources.clusters.find((c) => c.name === route.route?.cluster);
+    if (!cluster || cluster.cluster_type?.name !== 'envoy.clusters.dynamic_forward_proxy') continue;
+    dynamicClusters[cluster.name] = cluster.transport_socket ? 'https' : 'http';
+    hostHeader = Object.values(route.typed_per_filter_config ?? {})[0]?.host_rewrite_header;
+    routeHeader = route.match.headers?.find((h) => h.string_match?.exact === cluster.name)?.name;
+    toRemove = route.request_headers_to_remove ?? [];
+  }
+  const catchAll = routes.at(-1)?.direct_response;
+  const mutations = hcm.early_header_mutation_extensions?.flatMap((e) => e.typed_config.mutations) ?? [];
+  if (!hostHeader || !routeHeader || !catchAll) throw new Error('the generated bootstrap no longer has the routes the harness reads');
+  return {
+    clusters: {},
+    dynamicClusters,
+    routeHeader,
+    upstreamHostHeader: hostHeader,
+    requestHeadersToRemove: toRemove,
+    catchAll: { status: catchAll.status, body: catchAll.body?.inline_string ?? '' },
+    generateRequestId: hcm.generate_request_id ?? true,
+    schemeMatchUpstream: hcm.scheme_header_transformation?.match_upstream ?? false,
+    earlyRemoveHeaders: mutations.flatMap((m) => (m.remove ? [m.remove] : [])),
+    earlyRemoveHeaderPrefixes: mutations.flatMap((m) => (m.remove_on_match?.key_matcher.prefix ? [m.remove_on_match.key_matcher.prefix] : [])),
+    allowModeOverride: true,
+  };
+}

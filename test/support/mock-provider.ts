@@ -1,4 +1,6 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import { createSecureServer, type Http2ServerRequest } from 'node:http2';
+import type { TLSSocket } from 'node:tls';
 import type { AddressInfo } from 'node:net';
 
 /**
@@ -13,6 +15,19 @@ export interface SeenRequest {
   readonly path: string;
   readonly headers: Record<string, string | string[] | undefined>;
   readonly body: Buffer;
+  /** TLS mock only: the request's :scheme (HTTP/2) and the SNI the client sent. */
+  readonly scheme?: string;
+  readonly servername?: string;
+}
+
+/**
+ * A TLS provider front: HTTP/2 over TLS (HTTP/1.1 too, by ALPN) with a
+ * certificate from a private CA. Like the strict front ends of large
+ * providers, it refuses an HTTP/2 request whose :scheme is not https.
+ */
+export interface MockTls {
+  readonly cert: string;
+  readonly key: string;
 }
 
 export interface MockUsage {
@@ -98,19 +113,32 @@ export function streamEvents(model: string, deltas: string[], usage: MockUsage, 
   return events;
 }
 
-export async function startMockProvider(options: MockProviderOptions = {}): Promise<MockProvider> {
+export async function startMockProvider(options: MockProviderOptions = {}, tls?: MockTls): Promise<MockProvider> {
   const seen: SeenRequest[] = [];
   const state = { behaviour: { kind: 'normal' } as Behaviour, options };
-  const server: Server = createServer((req, res) => {
+  const handler = (req: IncomingMessage, res: ServerResponse): void => {
     void (async () => {
       const body = await readAll(req);
       const path = req.url ?? '/';
-      seen.push({ method: req.method ?? '', path, headers: { ...req.headers }, body });
+      const h2 = req.httpVersionMajor === 2 ? (req as unknown as Http2ServerRequest) : null;
+      const scheme = h2 ? h2.scheme : undefined;
+      const servername = tls ? ((req.socket as TLSSocket).servername || undefined) : undefined;
+      seen.push({ method: req.method ?? '', path, headers: { ...req.headers }, body, ...(scheme !== undefined ? { scheme } : {}), ...(servername !== undefined ? { servername } : {}) });
+      if (h2 && scheme !== 'https') {
+        res.writeHead(400, { 'content-type': 'application/json' });
+        res.end(JSON.stringify({ type: 'error', error: { type: 'invalid_request_error', message: `:scheme ${scheme} on a TLS connection` } }));
+        return;
+      }
       await answer(req, res, path, body, state);
     })().catch(() => res.destroy());
-  });
+  };
+  const server = tls
+    ? createSecureServer({ cert: tls.cert, key: tls.key, allowHTTP1: true }, handler as never)
+    : (createServer(handler) as Server);
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  const port = (server.address() as AddressInfo).port;
+  // TLS: by name, so the certificate's DNS SAN and SNI are exercised.
+  const url = tls ? `https://localhost:${port}` : `http://127.0.0.1:${port}`;
   return {
     url,
     seen,
@@ -129,8 +157,10 @@ export async function startMockProvider(options: MockProviderOptions = {}): Prom
     messageRequests: () => seen.filter((r) => r.path.startsWith('/v1/messages') || r.path.includes('/v1/messages')),
     close: () =>
       new Promise<void>((resolve) => {
-        server.closeAllConnections();
+        if ('closeAllConnections' in server) server.closeAllConnections();
         server.close(() => resolve());
+        // HTTP/2 sessions keep a secure server open; they end with the test process.
+        if (tls) setTimeout(resolve, 200).unref();
       }),
   };
 }

@@ -3,7 +3,7 @@ import { parse } from 'yaml';
 import { ConfigError } from '../../../src/config/load-resources.js';
 import { envoyBootstrap, EXTPROC_CLUSTER, OTEL_COLLECTOR_CLUSTER, renderEnvoyBootstrap } from '../../../src/envoy/bootstrap.js';
 import { DEFAULT_ENVOY_SETTINGS, type EnvoySettings, parseHostPort, resolveEnvoySettings } from '../../../src/envoy/settings.js';
-import { clusterNameForOrigin, ROUTE_HEADER } from '../../../src/upstream/cluster-name.js';
+import { clusterNameForOrigin, DYNAMIC_CLUSTERS, ROUTE_HEADER, UPSTREAM_HOST_HEADER } from '../../../src/upstream/cluster-name.js';
 
 /* eslint-disable @typescript-eslint/no-explicit-any -- walking a generated document */
 type J = any;
@@ -36,31 +36,38 @@ function problemsOf(run: () => unknown): readonly string[] {
 }
 
 describe('envoyBootstrap routes and clusters', () => {
-  it('routes every provider origin by the routing header to a declared cluster of the same name', () => {
+  it('routes by the processor\'s cluster header to two dynamic forward proxy clusters, one per scheme', () => {
     const { routes, cluster, clusters } = parts(settings());
     const forwarding = routes.filter((r) => r.route);
-    expect(forwarding.map((r) => r.route.cluster)).toEqual(PROVIDERS.map((p) => clusterNameForOrigin(new URL(p).origin)));
+    expect(forwarding.map((r) => r.route.cluster)).toEqual([DYNAMIC_CLUSTERS.https, DYNAMIC_CLUSTERS.http]);
     for (const r of forwarding) {
-      expect(cluster(r.route.cluster), `cluster ${r.route.cluster}`).toBeDefined();
+      const c = cluster(r.route.cluster);
+      expect(c.cluster_type.name).toBe('envoy.clusters.dynamic_forward_proxy');
+      expect(c.lb_policy).toBe('CLUSTER_PROVIDED');
       expect(r.match.prefix).toBe('/');
-      expect(r.match.headers).toEqual([{ name: ROUTE_HEADER, string_match: { exact: r.route.cluster } }]);
-      expect(r.route).toEqual({ cluster: r.route.cluster, timeout: '0s', idle_timeout: '300s', auto_host_rewrite: true });
-      expect(r.request_headers_to_remove).toEqual([ROUTE_HEADER]);
+      expect(r.match.headers).toEqual([
+        { name: ROUTE_HEADER, string_match: { exact: r.route.cluster } },
+        { name: UPSTREAM_HOST_HEADER, present_match: true },
+      ]);
+      expect(r.route).toEqual({ cluster: r.route.cluster, timeout: '0s', idle_timeout: '900s' });
+      // The DFP filter copies the processor's host into Host before DNS (and so into SNI).
+      expect(r.typed_per_filter_config['envoy.filters.http.dynamic_forward_proxy'].host_rewrite_header).toBe(UPSTREAM_HOST_HEADER);
+      expect(r.request_headers_to_remove).toEqual([ROUTE_HEADER, UPSTREAM_HOST_HEADER]);
     }
-    // ext_proc cluster + one per provider origin, nothing else.
-    expect(clusters.map((c) => c.name).sort()).toEqual([EXTPROC_CLUSTER, ...forwarding.map((r) => r.route.cluster)].sort());
+    expect(clusters.map((c) => c.name)).toEqual([EXTPROC_CLUSTER, DYNAMIC_CLUSTERS.https, DYNAMIC_CLUSTERS.http]);
+    // The processor names exactly these clusters.
+    expect(clusterNameForOrigin('https://api.anthropic.com')).toBe(DYNAMIC_CLUSTERS.https);
+    expect(clusterNameForOrigin('http://10.0.0.7:8000')).toBe(DYNAMIC_CLUSTERS.http);
   });
 
-  it('names clusters exactly as the processor does (clusterNameForOrigin), for the values it will send', () => {
-    const { routes } = parts(settings({ providers: ['https://api.anthropic.com:443/', 'http://10.0.0.7:8000/v1'] }));
-    expect(routes.filter((r) => r.route).map((r) => r.match.headers[0].string_match.exact)).toEqual(['gw_https_api_anthropic_com_443', 'gw_http_10_0_0_7_8000']);
-  });
-
-  it('declares one cluster per distinct origin; base paths are the processor\'s business', () => {
-    const { routes, clusters } = parts(settings({ providers: ['https://openrouter.ai/api', 'https://openrouter.ai', 'https://openrouter.ai/api/v2'] }));
-    expect(routes.filter((r) => r.route)).toHaveLength(1);
-    expect(clusters).toHaveLength(2);
-    expect(JSON.stringify(routes)).not.toContain('prefix_rewrite');
+  it('preresolves the listed provider hosts once each (base paths and IP literals need no DNS); filter and clusters share one cache', () => {
+    const { filters, cluster } = parts(settings({ providers: ['https://openrouter.ai/api', 'https://openrouter.ai', 'http://ollama.local:11434', 'https://10.0.0.7:8443'] }));
+    const cache = filters.find((f) => f.name === 'envoy.filters.http.dynamic_forward_proxy').typed_config.dns_cache_config;
+    expect(cache.preresolve_hostnames).toEqual([
+      { address: 'openrouter.ai', port_value: 443 },
+      { address: 'ollama.local', port_value: 11434 },
+    ]);
+    for (const name of Object.values(DYNAMIC_CLUSTERS)) expect(cluster(name).cluster_type.typed_config.dns_cache_config).toEqual(cache);
   });
 
   it('ends with a fail-closed catch-all that forwards nowhere', () => {
@@ -72,43 +79,23 @@ describe('envoyBootstrap routes and clusters', () => {
     expect(routes.filter((r) => !r.route)).toHaveLength(1);
   });
 
-  it('puts TLS with SNI and SAN checks on https clusters only', () => {
+  it('verifies TLS providers against the CA with SNI and SAN from the request\'s host; plain HTTP only for the http cluster', () => {
     const { cluster } = parts(settings({ upstreamCaFile: '/etc/gw/ca.pem' }));
-    for (const host of ['api.anthropic.com', 'openrouter.ai']) {
-      const c = cluster(clusterNameForOrigin(`https://${host}`));
-      expect(c.transport_socket.name).toBe('envoy.transport_sockets.tls');
-      const tls = c.transport_socket.typed_config;
-      expect(tls['@type']).toBe('type.googleapis.com/envoy.extensions.transport_sockets.tls.v3.UpstreamTlsContext');
-      expect(tls.sni).toBe(host);
-      expect(tls.common_tls_context.validation_context).toEqual({
-        trusted_ca: { filename: '/etc/gw/ca.pem' },
-        match_typed_subject_alt_names: [{ san_type: 'DNS', matcher: { exact: host } }],
-      });
-      expect(c.load_assignment.endpoints[0].lb_endpoints[0].endpoint.address.socket_address).toEqual({ address: host, port_value: 443 });
-      expect(c.typed_extension_protocol_options['envoy.extensions.upstreams.http.v3.HttpProtocolOptions'].auto_config).toBeDefined();
-    }
-    const local = cluster('gw_http_ollama_local_11434');
-    expect(local.transport_socket).toBeUndefined();
-    expect(local.typed_extension_protocol_options['envoy.extensions.upstreams.http.v3.HttpProtocolOptions'].explicit_http_config).toEqual({ http_protocol_options: {} });
-    // auto_host_rewrite takes the endpoint hostname: with the port when it is not the scheme's default.
-    expect(local.load_assignment.endpoints[0].lb_endpoints[0].endpoint).toEqual({
-      address: { socket_address: { address: 'ollama.local', port_value: 11434 } },
-      hostname: 'ollama.local:11434',
-    });
-    for (const c of [cluster('gw_https_api_anthropic_com_443'), local]) {
-      expect(c.type).toBe('LOGICAL_DNS');
+    const tlsCluster = cluster(DYNAMIC_CLUSTERS.https);
+    expect(tlsCluster.transport_socket.name).toBe('envoy.transport_sockets.tls');
+    const tls = tlsCluster.transport_socket.typed_config;
+    expect(tls['@type']).toBe('type.googleapis.com/envoy.extensions.transport_sockets.tls.v3.UpstreamTlsContext');
+    expect(tls.common_tls_context.validation_context).toEqual({ trusted_ca: { filename: '/etc/gw/ca.pem' } });
+    const options = tlsCluster.typed_extension_protocol_options['envoy.extensions.upstreams.http.v3.HttpProtocolOptions'];
+    expect(options.upstream_http_protocol_options).toEqual({ auto_sni: true, auto_san_validation: true });
+    expect(options.auto_config.http2_protocol_options.connection_keepalive).toEqual({ interval: '30s', timeout: '20s' });
+    const plain = cluster(DYNAMIC_CLUSTERS.http);
+    expect(plain.transport_socket).toBeUndefined();
+    expect(plain.typed_extension_protocol_options['envoy.extensions.upstreams.http.v3.HttpProtocolOptions'].explicit_http_config).toEqual({ http_protocol_options: {} });
+    for (const c of [tlsCluster, plain]) {
       expect(c.connect_timeout).toBe('5s');
+      expect(c.upstream_connection_options.tcp_keepalive).toEqual({ keepalive_time: 60, keepalive_interval: 15, keepalive_probes: 4 });
     }
-  });
-
-  it('verifies IP-literal https upstreams by IP SAN, without SNI', () => {
-    const { cluster } = parts(settings({ providers: ['https://[2001:db8::5]:8443'] }));
-    const c = cluster(clusterNameForOrigin('https://[2001:db8::5]:8443'));
-    expect(c.type).toBe('STATIC');
-    expect(c.load_assignment.endpoints[0].lb_endpoints[0].endpoint.address.socket_address).toEqual({ address: '2001:db8::5', port_value: 8443 });
-    const tls = c.transport_socket.typed_config;
-    expect(tls.sni).toBeUndefined();
-    expect(tls.common_tls_context.validation_context.match_typed_subject_alt_names).toEqual([{ san_type: 'IP_ADDRESS', matcher: { exact: '2001:db8::5' } }]);
   });
 
   it('raises the circuit breakers of every cluster to maxConcurrentRequests', () => {
@@ -122,7 +109,7 @@ describe('envoyBootstrap routes and clusters', () => {
 describe('envoyBootstrap ext_proc and connection manager', () => {
   it('configures the ext_proc filter fail-closed, with mode override and the processing mode the processor expects', () => {
     const { filters, cluster } = parts(settings({ messageTimeoutSeconds: 7.5 }));
-    expect(filters.map((f) => f.name)).toEqual(['envoy.filters.http.ext_proc', 'envoy.filters.http.router']);
+    expect(filters.map((f) => f.name)).toEqual(['envoy.filters.http.ext_proc', 'envoy.filters.http.dynamic_forward_proxy', 'envoy.filters.http.router']);
     const ext = filters[0].typed_config;
     expect(ext['@type']).toBe('type.googleapis.com/envoy.extensions.filters.http.ext_proc.v3.ExternalProcessor');
     expect(ext.failure_mode_allow).toBe(false);
@@ -133,12 +120,61 @@ describe('envoyBootstrap ext_proc and connection manager', () => {
       request_body_mode: 'BUFFERED',
       response_header_mode: 'SEND',
       response_body_mode: 'NONE',
-      request_trailer_mode: 'SKIP',
-      response_trailer_mode: 'SKIP',
+      request_trailer_mode: 'SEND',
+      response_trailer_mode: 'SEND',
     });
     expect(ext.grpc_service).toEqual({ envoy_grpc: { cluster_name: EXTPROC_CLUSTER } });
     expect(cluster(EXTPROC_CLUSTER)).toBeDefined();
-    expect(filters[1].typed_config['@type']).toBe('type.googleapis.com/envoy.extensions.filters.http.router.v3.Router');
+    expect(filters[2].typed_config).toEqual({ '@type': 'type.googleapis.com/envoy.extensions.filters.http.router.v3.Router', suppress_envoy_headers: true });
+  });
+
+  it('sends :scheme of the upstream connection, strips routing and x-envoy-* headers before the first route match', () => {
+    const { hcm } = parts(settings());
+    expect(hcm.scheme_header_transformation).toEqual({ match_upstream: true });
+    const early = hcm.early_header_mutation_extensions;
+    expect(early).toHaveLength(1);
+    expect(early[0].name).toBe('envoy.http.early_header_mutation.header_mutation');
+    expect(early[0].typed_config.mutations).toEqual([
+      { remove: ROUTE_HEADER },
+      { remove: UPSTREAM_HOST_HEADER },
+      { remove_on_match: { key_matcher: { prefix: 'x-envoy-' } } },
+    ]);
+    expect(hcm.internal_address_config).toBeUndefined();
+  });
+
+  it('logs one JSON line per request to stdout, with the gateway request id and no credential header', () => {
+    const { hcm } = parts(settings());
+    expect(hcm.access_log).toHaveLength(1);
+    expect(hcm.access_log[0].name).toBe('envoy.access_loggers.stdout');
+    const format = hcm.access_log[0].typed_config.log_format.json_format;
+    expect(format).toMatchObject({ request_id: '%RESP(X-GW-REQUEST-ID)%', status: '%RESPONSE_CODE%', response_flags: '%RESPONSE_FLAGS%', upstream_host: '%UPSTREAM_HOST%' });
+    const text = JSON.stringify(format).toLowerCase();
+    for (const secret of ['authorization', 'x-api-key', 'cookie', '%req(:path)%']) expect(text).not.toContain(secret);
+  });
+
+  it('keeps admin on loopback and answers probes on a ready listener of its own', () => {
+    const { bootstrap } = parts(settings({ readyPort: 9911 }));
+    expect(bootstrap.admin.address.socket_address.address).toBe('127.0.0.1');
+    const ready = bootstrap.static_resources.listeners[1];
+    expect(ready.name).toBe('gw_ready');
+    expect(ready.address.socket_address).toEqual({ address: '0.0.0.0', port_value: 9911 });
+    const readyHcm = ready.filter_chains[0].filters[0].typed_config;
+    expect(readyHcm.http_filters[0].name).toBe('envoy.filters.http.health_check');
+    expect(readyHcm.http_filters[0].typed_config).toMatchObject({ pass_through_mode: false, headers: [{ name: ':path', string_match: { exact: '/ready' } }] });
+    expect(problemsOf(() => resolveEnvoySettings({ adminAddress: '0.0.0.0' }))).toEqual([expect.stringMatching(/adminAddress .* must be a loopback address/)]);
+  });
+
+  it('sheds load with the overload manager below the container memory limit', () => {
+    const { bootstrap } = parts(settings({ memoryLimitBytes: 2048 * 1024 * 1024 }));
+    const om = bootstrap.overload_manager;
+    expect(om.resource_monitors[0].name).toBe('envoy.resource_monitors.fixed_heap');
+    expect(om.resource_monitors[0].typed_config.max_heap_size_bytes).toBe(Math.floor(2048 * 1024 * 1024 * 0.8));
+    expect(om.actions.map((a: J) => [a.name, a.triggers[0].threshold.value])).toEqual([
+      ['envoy.overload_actions.shrink_heap', 0.9],
+      ['envoy.overload_actions.disable_http_keepalive', 0.92],
+      ['envoy.overload_actions.stop_accepting_requests', 0.95],
+    ]);
+    expect(problemsOf(() => resolveEnvoySettings({ memoryLimitMb: 64 }))).toEqual([expect.stringMatching(/memoryLimitMb .* leaves Envoy less heap than two buffered bodies/)]);
   });
 
   it('reaches the processor over HTTP/2 on a Unix socket by default', () => {
@@ -160,6 +196,7 @@ describe('envoyBootstrap ext_proc and connection manager', () => {
 
   it('sizes the listener buffer and sets the stream-friendly connection manager timeouts', () => {
     const { bootstrap, listener, hcm } = parts(settings({ bufferLimitBytes: 48 * 1024 * 1024, streamIdleTimeoutSeconds: 600, drainTimeoutSeconds: 20 }));
+    expect(hcm.http2_protocol_options.connection_keepalive).toEqual({ interval: '30s', timeout: '20s' });
     expect(listener.per_connection_buffer_limit_bytes).toBe(48 * 1024 * 1024);
     expect(listener.address).toEqual({ socket_address: { address: '0.0.0.0', port_value: 8080 } });
     expect(bootstrap.admin).toEqual({ address: { socket_address: { address: '127.0.0.1', port_value: 9901 } } });
@@ -242,17 +279,20 @@ describe('settings validation', () => {
     ]);
   });
 
-  it('refuses two origins that would share a cluster name', () => {
-    const problems = problemsOf(() => resolveEnvoySettings({ providers: ['https://a-b.example', 'https://a.b.example'] }));
-    expect(problems).toEqual([expect.stringMatching(/"https:\/\/a-b.example" and "https:\/\/a.b.example" both map to cluster gw_https_a_b_example_443/)]);
+  it('refuses an idle timeout below the SDKs\' 10-minute wait for a non-streaming answer', () => {
+    const problems = problemsOf(() => resolveEnvoySettings({ streamIdleTimeoutSeconds: 300 }));
+    expect(problems).toEqual([expect.stringMatching(/streamIdleTimeoutSeconds .* must be at least 600/)]);
+    expect(resolveEnvoySettings({ streamIdleTimeoutSeconds: 600 }).streamIdleTimeoutSeconds).toBe(600);
   });
 
-  it('refuses an empty provider list, a bad processor address and a clash of admin and listener', () => {
-    const problems = problemsOf(() => resolveEnvoySettings({ providers: [], processorAddress: 'no-port', adminAddress: '0.0.0.0', adminPort: 8080 }));
-    expect(problems).toHaveLength(3);
-    expect(problems.join('\n')).toMatch(/at least one provider/);
+  it('accepts an empty provider list (every host is then resolved on first use); refuses a bad processor address and port clashes', () => {
+    expect(resolveEnvoySettings({ providers: [] }).providers).toEqual([]);
+    const problems = problemsOf(() => resolveEnvoySettings({ processorAddress: 'no-port', listenAddress: '127.0.0.1', adminPort: 8080, readyPort: 8080 }));
+    expect(problems).toHaveLength(4);
     expect(problems.join('\n')).toMatch(/processorAddress \(--processor-address\) must be host:port/);
     expect(problems.join('\n')).toMatch(/adminPort .* and listenPort .* must differ/);
+    expect(problems.join('\n')).toMatch(/readyPort .* and listenPort .* must differ/);
+    expect(problems.join('\n')).toMatch(/readyPort .* and adminPort .* must differ/);
   });
 
   it('applies defaults and converts MiB and numeric strings', () => {

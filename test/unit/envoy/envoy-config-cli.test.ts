@@ -31,10 +31,12 @@ async function run(argv: string[]): Promise<{ code: number; stdout: string; stde
 
 const tmp = (): string => mkdtempSync(join(tmpdir(), 'gw-envoy-cli-'));
 
-function routedClusters(yamlText: string): string[] {
+/** The provider hosts Envoy resolves at start (host:port). */
+function preresolved(yamlText: string): string[] {
   const doc = parse(yamlText) as J;
-  const routes: J[] = doc.static_resources.listeners[0].filter_chains[0].filters[0].typed_config.route_config.virtual_hosts[0].routes;
-  return routes.filter((r) => r.route).map((r) => r.route.cluster);
+  const filters: J[] = doc.static_resources.listeners[0].filter_chains[0].filters[0].typed_config.http_filters;
+  const cache = filters.find((f) => f.name === 'envoy.filters.http.dynamic_forward_proxy').typed_config.dns_cache_config;
+  return (cache.preresolve_hostnames ?? []).map((h: J) => `${h.address}:${h.port_value}`);
 }
 
 function extProcEndpoint(yamlText: string): J {
@@ -47,14 +49,14 @@ describe('gw envoy-config', () => {
   it('writes the default bootstrap to stdout', async () => {
     const result = await run([]);
     expect(result).toMatchObject({ code: 0, stderr: '' });
-    expect(routedClusters(result.stdout)).toEqual(['gw_https_api_anthropic_com_443']);
+    expect(preresolved(result.stdout)).toEqual(['api.anthropic.com:443']);
     expect(extProcEndpoint(result.stdout)).toEqual({ pipe: { path: '/var/run/gw/extproc.sock' } });
   });
 
   it('collects every --provider and --providers entry, in order', async () => {
     const result = await run(['--provider', 'https://api.anthropic.com', '--providers=https://openrouter.ai/api, http://ollama.local:11434', '--provider=https://api.example.com']);
     expect(result.code).toBe(0);
-    expect(routedClusters(result.stdout)).toEqual(['gw_https_api_anthropic_com_443', 'gw_https_openrouter_ai_443', 'gw_http_ollama_local_11434', 'gw_https_api_example_com_443']);
+    expect(preresolved(result.stdout)).toEqual(['api.anthropic.com:443', 'openrouter.ai:443', 'ollama.local:11434', 'api.example.com:443']);
   });
 
   it('reads a values file; flags win, and a processor flag replaces the file\'s processor of either kind', async () => {
@@ -67,14 +69,14 @@ describe('gw envoy-config', () => {
     expect(doc.static_resources.listeners[0].address.socket_address.port_value).toBe(10000);
     expect(doc.static_resources.listeners[0].per_connection_buffer_limit_bytes).toBe(48 * 1024 * 1024);
     expect(extProcEndpoint(fromFile.stdout)).toEqual({ pipe: { path: '/run/gw/p.sock' } });
-    expect(routedClusters(fromFile.stdout)).toEqual(['gw_https_openrouter_ai_443']);
+    expect(preresolved(fromFile.stdout)).toEqual(['openrouter.ai:443']);
 
     const overridden = await run(['--values', values, '--listen-port', '10001', '--processor-address', 'gw-extproc.gw.svc:9002', '--provider', 'https://api.anthropic.com']);
     expect(overridden.code).toBe(0);
     const doc2 = parse(overridden.stdout) as J;
     expect(doc2.static_resources.listeners[0].address.socket_address.port_value).toBe(10001);
     expect(extProcEndpoint(overridden.stdout)).toEqual({ socket_address: { address: 'gw-extproc.gw.svc', port_value: 9002 } });
-    expect(routedClusters(overridden.stdout)).toEqual(['gw_https_api_anthropic_com_443']);
+    expect(preresolved(overridden.stdout)).toEqual(['api.anthropic.com:443']);
   });
 
   it('reads JSON values files too', async () => {

@@ -8,12 +8,13 @@ import type { CliIo } from './io.js';
 export const ENVOY_CONFIG_USAGE = `gw envoy-config: write the Envoy bootstrap that puts gw extproc in front of the providers
 
   gw envoy-config [--values FILE] [--out FILE]
-                  [--listen-address A] [--listen-port N] [--admin-address A] [--admin-port N]
+                  [--listen-address A] [--listen-port N] [--admin-address A] [--admin-port N] [--ready-port N]
                   [--prefix /api] [--processor-socket PATH | --processor-address host:port]
                   [--provider URL]... [--providers URL,URL]
                   [--message-timeout-seconds N] [--buffer-limit-mb N] [--max-body-mb N]
                   [--stream-idle-timeout-seconds N] [--drain-timeout-seconds N]
                   [--connect-timeout-seconds N] [--upstream-ca-file PATH] [--max-concurrent-requests N]
+                  [--memory-limit-mb N]
                   [--tracing-collector host:port [--tracing-collector-tls true]
                    [--tracing-service-name NAME] [--tracing-sampling-percent N]]
 

@@ -27,6 +27,8 @@ const PROCESSOR_CONNECT_TIMEOUT = '1s';
 /** The readiness listener Envoy answers the kubelet's probes on (admin stays on loopback). */
 const READY_LISTENER = 'gw_ready';
 const DNS_CACHE = 'gw_provider_dns';
+/** The admin interface as a cluster, so the ready listener can serve /stats/prometheus from it. */
+const ADMIN_CLUSTER = 'gw_envoy_admin';
 
 const TYPE = {
   hcm: 'type.googleapis.com/envoy.extensions.filters.network.http_connection_manager.v3.HttpConnectionManager',
@@ -322,8 +324,9 @@ function connectionManager(s: EnvoySettings): object {
 /**
  * The kubelet's probe target. The health_check filter answers GET /ready
  * itself: 200 while Envoy is live, 503 once it drains (or after
- * /healthcheck/fail), so a draining pod leaves the Service at once. Nothing
- * else is served here.
+ * /healthcheck/fail), so a draining pod leaves the Service at once. Besides
+ * it only GET /stats/prometheus is served here, proxied from the admin
+ * interface, which stays on loopback.
  */
 function readyListener(s: EnvoySettings): object {
   return {
@@ -340,7 +343,20 @@ function readyListener(s: EnvoySettings): object {
               codec_type: 'AUTO',
               route_config: {
                 name: READY_LISTENER,
-                virtual_hosts: [{ name: READY_LISTENER, domains: ['*'], routes: [{ match: { prefix: '/' }, direct_response: { status: 404 } }] }],
+                virtual_hosts: [
+                  {
+                    name: READY_LISTENER,
+                    domains: ['*'],
+                    routes: [
+                      // Envoy's metrics for Prometheus, and nothing else of the admin interface.
+                      {
+                        match: { path: '/stats/prometheus', headers: [{ name: ':method', string_match: { exact: 'GET' } }] },
+                        route: { cluster: ADMIN_CLUSTER },
+                      },
+                      { match: { prefix: '/' }, direct_response: { status: 404 } },
+                    ],
+                  },
+                ],
               },
               http_filters: [
                 {
@@ -404,6 +420,12 @@ export function envoyBootstrap(settings: EnvoySettings): object {
         extProcCluster(settings),
         providerCluster(DYNAMIC_CLUSTERS.https, true, settings),
         providerCluster(DYNAMIC_CLUSTERS.http, false, settings),
+        {
+          name: ADMIN_CLUSTER,
+          type: 'STATIC',
+          connect_timeout: PROCESSOR_CONNECT_TIMEOUT,
+          load_assignment: { cluster_name: ADMIN_CLUSTER, endpoints: [{ lb_endpoints: [{ endpoint: { address: socketAddress(settings.adminAddress, settings.adminPort) } }] }] },
+        },
         ...(settings.tracingCollector !== null ? [collectorCluster(settings, settings.tracingCollector)] : []),
       ],
     },

@@ -53,6 +53,7 @@ beforeAll(async () => {
 describe('gw envoy-config output passes the strict Envoy validator', () => {
   it.each([
     ['default.yaml', []],
+    ['ip-literal-only.yaml', ['--provider', 'http://127.0.0.1:11434']],
     ['unix-one-provider.yaml', ['--processor-socket', '/run/gw/extproc.sock', '--provider', 'https://api.anthropic.com']],
     ['tcp-one-provider.yaml', ['--processor-address', '127.0.0.1:9002', '--provider', 'https://api.anthropic.com']],
     ['tcp-dns-processor.yaml', ['--processor-address', 'gw-extproc.gw.svc.cluster.local:9002', '--provider', 'https://openrouter.ai/api']],
@@ -65,7 +66,7 @@ describe('gw envoy-config output passes the strict Envoy validator', () => {
       [
         '--processor-address', '[::1]:9002',
         '--providers', 'https://api.anthropic.com,http://10.0.0.7:8000/v1,https://[2001:db8::5]:8443',
-        '--listen-address', '::', '--listen-port', '10000', '--admin-port', '9902',
+        '--listen-address', '::', '--listen-port', '10000', '--admin-address', '::1', '--admin-port', '9911', '--ready-port', '9912', '--memory-limit-mb', '4096',
         '--message-timeout-seconds', '2.5', '--buffer-limit-mb', '48', '--stream-idle-timeout-seconds', '900',
         '--drain-timeout-seconds', '30', '--connect-timeout-seconds', '3', '--max-concurrent-requests', '10000',
         '--upstream-ca-file', '/etc/gw/ca.pem',
@@ -129,6 +130,30 @@ describe('the validator refuses a broken render', () => {
     const result = await runGoTool('envoy-validate', [path]);
     expect(result.code).toBe(1);
     expect(result.stderr).toContain('ConnectTimeout: value must be greater than 0s');
+  });
+});
+
+describe('the validator checks the production-path fields too', () => {
+  const hcm = (doc: J): J => doc.static_resources.listeners[0].filter_chains[0].filters[0].typed_config;
+  async function edited(name: string, edit: (doc: J) => void): Promise<string> {
+    const { text } = await render(`${name}.source.yaml`, []);
+    const doc = parse(text) as J;
+    edit(doc);
+    const path = join(dir, `${name}.yaml`);
+    writeFileSync(path, stringify(doc));
+    return path;
+  }
+
+  it.each([
+    ['an overload trigger above 1', (doc: J) => (doc.overload_manager.actions[0].triggers[0].threshold.value = 1.5), 'Value: value must be less than or equal to 1'],
+    ['a scheme rewrite to something other than http/https', (doc: J) => (hcm(doc).scheme_header_transformation = { scheme_to_overwrite: 'ftp' }), 'SchemeToOverwrite: value must be in list'],
+    ['a dynamic forward proxy host header that is not a header name', (doc: J) => (hcm(doc).route_config.virtual_hosts[0].routes[0].typed_per_filter_config['envoy.filters.http.dynamic_forward_proxy'].host_rewrite_header = 'bad header'), 'HostRewriteHeader'],
+    ['an early header mutation with no action', (doc: J) => (hcm(doc).early_header_mutation_extensions[0].typed_config.mutations[0] = {}), 'Action: value is required'],
+  ])('%s', async (name, edit, message) => {
+    const path = await edited(name.replace(/\W+/g, '-'), edit);
+    const result = await runGoTool('envoy-validate', [path]);
+    expect(result.code).toBe(1);
+    expect(result.stderr).toContain(message);
   });
 });
 

@@ -54,7 +54,7 @@ describe('envoyBootstrap routes and clusters', () => {
       expect(r.typed_per_filter_config['envoy.filters.http.dynamic_forward_proxy'].host_rewrite_header).toBe(UPSTREAM_HOST_HEADER);
       expect(r.request_headers_to_remove).toEqual([ROUTE_HEADER, UPSTREAM_HOST_HEADER]);
     }
-    expect(clusters.map((c) => c.name)).toEqual([EXTPROC_CLUSTER, DYNAMIC_CLUSTERS.https, DYNAMIC_CLUSTERS.http]);
+    expect(clusters.map((c) => c.name)).toEqual([EXTPROC_CLUSTER, DYNAMIC_CLUSTERS.https, DYNAMIC_CLUSTERS.http, 'gw_envoy_admin']);
     // The processor names exactly these clusters.
     expect(clusterNameForOrigin('https://api.anthropic.com')).toBe(DYNAMIC_CLUSTERS.https);
     expect(clusterNameForOrigin('http://10.0.0.7:8000')).toBe(DYNAMIC_CLUSTERS.http);
@@ -100,7 +100,7 @@ describe('envoyBootstrap routes and clusters', () => {
 
   it('raises the circuit breakers of every cluster to maxConcurrentRequests', () => {
     const { clusters } = parts(settings({ maxConcurrentRequests: 9000 }));
-    for (const c of clusters) {
+    for (const c of clusters.filter((x) => x.name !== 'gw_envoy_admin')) {
       expect(c.circuit_breakers.thresholds).toEqual([{ priority: 'DEFAULT', max_connections: 9000, max_pending_requests: 9000, max_requests: 9000 }]);
     }
   });
@@ -161,6 +161,10 @@ describe('envoyBootstrap ext_proc and connection manager', () => {
     const readyHcm = ready.filter_chains[0].filters[0].typed_config;
     expect(readyHcm.http_filters[0].name).toBe('envoy.filters.http.health_check');
     expect(readyHcm.http_filters[0].typed_config).toMatchObject({ pass_through_mode: false, headers: [{ name: ':path', string_match: { exact: '/ready' } }] });
+    // Of the admin interface only its Prometheus stats are reachable there, and only by GET.
+    const readyRoutes = readyHcm.route_config.virtual_hosts[0].routes;
+    expect(readyRoutes.map((r: J) => r.route?.cluster ?? r.direct_response.status)).toEqual(['gw_envoy_admin', 404]);
+    expect(readyRoutes[0].match).toEqual({ path: '/stats/prometheus', headers: [{ name: ':method', string_match: { exact: 'GET' } }] });
     expect(problemsOf(() => resolveEnvoySettings({ adminAddress: '0.0.0.0' }))).toEqual([expect.stringMatching(/adminAddress .* must be a loopback address/)]);
   });
 

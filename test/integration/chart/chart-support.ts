@@ -137,6 +137,14 @@ export function effectiveValues(set: ValueSet): Json {
  * worked out from the values alone (not read back from the chart): the
  * gateway.envoy.settings keys plus the three the chart owns.
  */
+/** A Kubernetes memory quantity in whole MiB (what the chart gives the overload manager). */
+function mebibytes(quantity: string): number {
+  const match = /^([0-9.]+)(Ki|Mi|Gi|Ti|k|M|G|T)?$/.exec(quantity);
+  if (!match) throw new Error(`not a memory quantity: ${quantity}`);
+  const bytes: Record<string, number> = { '': 1, Ki: 1024, Mi: 1024 ** 2, Gi: 1024 ** 3, Ti: 1024 ** 4, k: 1e3, M: 1e6, G: 1e9, T: 1e12 };
+  return Math.floor((Number(match[1]) * (bytes[match[2] ?? ''] as number)) / 1024 ** 2);
+}
+
 export function expectedEnvoySettings(set: ValueSet): Json {
   const values = effectiveValues(set);
   const gateway = values.gateway as Json;
@@ -154,7 +162,9 @@ export function expectedEnvoySettings(set: ValueSet): Json {
           tracingSamplingPercent: (sampling.ratio as number) * 100,
         }
       : {};
+  const limit = String(((envoy.resources as Json)?.limits as Json | undefined)?.memory ?? '');
   return {
+    memoryLimitMb: limit === '' ? 1024 : mebibytes(limit),
     ...(envoy.settings as Json),
     ...tracing,
     processorSocket: '/var/run/gw/extproc.sock',

@@ -1,10 +1,11 @@
 /**
- * The Envoy bootstrap the chart puts in its ConfigMap is the document
- * `gw envoy-config` renders for the same settings (parsed YAML, deep-equal),
- * and it passes the same strict go-control-plane validation
- * (test/go/cmd/envoy-validate). The settings are worked out here from the
- * values alone, so a chart that ignored a value would fail as well as one
- * whose template drifted from src/envoy/bootstrap.ts.
+ * One Envoy model: the chart publishes only the settings of `gw envoy-config`
+ * and an init container of the gw image renders the bootstrap from them at
+ * pod start. For every value set this test runs the init container's own
+ * command on the settings the chart rendered, and validates the result with
+ * the strict go-control-plane validator (test/go/cmd/envoy-validate). The
+ * settings are worked out here from the values alone, so a chart that
+ * ignored a value fails as well.
  */
 import { createHash } from 'node:crypto';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -64,31 +65,42 @@ describe.each(valueSets().map((s) => [s.name, s] as const))('value set %s', (nam
     deployment = find(manifests, 'Deployment', `${FULLNAME}-gateway`);
   }, HELM_TIMEOUT_MS);
 
-  it('publishes the settings the values call for', () => {
+  it('publishes the settings the values call for, and no bootstrap of its own', () => {
+    expect(Object.keys((configMap as Any).data)).not.toContain('envoy.yaml');
     const data = (configMap as Any).data as Record<string, string>;
     expect(parse(data['gw-envoy-config-values.yaml'] as string)).toEqual(expectedEnvoySettings(set));
   });
 
-  it('equals what `gw envoy-config --values` renders for those settings', async () => {
+  /** Runs the init container's command as rendered, with its paths pointed at temp files. */
+  async function renderBootstrap(): Promise<string> {
+    const init = ((deployment as Any).spec.template.spec.initContainers as Any[]).find((c) => c.name === 'envoy-config');
+    const args = init.args as string[];
+    expect(args).toEqual(['envoy-config', '--values', '/etc/gw/envoy-settings/gw-envoy-config-values.yaml', '--out', '/etc/envoy/envoy.yaml']);
     const valuesFile = join(dir, `${name}.values.yaml`);
-    writeFileSync(valuesFile, stringify(expectedEnvoySettings(set)));
-    const generated = join(dir, `${name}.generated.yaml`);
-    const res = await runGw(['envoy-config', '--values', valuesFile, '--out', generated]);
+    writeFileSync(valuesFile, (configMap as Any).data['gw-envoy-config-values.yaml']);
+    const out = join(dir, `${name}.envoy.yaml`);
+    const res = await runGw(args.map((a) => (a === args[2] ? valuesFile : a === args[4] ? out : a)));
     expect(res.code, res.stderr).toBe(0);
-    const chart = parse((configMap as Any).data['envoy.yaml']);
-    expect(chart).toEqual(parse(readFileSync(generated, 'utf8')));
-  });
+    return out;
+  }
 
-  it('passes the strict go-control-plane validation', async () => {
-    const file = join(dir, `${name}.chart-envoy.yaml`);
-    writeFileSync(file, (configMap as Any).data['envoy.yaml']);
+  it('renders, through the init container\'s command, a bootstrap that passes the strict go-control-plane validation', async () => {
+    const file = await renderBootstrap();
     const result = await runGoTool('envoy-validate', [file]);
     expect(result.stderr).toBe('');
     expect(result.code).toBe(0);
     expect(result.stdout).toContain(`${file}: ok`);
+    // Envoy reads the file the init container wrote, from the volume both mount.
+    const spec = (deployment as Any).spec.template.spec;
+    const init = (spec.initContainers as Any[]).find((c) => c.name === 'envoy-config');
+    const { envoy } = containers(deployment);
+    expect(init.volumeMounts.find((m: Any) => m.mountPath === '/etc/envoy').name).toBe('envoy-config');
+    expect(envoy.volumeMounts.find((m: Any) => m.mountPath === '/etc/envoy').name).toBe('envoy-config');
+    expect(spec.volumes.find((v: Any) => v.name === 'envoy-config').emptyDir).toBeDefined();
+    expect(init.image).toBe(containers(deployment).processor.image);
   });
 
-  it('wires the pod the way the bootstrap expects', () => {
+  it('wires the pod the way the bootstrap expects', async () => {
     const settings = expectedEnvoySettings(set) as Any;
     const { envoy, processor } = containers(deployment);
     const args = processor.args as string[];
@@ -102,22 +114,35 @@ describe.each(valueSets().map((s) => [s.name, s] as const))('value set %s', (nam
     }
     expect(envoy.args).toEqual(expect.arrayContaining(['--config-path', '/etc/envoy/envoy.yaml']));
     const ports = Object.fromEntries((envoy.ports as Any[]).map((p) => [p.name, p.containerPort]));
-    expect(ports).toEqual({ http: settings.listenPort, 'envoy-admin': settings.adminPort });
-    // The drain script talks to the same admin port.
-    expect(processor.lifecycle.preStop.exec.command[2]).toMatch(new RegExp(`:${settings.adminPort}$`));
+    // No admin port: Envoy's admin interface is on loopback; probes and stats use the ready listener.
+    expect(ports).toEqual({ http: settings.listenPort, 'envoy-ready': settings.readyPort });
+    const bootstrap = parse(readFileSync(await renderBootstrap(), 'utf8')) as Any;
+    expect(bootstrap.admin.address.socket_address.address).toMatch(/^(127\.0\.0\.1|::1)$/);
+    expect(bootstrap.static_resources.listeners[1].address.socket_address.port_value).toBe(settings.readyPort);
   });
 
-  it('rolls the pods when the bootstrap changes', () => {
-    const text = ((configMap as Any).data['envoy.yaml'] as string).replace(/\n$/, '');
+  it('sizes Envoy from the container\'s limits: workers from the CPU limit, the overload manager from the memory limit', async () => {
+    const { envoy } = containers(deployment);
+    const cpu = String(envoy.resources.limits.cpu);
+    const workers = cpu.endsWith('m') ? Math.max(1, Math.ceil(Number(cpu.slice(0, -1)) / 1000)) : Math.max(1, Math.ceil(Number(cpu)));
+    const args = envoy.args as string[];
+    expect(args[args.indexOf('--concurrency') + 1]).toBe(String(workers));
+    const bootstrap = parse(readFileSync(await renderBootstrap(), 'utf8')) as Any;
+    const settings = expectedEnvoySettings(set) as Any;
+    expect(bootstrap.overload_manager.resource_monitors[0].typed_config.max_heap_size_bytes).toBe(Math.floor(settings.memoryLimitMb * 1024 * 1024 * 0.8));
+  });
+
+  it('rolls the pods when the Envoy settings change', () => {
+    const text = ((configMap as Any).data['gw-envoy-config-values.yaml'] as string).replace(/\n$/, '');
     const annotation = (deployment as Any).spec.template.metadata.annotations['checksum/envoy-config'];
     expect(annotation).toBe(createHash('sha256').update(text).digest('hex'));
   });
 });
 
-describe('settings gw envoy-config refuses, the chart refuses too', () => {
+describe('settings the generator refuses, the chart refuses too', () => {
   const cases: [string, string[], RegExp][] = [
-    ['a buffer no larger than the body limit', ['--set', 'gateway.maxBodyMb=32', '--set', 'gateway.envoy.settings.bufferLimitMb=32'], /bufferLimitMb .* must be larger/],
-    ['two providers that map to one cluster name', ['--set-json', 'gateway.envoy.settings.providers=["https://a-b.example.com","https://a.b.example.com"]'], /both map to cluster gw_https_a_b_example_com_443/],
+    ['an idle timeout below 10 minutes', ['--set', 'gateway.envoy.settings.streamIdleTimeoutSeconds=300'], /streamIdleTimeoutSeconds/],
+    ['an admin address off loopback', ['--set-json', 'gateway.envoy.settings.adminAddress="0.0.0.0"'], /adminAddress/],
     ['a provider URL with credentials', ['--set-json', 'gateway.envoy.settings.providers=["https://user:pw@api.example.com"]'], /must not carry credentials|does not match pattern/],
   ];
 

@@ -92,8 +92,12 @@ describe.each(sets.map((s) => [s.name, s] as const))('value set %s', (name, set)
         expect(c.securityContext.privileged, where).toBeUndefined();
         expect(c.resources.requests.cpu && c.resources.requests.memory, where).toBeTruthy();
         expect(c.resources.limits.memory, where).toBeTruthy();
-        expect(c.readinessProbe, where).toBeDefined();
-        expect(c.livenessProbe, where).toBeDefined();
+        // Envoy has no liveness probe (a draining Envoy closes what a probe would reach),
+        // and the shutdown container only waits for its preStop.
+        if (c.name !== 'envoy' && c.name !== 'shutdown') {
+          expect(c.readinessProbe, where).toBeDefined();
+          expect(c.livenessProbe, where).toBeDefined();
+        }
       }
     }
   });
@@ -102,20 +106,26 @@ describe.each(sets.map((s) => [s.name, s] as const))('value set %s', (name, set)
     const values = effectiveValues(set) as Any;
     const deployment = find(manifestsOf(name), 'Deployment', `${FULLNAME}-gateway`);
     const spec = podSpec(deployment);
-    const { envoy, processor } = byName(spec.containers);
-    expect(Object.keys(byName(spec.containers))).toEqual(['envoy', 'processor']);
+    const { envoy, processor, shutdown: shutdownContainer } = byName(spec.containers);
+    expect(Object.keys(byName(spec.containers))).toEqual(['envoy', 'processor', 'shutdown']);
+    expect(Object.keys(byName(spec.initContainers))).toEqual(['envoy-config']);
+    expect(envoy.readinessProbe.httpGet).toEqual({ path: '/ready', port: 'envoy-ready' });
+    expect(envoy.livenessProbe).toBeUndefined();
+    expect(envoy.ports.map((p: Any) => p.name)).toEqual(['http', 'envoy-ready']);
     expect(envoy.image).toBe(`envoyproxy/envoy:${values.gateway.envoy.image.tag}`);
     expect(processor.image).toMatch(new RegExp(`^${values.image.repository}:`));
     expect(byName(spec.volumes).socket.emptyDir).toBeDefined();
     expect(spec.automountServiceAccountToken).toBe(false);
-    // Probes: Envoy's admin /ready for readiness; the processor's /readyz and /healthz.
-    expect(envoy.readinessProbe.httpGet).toEqual({ path: '/ready', port: 'envoy-admin' });
+    // Probes: Envoy's ready listener for readiness; the processor's /readyz and /healthz.
     expect(processor.readinessProbe.httpGet).toEqual({ path: '/readyz', port: 'metrics' });
     expect(processor.livenessProbe.httpGet).toEqual({ path: '/healthz', port: 'metrics' });
-    // Shutdown: the processor's preStop drains Envoy; Envoy's preStop keeps it up meanwhile; the grace covers both.
+    // Shutdown: the shutdown container's preStop drains Envoy (no probe can restart it); the
+    // processor's preStop waits only while Envoy drains; Envoy's preStop keeps it up meanwhile.
     const shutdown = values.gateway.shutdown;
-    expect(processor.lifecycle.preStop.exec.command.slice(0, 2)).toEqual(['node', '/etc/gw/drain/drain-envoy.mjs']);
-    expect(processor.lifecycle.preStop.exec.command.slice(3)).toEqual([String(shutdown.endpointDrainSeconds), String(shutdown.maxStreamSeconds)]);
+    expect(shutdownContainer.livenessProbe).toBeUndefined();
+    expect(shutdownContainer.lifecycle.preStop.exec.command.slice(0, 2)).toEqual(['node', '/etc/gw/drain/drain-envoy.mjs']);
+    expect(shutdownContainer.lifecycle.preStop.exec.command.slice(3)).toEqual([String(shutdown.endpointDrainSeconds), String(shutdown.maxStreamSeconds)]);
+    expect(processor.lifecycle.preStop.exec.command.slice(0, 2)).toEqual(['node', '/etc/gw/drain/await-envoy-drain.mjs']);
     expect(envoy.lifecycle.preStop.sleep.seconds).toBeGreaterThanOrEqual(shutdown.endpointDrainSeconds + shutdown.maxStreamSeconds);
     expect(spec.terminationGracePeriodSeconds).toBeGreaterThan(envoy.lifecycle.preStop.sleep.seconds + values.gateway.processor.shutdownGraceSeconds - 10);
     expect(envoy.args).toEqual(expect.arrayContaining(['--drain-time-s', String(shutdown.endpointDrainSeconds), '--drain-strategy', 'immediate']));
@@ -262,7 +272,7 @@ describe('value set specifics', () => {
     expect(env.GW_REDIS_TLS_CA_FILE.value).toBe('/etc/gw/redis-ca/ca.crt');
     expect(byName(spec.volumes)['redis-ca'].secret).toEqual({ secretName: 'redis-ca', defaultMode: 0o444, items: [{ key: 'ca.pem', path: 'ca.crt' }] });
     expect(byName(spec.volumes)['admin-token'].secret.secretName).toBe('gw-admin-token');
-    expect(byName(spec.containers).processor.lifecycle.preStop.exec.command[2]).toBe('http://[::1]:9902');
+    expect(byName(spec.containers).shutdown.lifecycle.preStop.exec.command[2]).toBe('http://[::1]:9911');
     expect(byName(byName(spec.containers).processor.env).GW_LEASE_TTL_MS.value).toBe('60000');
     const svc = find(m, 'Service', `${FULLNAME}-gateway`) as Any;
     expect(svc.spec).toMatchObject({ type: 'LoadBalancer', externalTrafficPolicy: 'Local', loadBalancerSourceRanges: ['10.0.0.0/8'] });
@@ -305,7 +315,8 @@ describe('values the chart refuses', () => {
     ['bundled and external Redis together', ['--set', 'redis.external.url=redis://r:6379'], /exclusive/],
     ['an external URL that is not Redis', ['--set', 'redis.bundled.enabled=false', '--set', 'redis.external.url=http://r:6379'], /rediss\?:\/\/|redis:\/\/ or rediss:\/\//],
     ['a grace period shorter than the drain', ['--set', 'gateway.terminationGracePeriodSeconds=300'], /terminationGracePeriodSeconds \(300\) must exceed/],
-    ['a loopback Envoy admin address', ['--set', 'gateway.envoy.settings.adminAddress=127.0.0.1'], /must not be a loopback address/],
+    ['an Envoy admin address off loopback', ['--set', 'gateway.envoy.settings.adminAddress=0.0.0.0'], /adminAddress/],
+    ['an idle timeout below the SDKs\' 10 minutes', ['--set', 'gateway.envoy.settings.streamIdleTimeoutSeconds=300'], /streamIdleTimeoutSeconds/],
     ['an HTTPRoute without a Gateway', ['--set', 'httpRoute.enabled=true'], /httpRoute\.parentRefs/],
     ['a provider that is not http(s)', ['--set-json', 'gateway.envoy.settings.providers=["ftp://files.example.com"]'], /providers/],
   ];

@@ -33,10 +33,11 @@ afterAll(() => {
   removeHelmHome();
 });
 
-function processorContainer(): Any {
+function container(name: string): Any {
   const spec = (find(manifests, 'Deployment', `${FULLNAME}-gateway`) as Any).spec.template.spec;
-  return spec.containers.find((c: Any) => c.name === 'processor');
+  return spec.containers.find((c: Any) => c.name === name);
 }
+const processorContainer = (): Any => container('processor');
 
 describe('the preStop drain of Envoy', () => {
   let admin: Server;
@@ -70,7 +71,8 @@ describe('the preStop drain of Envoy', () => {
   afterAll(() => new Promise<void>((resolve) => admin.close(() => resolve())));
 
   it('fails readiness, drains gracefully, waits for the streams, then stops Envoy', async () => {
-    const command = processorContainer().lifecycle.preStop.exec.command as string[];
+    // The drain is the shutdown container's: a liveness restart of the processor never runs it.
+    const command = container('shutdown').lifecycle.preStop.exec.command as string[];
     expect(command.slice(0, 2)).toEqual(['node', '/etc/gw/drain/drain-envoy.mjs']);
     const script = join(CHART, 'files', 'drain-envoy.mjs');
     const url = `http://127.0.0.1:${(admin.address() as AddressInfo).port}`;
@@ -99,6 +101,71 @@ describe('the preStop drain of Envoy', () => {
     expect(code).toBe(0);
     expect(output).toContain('Envoy does not answer');
   }, 60_000);
+});
+
+describe('the processor\'s preStop', () => {
+  /** Envoy's ready listener (200, or 503 once draining) and admin /server_info, until `gone`. */
+  async function fakeEnvoy(readyStatus: number): Promise<{ ready: string; admin: string; goAway(): void; close(): Promise<void> }> {
+    let gone = false;
+    const server = createServer((req, res) => {
+      if (gone) {
+        req.socket.destroy();
+        return;
+      }
+      if (req.url === '/ready') res.writeHead(readyStatus).end(readyStatus === 200 ? 'LIVE\n' : 'DRAINING\n');
+      else if (req.url === '/server_info') res.end('{"state":"LIVE"}');
+      else res.writeHead(404).end();
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    return {
+      ready: url,
+      admin: url,
+      goAway: () => {
+        gone = true;
+        server.closeAllConnections();
+      },
+      close: () => new Promise<void>((resolve) => server.close(() => resolve())),
+    };
+  }
+
+  function run(ready: string, admin: string): { exited: Promise<number | null>; output: () => string } {
+    const command = processorContainer().lifecycle.preStop.exec.command as string[];
+    expect(command.slice(0, 2)).toEqual(['node', '/etc/gw/drain/await-envoy-drain.mjs']);
+    const child = spawn(process.execPath, [join(CHART, 'files', 'await-envoy-drain.mjs'), ready, admin, command[4] as string], { stdio: ['ignore', 'pipe', 'pipe'] });
+    let output = '';
+    child.stdout.on('data', (c: Buffer) => (output += c.toString()));
+    child.stderr.on('data', (c: Buffer) => (output += c.toString()));
+    return { exited: new Promise((resolve) => child.once('exit', resolve)), output: () => output };
+  }
+
+  it('returns at once when Envoy is not draining (a liveness restart of the processor alone): Envoy is neither drained nor stopped', async () => {
+    const envoy = await fakeEnvoy(200);
+    try {
+      const { exited, output } = run(envoy.ready, envoy.admin);
+      expect(await exited).toBe(0);
+      expect(output()).toContain('not draining');
+    } finally {
+      await envoy.close();
+    }
+  }, 30_000);
+
+  it('keeps the processor up while Envoy drains, until Envoy has exited', async () => {
+    const envoy = await fakeEnvoy(503);
+    try {
+      const { exited, output } = run(envoy.ready, envoy.admin);
+      let done = false;
+      void exited.then(() => (done = true));
+      for (let i = 0; i < 100 && !output().includes('waiting'); i++) await new Promise((r) => setTimeout(r, 50));
+      expect(output()).toContain('Envoy is draining');
+      expect(done).toBe(false);
+      envoy.goAway();
+      expect(await exited).toBe(0);
+      expect(output()).toContain('Envoy has exited');
+    } finally {
+      await envoy.close();
+    }
+  }, 30_000);
 });
 
 describe('the processor container', () => {

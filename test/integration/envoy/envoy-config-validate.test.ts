@@ -145,14 +145,14 @@ describe('the validator checks the production-path fields too', () => {
   }
 
   it.each([
-    ['an overload trigger above 1', (doc: J) => (doc.overload_manager.actions[0].triggers[0].threshold.value = 1.5), 'Value: value must be less than or equal to 1'],
+    ['an overload trigger above 1', (doc: J) => (doc.overload_manager.actions[0].triggers[0].threshold.value = 1.5), 'ThresholdTrigger.Value: value must be inside range [0, 1]'],
     ['a scheme rewrite to something other than http/https', (doc: J) => (hcm(doc).scheme_header_transformation = { scheme_to_overwrite: 'ftp' }), 'SchemeToOverwrite: value must be in list'],
-    ['a dynamic forward proxy host header that is not a header name', (doc: J) => (hcm(doc).route_config.virtual_hosts[0].routes[0].typed_per_filter_config['envoy.filters.http.dynamic_forward_proxy'].host_rewrite_header = 'bad header'), 'HostRewriteHeader'],
+    ['a DNS cache of the dynamic forward proxy that may hold no host', (doc: J) => (hcm(doc).http_filters[1].typed_config.dns_cache_config.max_hosts = 0), 'MaxHosts: value must be greater than 0'],
     ['an early header mutation with no action', (doc: J) => (hcm(doc).early_header_mutation_extensions[0].typed_config.mutations[0] = {}), 'Action: value is required'],
   ])('%s', async (name, edit, message) => {
     const path = await edited(name.replace(/\W+/g, '-'), edit);
     const result = await runGoTool('envoy-validate', [path]);
-    expect(result.code).toBe(1);
+    expect(result.code, result.stderr).toBe(1);
     expect(result.stderr).toContain(message);
   });
 });

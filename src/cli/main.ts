@@ -17,7 +17,7 @@ const USAGE = `gw: the model gateway
   gw token create NAME -n NS [--display-name X] [--kubeconfig F]   make a GatewayToken in a cluster, print its token once
   gw token revoke NAME -n NS [--kubeconfig F]                      revoke a GatewayToken in a cluster
   gw operator --redis URL [--kubeconfig F] [--namespace NS] [--lease-name N] [--lease-namespace NS]
-              [--identity ID] [--resync-seconds N] [--admin-port N]     (GW_ENCRYPTION_KEY or --encryption-key-file)
+              [--identity ID] [--resync-seconds N] [--admin-port N] [--postgres URL]   (GW_ENCRYPTION_KEY or --encryption-key-file)
   gw redact [--text] [--json-report] [--budget-ms N] < body   show what secret scanning would send
   gw export-usage --redis URL --postgres URL [--admin-port N] [--usage-retention-days N]   move usage records to PostgreSQL
   gw logs  [--company C] [--since T] [--until T] [--address A] [--model M] [--order time|cost] [--limit N]

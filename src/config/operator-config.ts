@@ -1,3 +1,4 @@
+import { USAGE_OPTIONS, readUsageStoreConfig, type UsageStoreConfig } from './usage-config.js';
 import { existsSync, readFileSync } from 'node:fs';
 import { hostname } from 'node:os';
 import { parseArgs } from './args.js';
@@ -31,6 +32,8 @@ export interface OperatorConfig {
   readonly logLevel: string;
   /** OpenTelemetry export of the reconcile spans; off unless an endpoint is configured. */
   readonly otel: OtelConfig;
+  /** PostgreSQL for Usage and Logs: with a URL the operator also runs the usage exporter. */
+  readonly usage: UsageStoreConfig;
 }
 
 const IN_CLUSTER_TOKEN = '/var/run/secrets/kubernetes.io/serviceaccount/token';
@@ -64,6 +67,7 @@ export function readOperatorConfig(argv: readonly string[], env: NodeJS.ProcessE
   const known = new Set([
     'redis', 'redis-tls-ca-file', 'redis-password-file', 'encryption-key-file', 'kubeconfig', 'namespace', 'lease-name', 'lease-namespace', 'identity',
     'lease-duration-seconds', 'resync-seconds', 'admin-port', 'admin-host', 'workers', 'log-level', 'otel-config',
+    ...USAGE_OPTIONS,
   ]);
   for (const name of args.values.keys()) if (!known.has(name)) problems.push(`unknown option --${name}`);
 
@@ -110,6 +114,8 @@ export function readOperatorConfig(argv: readonly string[], env: NodeJS.ProcessE
   const workers = integer(args.values.get('workers') ?? env.GW_OPERATOR_WORKERS, 4, '--workers', 1, 64, problems);
 
   const otel = readOtelConfig(env, args.values.get('otel-config') ?? env.GW_OTEL_CONFIG, 'gw-operator', problems);
+  // --postgres runs the usage exporter beside the reconciler (one active across every process, by lease).
+  const usage = readUsageStoreConfig(args.values, env, problems);
 
   if (problems.length > 0) throw new ConfigError(problems);
   return Object.freeze({
@@ -128,6 +134,7 @@ export function readOperatorConfig(argv: readonly string[], env: NodeJS.ProcessE
     adminPort,
     workers,
     logLevel: args.values.get('log-level') ?? env.GW_LOG_LEVEL ?? 'info',
+    usage,
     otel,
   });
 }

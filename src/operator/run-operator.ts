@@ -2,7 +2,10 @@ import type { AddressInfo } from 'node:net';
 import type { OperatorConfig } from '../config/operator-config.js';
 import type { Logger } from '../observability/logger.js';
 import { hostForUrl, listen } from '../runtime/gateway-runtime.js';
-import { connectRedis } from '../state/redis/connect.js';
+import { connectRedis, type RedisClient } from '../state/redis/connect.js';
+import { RedisExportLease, RedisUsageSource } from '../state/redis/usage-stream-source.js';
+import { UsageMetrics } from '../observability/usage-metrics.js';
+import { openDurableUsage, type DurableUsage } from '../runtime/usage-store.js';
 import { RedisState } from '../state/redis/redis-state.js';
 import { SecretBox } from '../state/secret-box.js';
 import { EventRecorder } from './events.js';
@@ -44,6 +47,14 @@ const errorText = kubeErrorLine;
  * resync repairs whatever drifted. Returns once the admin listener is up;
  * `started` resolves when the caches are synced.
  */
+/** With --postgres, the usage exporter (additive: it shares only the Redis connection and the metrics registry). */
+async function startUsageExport(config: OperatorConfig, redis: RedisClient, metrics: OperatorMetrics, logger: Logger): Promise<DurableUsage | null> {
+  if (config.usage.postgresUrl === null) return null;
+  const source = new RedisUsageSource(redis);
+  const lease = new RedisExportLease(redis, config.usage.exportLeaseMs, undefined, () => source.restart());
+  return openDurableUsage(config.usage, { source, lease, metrics: new UsageMetrics(metrics.registry), logger });
+}
+
 export async function runOperator(config: OperatorConfig, deps: { logger: Logger }): Promise<OperatorHandle> {
   const { logger } = deps;
   const metrics = new OperatorMetrics();
@@ -58,6 +69,7 @@ export async function runOperator(config: OperatorConfig, deps: { logger: Logger
     }
   });
   const state = new RedisState(redis, new SecretBox(config.encryptionKey));
+  const usageExport = await startUsageExport(config, redis, metrics, logger);
 
   const informers = createInformers(clients, config.namespace, logger, metrics);
   const view = informers.view;
@@ -243,6 +255,7 @@ export async function runOperator(config: OperatorConfig, deps: { logger: Logger
         await informers.stop();
         await new Promise<void>((resolve) => admin.close(() => resolve()));
         admin.closeAllConnections();
+        await usageExport?.close();
         await state.close();
         await telemetry.shutdown();
       })()),

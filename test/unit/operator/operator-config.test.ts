@@ -46,8 +46,16 @@ describe('readOperatorConfig', () => {
       logLevel: 'info',
       // OpenTelemetry stays off without an endpoint.
       otel: { traces: null, metrics: null, serviceName: 'gw-operator', resourceAttributes: {}, sampler: 'parentbased_always_on', samplerRatio: 1, metricIntervalMs: 60_000 },
+      // No PostgreSQL: no usage exporter in the operator.
+      usage: { postgresUrl: null, postgresPassword: null, retentionDays: 0, backlogMax: 1_000_000, memoryBytes: 64 * 1024 * 1024, exportLeaseMs: 15_000 },
     });
     expect(Object.isFrozen(config)).toBe(true);
+  });
+
+  it('--postgres runs the usage exporter in the operator; a bad URL is reported with the rest', () => {
+    const config = readOperatorConfig(['--redis', 'redis://127.0.0.1:6379', '--kubeconfig', kubeconfig, '--postgres', 'postgres://gw@db:5432/gw?sslmode=verify-full', '--usage-retention-days', '400'], { GW_ENCRYPTION_KEY: KEY, PGPASSWORD: 'pw' }, where);
+    expect(config.usage).toMatchObject({ postgresUrl: 'postgres://gw@db:5432/gw?sslmode=verify-full', postgresPassword: 'pw', retentionDays: 400 });
+    expect(problemsOf(['--redis', 'redis://x', '--kubeconfig', kubeconfig, '--postgres', 'mysql://db'], { GW_ENCRYPTION_KEY: KEY })).toContain('--postgres must be a postgres:// or postgresql:// URL');
   });
 
   it('reads every option, the key from a file, and in-cluster config inside a Pod', () => {

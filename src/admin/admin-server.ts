@@ -78,7 +78,14 @@ async function route(options: AdminServerOptions, req: IncomingMessage, res: Ser
     }
   }
   const resource = ROUTES[url.pathname];
-  if (resource === undefined) return adminError(res, 404, `no route for ${url.pathname}`);
+  if (resource === undefined) {
+    // Unknown paths answer 401 to anyone the admin API does not know, so an unauthenticated
+    // caller cannot map which admin routes exist; an authenticated one (allowed or 403) learns 404.
+    if (options.access === null) return adminError(res, 401, 'the admin API is disabled: start the gateway with GW_ADMIN_TOKEN, --admin-tokens-file or --admin-auth kubernetes');
+    const who = await options.access.decide(req.headers.authorization, 'logs', null);
+    if (!who.ok && who.status === 401) return adminError(res, 401, who.message);
+    return adminError(res, 404, `no route for ${url.pathname}`);
+  }
   if (options.access === null) return adminError(res, 401, 'the admin API is disabled: start the gateway with GW_ADMIN_TOKEN, --admin-tokens-file or --admin-auth kubernetes');
   const company = url.searchParams.get('company') || null;
   const decision = await options.access.decide(req.headers.authorization, resource, company);

@@ -183,7 +183,12 @@ async function handle(
     // connection ends after the answer, so the client stops sending (what is already in flight is
     // dropped unparsed). Ending without destroying lets the client read the answer first; a
     // reset would discard it.
-    else if (hasBody(req)) res.once('finish', () => endWithoutBody(req));
+    // The answer says `connection: close`, so a pooling client never sends its next request
+    // on the socket we are about to end.
+    else if (hasBody(req)) {
+      res.shouldKeepAlive = false;
+      res.once('finish', () => endWithoutBody(req));
+    }
     sendLocal(res, afterHeaders.response);
     done('complete');
     return;

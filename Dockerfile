@@ -7,7 +7,7 @@ ARG NODE_IMAGE=node:20-bookworm-slim
 FROM ${NODE_IMAGE} AS build
 WORKDIR /src
 COPY package.json package-lock.json ./
-RUN npm install --no-audit --no-fund --loglevel=error
+RUN npm ci --no-audit --no-fund --loglevel=error
 COPY tsconfig.json ./
 COPY src ./src
 COPY proto ./proto
@@ -20,7 +20,7 @@ FROM ${NODE_IMAGE} AS runtime
 ENV NODE_ENV=production
 WORKDIR /app
 COPY package.json package-lock.json ./
-RUN npm install --omit=dev --no-audit --no-fund --loglevel=error \
+RUN npm ci --omit=dev --no-audit --no-fund --loglevel=error \
  && npm cache clean --force
 COPY --from=build /src/dist ./dist
 COPY crds ./crds

@@ -15,10 +15,11 @@ help:
 	@echo "make test   install everything the tests need and run every test"
 	@echo "make bench  measure against the DESIGN budgets, Portkey and LiteLLM (bench/results/)"
 
-# npm install (not npm ci): npm 11 here records only this platform's optional packages in the
-# lock, which npm ci then refuses as out of sync; install still honours the pinned versions.
+# npm ci: exactly the committed lock, never rewritten. The lock carries every platform's optional
+# packages; after adding a dependency, refresh it with `make lock` (a plain `npm install` over an
+# existing node_modules drops other platforms' entries and npm ci then refuses the lock).
 node_modules/.package-lock.json: package.json package-lock.json
-	npm install --no-audit --no-fund --loglevel=error
+	npm ci --no-audit --no-fund --loglevel=error
 	@touch $@
 
 install: node_modules/.package-lock.json
@@ -39,7 +40,15 @@ typecheck: install
 # After the suite, docs/conformance.md must equal what its generator makes from the statements, the test
 # titles and this run's results (`make docs-conformance` after a full run rewrites it).
 test: build test-deps typecheck
-	@rc=0; npx vitest run || rc=$$?; node test/tools/summary.mjs; node scripts/gen-conformance.mjs --check || rc=1; exit $$rc
+	@rc=0; npx vitest run || rc=$$?; node test/tools/summary.mjs; node scripts/gen-conformance.mjs --check || rc=1; \
+	  bash test/tools/check-clean-tree.sh || rc=1; exit $$rc
+
+# Regenerates package-lock.json with every platform's optional packages (no node_modules in the way).
+.PHONY: lock
+lock:
+	rm -rf node_modules
+	npm install --package-lock-only --no-audit --no-fund --loglevel=error
+	npm ci --no-audit --no-fund --loglevel=error
 
 unit: build
 	npx vitest run test/unit

@@ -10,7 +10,7 @@ export type KeywordHitHandler = (keyword: number, start: number) => void;
 export class KeywordIndex {
   readonly keywords: readonly string[];
   private readonly classOf: Uint8Array;
-  private readonly delta: Uint16Array;
+  private readonly delta: Int32Array;
   private readonly width: number;
   private readonly outStart: Int32Array;
   private readonly outEnd: Int32Array;
@@ -92,14 +92,13 @@ export class KeywordIndex {
         }
       }
     }
-    // 16-bit entries keep the table small enough to stay in cache; the top
-    // bit marks a target state that reports keywords, so the common step
-    // needs no second load.
-    if (states > 0x7fff) throw new Error('too many keyword states');
-    const table = new Uint16Array(states * width);
+    // Entries hold the target state premultiplied by the width, so a step is
+    // one add and one load; a target that reports keywords is stored as its
+    // complement (negative), so the common step needs no second load.
+    const table = new Int32Array(states * width);
     for (let k = 0; k < delta.length; k++) {
       const target = delta[k]!;
-      table[k] = outputs[target]!.length > 0 ? target | 0x8000 : target;
+      table[k] = outputs[target]!.length > 0 ? ~(target * width) : target * width;
     }
     this.delta = table;
     this.width = width;
@@ -127,18 +126,21 @@ export class KeywordIndex {
    */
   scan(text: string, from: number, to: number, onHit: KeywordHitHandler, state = 0): number {
     const { classOf, delta, width, outStart, outEnd, outList, lengths } = this;
-    let s = state;
+    let s = state * width;
     for (let i = from; i < to; i++) {
-      const next = delta[s * width + classOf[text.charCodeAt(i) & 0xff]!]!;
-      s = next & 0x7fff;
-      if (next !== s) {
-        const oEnd = outEnd[s]!;
-        for (let j = outStart[s]!; j < oEnd; j++) {
-          const kw = outList[j]!;
-          onHit(kw, i + 1 - lengths[kw]!);
-        }
+      const next = delta[s + classOf[text.charCodeAt(i) & 0xff]!]!;
+      if (next >= 0) {
+        s = next;
+        continue;
+      }
+      s = ~next;
+      const q = s / width;
+      const oEnd = outEnd[q]!;
+      for (let j = outStart[q]!; j < oEnd; j++) {
+        const kw = outList[j]!;
+        onHit(kw, i + 1 - lengths[kw]!);
       }
     }
-    return s;
+    return s / width;
   }
 }

@@ -60,11 +60,14 @@ export class Redactor {
     this.scanner.work += input.length;
     const spans: Span[] = [];
     const found: Candidate[] = [];
+    // One copy of the body; each string is then a slice of it (no copy) or,
+    // when it has escapes, decoded from such a slice.
+    const whole = input.toString('latin1');
     try {
       for (const segment of segments) {
         if (budget.tick()) break;
         found.length = 0;
-        this.scanSegment(input, segment, budget, found, spans);
+        this.scanSegment(input, whole, segment, budget, found, spans);
       }
     } catch (err) {
       // A string JSON.parse will not decode makes the body invalid JSON.
@@ -80,9 +83,16 @@ export class Redactor {
     return this.finish(input, candidates, budget, false);
   }
 
-  private scanSegment(input: Buffer, seg: TextSegment, budget: Budget, found: Candidate[], spans: Span[]): void {
+  private scanSegment(
+    input: Buffer,
+    whole: string,
+    seg: TextSegment,
+    budget: Budget,
+    found: Candidate[],
+    spans: Span[],
+  ): void {
     const { key, value } = seg;
-    const v = this.decoded(input, value);
+    const v = decoded(whole, value);
     if (key === null) {
       this.scanner.scan(v, budget, found);
       if (found.length > 0) this.mapToRaw(input, value, found, 0, v.length, spans);
@@ -92,7 +102,7 @@ export class Redactor {
     // long value is scanned on its own too, and only its head with the key:
     // a name gives context to the value just after it, and the whole value
     // need not be copied again.
-    const k = this.decoded(input, key);
+    const k = decoded(whole, key);
     const long = v.length > KEYED_HEAD;
     const text = `"${k}":"${long ? v.slice(0, KEYED_HEAD) : v}"`;
     this.scanner.scan(text, budget, found);
@@ -110,16 +120,6 @@ export class Redactor {
       this.scanner.scan(v, budget, found);
       if (found.length > 0) this.mapToRaw(input, value, found, 0, v.length, spans);
     }
-  }
-
-  /**
-   * The text of a JSON string: raw bytes as latin1 (one character per byte),
-   * escapes decoded natively by JSON.parse, which also rejects bad escapes
-   * and raw control characters with a SyntaxError.
-   */
-  private decoded(input: Buffer, s: JsonString): string {
-    if (!s.escaped) return input.toString('latin1', s.start, s.end);
-    return JSON.parse(input.toString('latin1', s.start - 1, s.end + 1)) as string;
   }
 
   /**
@@ -164,6 +164,16 @@ export class Redactor {
     const body = splice(input, resolved, (r) => this.placeholders[r]!);
     return { body, findings, countsByRule, budgetExhausted };
   }
+}
+
+/**
+ * The text of a JSON string, from the body read as latin1 (one character
+ * per byte): escapes decoded natively by JSON.parse, which also rejects bad
+ * escapes and raw control characters with a SyntaxError.
+ */
+function decoded(whole: string, s: JsonString): string {
+  if (!s.escaped) return whole.slice(s.start, s.end);
+  return JSON.parse(whole.slice(s.start - 1, s.end + 1)) as string;
 }
 
 /**

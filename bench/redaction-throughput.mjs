@@ -173,13 +173,12 @@ function measure(label, input, fn) {
   return last;
 }
 
-console.log(`runs: ${RUNS}, medians reported; full scan (large budget) unless noted\n`);
+console.log(`runs: ${RUNS}, medians reported; full scan, called as the gateway calls it (no budget)\n`);
 console.log('| input | size | wall median | wall throughput | CPU median | CPU throughput | fastest run | findings | budget exhausted |');
 console.log('|---|---|---|---|---|---|---|---|---|');
-const FULL = { budgetMs: 60_000 };
+const FULL = {};
 measure('JSON body, no credentials', clean, (b) => redactJsonBody(b, FULL));
 const r = measure('JSON body, 100 credentials', dirty, (b) => redactJsonBody(b, FULL));
-measure('JSON body, 100 credentials, default 50 ms budget', dirty, (b) => redactJsonBody(b));
 const plainClean = Buffer.from(cleanText.slice(0, MiB));
 measure('plain text, no credentials', plainClean, (b) => redactText(b, FULL));
 

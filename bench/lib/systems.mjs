@@ -56,7 +56,7 @@ export function writeGatewayFile(name, mockUrl, { secretScanning }) {
       },
     },
     { apiVersion: 'gw.io/v1alpha1', kind: 'GatewayToken', metadata: { name: 'bench', namespace: 'acme' }, spec: { displayName: 'bench', tokenHash: hashToken(token) } },
-    { apiVersion: 'v1', kind: 'Secret', metadata: { name: 'vendor-key', namespace: 'acme' }, stringData: { key: 'sk-ant-api03-bench-vendor-key-not-a-real-key' } },
+    { apiVersion: 'v1', kind: 'Secret', metadata: { name: 'vendor-key', namespace: 'acme', labels: { 'gw.io/secret': 'true' } }, stringData: { key: 'sk-ant-api03-bench-vendor-key-not-a-real-key' } },
     {
       apiVersion: 'gw.io/v1alpha1',
       kind: 'ProviderCredential',

@@ -1,7 +1,7 @@
 import { generateToken } from '../auth/token.js';
 import { GENERATED_TOKEN_KEY, generatedTokenSecretName } from '../reconcile/desired-records.js';
 import { API_VERSION, type Secret } from '../resources/types.js';
-import { COMPONENT, generatedSecretOwnership, namespaceOf, type ClusterToken } from './kube-objects.js';
+import { COMPONENT, SECRET_LABEL, SECRET_LABEL_VALUE, generatedSecretOwnership, namespaceOf, type ClusterToken } from './kube-objects.js';
 import type { KubeWriter } from './kube-writer.js';
 
 /** The Secret that carries a generated token's value, owned (and so garbage-collected) by its GatewayToken. */
@@ -13,7 +13,7 @@ export function generatedTokenSecret(token: ClusterToken, value: string): Secret
     metadata: {
       name: generatedTokenSecretName(token.metadata.name),
       namespace: namespaceOf(token),
-      labels: { 'app.kubernetes.io/managed-by': COMPONENT },
+      labels: { 'app.kubernetes.io/managed-by': COMPONENT, [SECRET_LABEL]: SECRET_LABEL_VALUE },
       annotations: { 'gw.io/token': token.metadata.name },
       ownerReferences: [{ apiVersion: API_VERSION, kind: 'GatewayToken', name: token.metadata.name, uid: token.metadata.uid, controller: true }],
     },

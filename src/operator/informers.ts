@@ -2,7 +2,7 @@ import { ListWatch, Watch, type KubeConfig, type KubernetesListObject, type Kube
 import type { Logger } from '../observability/logger.js';
 import type { Secret } from '../resources/types.js';
 import { kubeErrorLine, type KubeClients } from './kube-client.js';
-import { CRD_VERSION, GROUP, PLURALS, type ClusterCredential, type ClusterSettings, type ClusterToken, type ManagedKind } from './kube-objects.js';
+import { CRD_VERSION, GROUP, PLURALS, SECRET_SELECTOR, type ClusterCredential, type ClusterSettings, type ClusterToken, type ManagedKind } from './kube-objects.js';
 import { toSecret } from './kube-writer.js';
 import type { OperatorMetrics } from './operator-metrics.js';
 import type { ClusterView } from './snapshot.js';
@@ -34,14 +34,14 @@ export class ResourceInformer<T extends KubernetesObject> {
     list: () => Promise<KubernetesListObject<T>>,
     private readonly logger: Logger,
     private readonly metrics: OperatorMetrics,
-    fieldSelector?: string,
+    labelSelector?: string,
   ) {
     const listed = async (): Promise<KubernetesListObject<T>> => {
       const result = await list();
       this.restartDelay = RESTART_MIN_MS;
       return result;
     };
-    this.cache = new ListWatch<T>(path, new Watch(kc), listed, false, undefined, fieldSelector);
+    this.cache = new ListWatch<T>(path, new Watch(kc), listed, false, labelSelector);
     this.cache.on('error', (error: unknown) => this.onError(error));
     metrics.informerSynced.set({ resource }, 0);
   }
@@ -92,8 +92,6 @@ export class ResourceInformer<T extends KubernetesObject> {
   }
 }
 
-/** Secrets of service accounts and Helm releases are never referenced by our resources and are many. */
-const SECRET_FIELD_SELECTOR = 'type!=kubernetes.io/service-account-token,type!=helm.sh/release.v1';
 
 export interface Informers {
   readonly tokens: ResourceInformer<ClusterToken & KubernetesObject>;
@@ -108,7 +106,7 @@ export interface Informers {
 
 /**
  * The four caches the operator reconciles from: the three kinds (in every
- * namespace, or one) and the Secrets beside them.
+ * namespace, or one) and the labelled Secrets beside them.
  */
 export function createInformers(clients: KubeClients, namespace: string | null, logger: Logger, metrics: OperatorMetrics): Informers {
   const kc = clients.config;
@@ -127,9 +125,10 @@ export function createInformers(clients: KubeClients, namespace: string | null, 
   const secretPath = namespace ? `/api/v1/namespaces/${namespace}/secrets` : '/api/v1/secrets';
   const listSecrets = async (): Promise<KubernetesListObject<KubernetesObject>> =>
     (namespace
-      ? await clients.core.listNamespacedSecret({ namespace, fieldSelector: SECRET_FIELD_SELECTOR })
-      : await clients.core.listSecretForAllNamespaces({ fieldSelector: SECRET_FIELD_SELECTOR })) as KubernetesListObject<KubernetesObject>;
-  const secrets = new ResourceInformer<KubernetesObject>('secrets', kc, secretPath, listSecrets, logger, metrics, SECRET_FIELD_SELECTOR);
+      ? await clients.core.listNamespacedSecret({ namespace, labelSelector: SECRET_SELECTOR })
+      : await clients.core.listSecretForAllNamespaces({ labelSelector: SECRET_SELECTOR })) as KubernetesListObject<KubernetesObject>;
+  // Only labelled Secrets: the operator never holds (or hears of) any other Secret of the cluster.
+  const secrets = new ResourceInformer<KubernetesObject>('secrets', kc, secretPath, listSecrets, logger, metrics, SECRET_SELECTOR);
   const all = [settings, tokens, credentials, secrets];
   const view: ClusterView = {
     tokens: (ns) => tokens.list(ns),

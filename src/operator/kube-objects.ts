@@ -10,6 +10,15 @@ export const CRD_VERSION = 'v1alpha1';
 export const GROUP = API_GROUP;
 export const FIELD_MANAGER = 'gw-operator';
 export const COMPONENT = 'gw-operator';
+/**
+ * The operator lists and watches only Secrets carrying this label (least
+ * privilege in what it holds and receives: RBAC cannot narrow list/watch by
+ * label, the selector does). Credential Secrets must carry it; the Secrets the
+ * operator generates for tokens carry it too.
+ */
+export const SECRET_LABEL = 'gw.io/secret';
+export const SECRET_LABEL_VALUE = 'true';
+export const SECRET_SELECTOR = `${SECRET_LABEL}=${SECRET_LABEL_VALUE}`;
 
 export type ManagedKind = 'GatewayToken' | 'ProviderCredential' | 'GatewaySettings';
 export const MANAGED_KINDS: readonly ManagedKind[] = ['GatewaySettings', 'GatewayToken', 'ProviderCredential'];

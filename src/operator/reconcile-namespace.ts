@@ -10,7 +10,7 @@ import { FencedWrite, type GatewayState, type RevokedToken } from '../state/stat
 import { healthEvent, tokenGeneratedEvent, type EventRecorder } from './events.js';
 import { addFinalizer, needsFinalizer, readyToRelease, releaseFinalizer } from './finalizers.js';
 import { ensureGeneratedTokenSecret } from './generated-tokens.js';
-import { generatedSecretOwnership, isDeleting, type ClusterResource, type ClusterToken } from './kube-objects.js';
+import { generatedSecretOwnership, isDeleting, SECRET_LABEL, SECRET_LABEL_VALUE, SECRET_SELECTOR, type ClusterResource, type ClusterToken } from './kube-objects.js';
 import { NamespaceTerminating, type KubeWriter } from './kube-writer.js';
 import type { OperatorMetrics } from './operator-metrics.js';
 import { resourceSetOf, snapshotOf, type ClusterView, type NamespaceSnapshot } from './snapshot.js';
@@ -118,7 +118,7 @@ export class NamespaceReconciler {
   async reconcile(namespace: string): Promise<'ok' | 'skipped'> {
     if (!this.deps.isLeader()) return 'skipped';
     const forced = this.forced.delete(namespace);
-    const snapshot = snapshotOf(this.deps.view, namespace);
+    const { snapshot, unlabelled } = await this.withUncachedSecrets(snapshotOf(this.deps.view, namespace));
     const all: ClusterResource[] = [...snapshot.settings, ...snapshot.tokens, ...snapshot.credentials];
 
     // Independent API calls per object: sent side by side, so a namespace of a thousand tokens is not a thousand round trips in a row.
@@ -136,7 +136,11 @@ export class NamespaceReconciler {
 
     const { secrets, conflicts } = await this.generatedSecrets(snapshot);
     const inForce = (await this.deps.state.getCompany(namespace))?.settings ?? this.settingsInForce.get(namespace);
-    const desired = desiredState(resourceSetOf(snapshot, secrets), { revokedHashes: this.deps.ledger.hashes(), lastValidSettings: () => inForce });
+    const desired = desiredState(resourceSetOf(snapshot, secrets), {
+      revokedHashes: this.deps.ledger.hashes(),
+      lastValidSettings: () => inForce,
+      secretLabel: { label: SECRET_SELECTOR, unlabelled },
+    });
     const company = desired.companies.find((c) => c.company === namespace) ?? null;
 
     const digest = digestOf(company);
@@ -176,6 +180,28 @@ export class NamespaceReconciler {
     }
     await eachLimited(reports, API_PARALLEL, (report) => report());
     return 'ok';
+  }
+
+  /**
+   * The Secret cache holds only labelled Secrets. A referenced Secret it lacks
+   * is read by name: a generated token Secret written before the label existed
+   * is still used (and still revoked when its token goes); a credential Secret
+   * without the label is only noted, so its credential says which label is missing.
+   */
+  private async withUncachedSecrets(snapshot: NamespaceSnapshot): Promise<{ snapshot: NamespaceSnapshot; unlabelled: Set<string> }> {
+    const cached = new Set(snapshot.secrets.map((s) => s.metadata.name));
+    const generated = new Set(snapshot.tokens.filter((t) => !t.spec.tokenHash).map((t) => generatedTokenSecretName(t.metadata.name)));
+    const referenced = new Set(snapshot.credentials.filter((c) => !isDeleting(c)).map((c) => c.spec.secretRef.name));
+    const wanted = [...new Set([...generated, ...referenced])].filter((name) => !cached.has(name));
+    const found: Secret[] = [];
+    const unlabelled = new Set<string>();
+    await eachLimited(wanted, API_PARALLEL, async (name) => {
+      const secret = await this.deps.writer.readSecret(snapshot.namespace, name);
+      if (!secret) return;
+      if (generated.has(name)) found.push(secret);
+      else if (secret.metadata.labels?.[SECRET_LABEL] !== SECRET_LABEL_VALUE) unlabelled.add(`${snapshot.namespace}/${name}`);
+    });
+    return { snapshot: found.length === 0 ? snapshot : { ...snapshot, secrets: [...snapshot.secrets, ...found] }, unlabelled };
   }
 
   private async write(action: () => Promise<void>): Promise<void> {

@@ -52,6 +52,12 @@ export interface DesiredOptions {
   readonly revokedHashes?: ReadonlySet<string>;
   /** The settings in force now, kept when a company's GatewaySettings turns invalid. */
   readonly lastValidSettings?: (company: string) => CompanySettings | undefined;
+  /**
+   * Where Secrets are read through a label selector (the operator): the label
+   * they must carry, and the `namespace/name` of referenced Secrets that exist
+   * without it. Such a credential is refused naming the label, not called missing.
+   */
+  readonly secretLabel?: { readonly label: string; readonly unlabelled: ReadonlySet<string> };
 }
 
 export function desiredState(resources: ResourceSet, options: DesiredOptions = {}): DesiredState {
@@ -151,6 +157,13 @@ export function desiredState(resources: ResourceSet, options: DesiredOptions = {
         continue;
       }
       const secret = readSecretKey(resources.secrets, company, spec.secretRef.name, spec.secretRef.key);
+      const refName = spec.secretRef.name;
+      if (!secret.ok && secret.reason === 'SecretMissing' && options.secretLabel?.unlabelled.has(`${company}/${refName}`)) {
+        const label = options.secretLabel.label;
+        conditions.push(notReady('ProviderCredential', company, name, 'SecretNotLabelled',
+          `Secret "${refName}" lacks the label ${label}; the operator reads only Secrets with it (kubectl label secret ${refName} -n ${company} ${label})`));
+        continue;
+      }
       if (!secret.ok) {
         conditions.push(notReady('ProviderCredential', company, name, secret.reason, secret.message));
         continue;

@@ -45,7 +45,7 @@ export function writeGatewayConfig(input: {
   }
   for (const c of input.credentials) {
     const ns = c.namespace ?? namespace;
-    docs.push({ apiVersion: 'v1', kind: 'Secret', metadata: { name: `${c.name}-secret`, namespace: ns }, stringData: { key: c.secret } });
+    docs.push({ apiVersion: 'v1', kind: 'Secret', metadata: { name: `${c.name}-secret`, namespace: ns, labels: { 'gw.io/secret': 'true' } }, stringData: { key: c.secret } });
     const spec: Record<string, unknown> = { provider: c.provider, kind: c.kind ?? 'apiKey', secretRef: { name: `${c.name}-secret`, key: 'key' }, baseUrl: c.baseUrl };
     if (c.maxConcurrency !== undefined) spec.maxConcurrency = c.maxConcurrency;
     if (c.models !== undefined) spec.models = c.models;

@@ -35,7 +35,7 @@ function offCompany(baseUrl: string): { docs: unknown[]; token: string } {
     docs: [
       { apiVersion: 'gw.io/v1alpha1', kind: 'GatewaySettings', metadata: { name: 'settings', namespace: ns }, spec: { tokenDomain: 'initech.example' } },
       { apiVersion: 'gw.io/v1alpha1', kind: 'GatewayToken', metadata: { name: 'peter', namespace: ns }, spec: { displayName: 'peter', tokenHash: hashToken(token) } },
-      { apiVersion: 'v1', kind: 'Secret', metadata: { name: 'off-secret', namespace: ns }, stringData: { key: OFF_SECRET } },
+      { apiVersion: 'v1', kind: 'Secret', metadata: { name: 'off-secret', namespace: ns, labels: { 'gw.io/secret': 'true' } }, stringData: { key: OFF_SECRET } },
       { apiVersion: 'gw.io/v1alpha1', kind: 'ProviderCredential', metadata: { name: 'off-key', namespace: ns }, spec: { provider: 'vendor', kind: 'apiKey', secretRef: { name: 'off-secret', key: 'key' }, baseUrl, maxConcurrency: 50 } },
     ],
   };

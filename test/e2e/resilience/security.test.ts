@@ -29,7 +29,7 @@ function globex(vendorUrl: string, aggUrl: string): { docs: unknown[]; token: st
   const token = generateToken();
   const ns = 'globex';
   const credential = (name: string, provider: string, baseUrl: string, secret: string, extra: Record<string, unknown> = {}): unknown[] => [
-    { apiVersion: 'v1', kind: 'Secret', metadata: { name: `${name}-secret`, namespace: ns }, stringData: { key: secret } },
+    { apiVersion: 'v1', kind: 'Secret', metadata: { name: `${name}-secret`, namespace: ns, labels: { 'gw.io/secret': 'true' } }, stringData: { key: secret } },
     { apiVersion: 'gw.io/v1alpha1', kind: 'ProviderCredential', metadata: { name, namespace: ns }, spec: { provider, kind: 'apiKey', secretRef: { name: `${name}-secret`, key: 'key' }, baseUrl, maxConcurrency: 20, ...extra } },
   ];
   return {

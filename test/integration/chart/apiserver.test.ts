@@ -160,6 +160,54 @@ describe('helm against the API server', () => {
   }, 2 * HELM_TIMEOUT_MS);
 });
 
+/** A kubeconfig holding a token of the chart's operator ServiceAccount in `namespace`, issued by the API server itself. */
+async function serviceAccountKubeconfig(namespace: string, file: string): Promise<string> {
+  const tokenRequest = await kube.request('POST', `/api/v1/namespaces/${namespace}/serviceaccounts/${FULLNAME}-operator/token`, {
+    apiVersion: 'authentication.k8s.io/v1',
+    kind: 'TokenRequest',
+    spec: { expirationSeconds: 3600 },
+  });
+  expect(tokenRequest.status, JSON.stringify(tokenRequest.body)).toBe(201);
+  const path = join(work, file);
+  writeFileSync(
+    path,
+    JSON.stringify({
+      apiVersion: 'v1',
+      kind: 'Config',
+      clusters: [{ name: 'test', cluster: { server: server.url, 'certificate-authority-data': readFileSync(server.caFile).toString('base64') } }],
+      users: [{ name: 'operator', user: { token: tokenRequest.body.status.token as string } }],
+      contexts: [{ name: 'operator', context: { cluster: 'test', user: 'operator' } }],
+      'current-context': 'operator',
+    }),
+    { mode: 0o600 },
+  );
+  return path;
+}
+
+/** The operator's own arguments from the chart's Deployment, but for the admin listener the test picks. */
+function chartOperatorArgs(manifests: Manifest[]): string[] {
+  const deployment = find(manifests, 'Deployment', `${FULLNAME}-operator`) as Any;
+  const chartArgs = deployment.spec.template.spec.containers[0].args as string[];
+  expect(chartArgs[0]).toBe('operator');
+  const args: string[] = [];
+  for (let i = 1; i < chartArgs.length; i += 2) {
+    if (chartArgs[i] === '--admin-host' || chartArgs[i] === '--admin-port') continue;
+    args.push(chartArgs[i] as string, chartArgs[i + 1] as string);
+  }
+  return args;
+}
+
+const RBAC_KINDS = new Set(['ServiceAccount', 'ClusterRole', 'ClusterRoleBinding', 'Role', 'RoleBinding']);
+
+async function waitFor<T>(what: string, probe: () => Promise<T | undefined>, output: () => string[], timeoutMs = 60_000): Promise<T> {
+  for (const until = Date.now() + timeoutMs; ; ) {
+    const value = await probe();
+    if (value !== undefined) return value;
+    if (Date.now() > until) throw new Error(`${what}: not within ${timeoutMs} ms\n${output().slice(-40).join('\n')}`);
+    await new Promise((r) => setTimeout(r, 200));
+  }
+}
+
 describe('operator RBAC', () => {
   const namespace = 'gw-rbac';
   const company = 'acme-rbac';
@@ -174,8 +222,7 @@ describe('operator RBAC', () => {
     requireBuiltCli();
     for (const ns of [namespace, company]) await kube.ensureNamespace(ns);
     manifests = await renderChart(valueSets()[0]!, namespace);
-    const rbacKinds = new Set(['ServiceAccount', 'ClusterRole', 'ClusterRoleBinding', 'Role', 'RoleBinding']);
-    for (const obj of manifests.filter((m) => rbacKinds.has(m.kind))) await kube.ensure(obj, namespace);
+    for (const obj of manifests.filter((m) => RBAC_KINDS.has(m.kind))) await kube.ensure(obj, namespace);
   }, HELM_TIMEOUT_MS);
 
   afterAll(async () => {
@@ -219,37 +266,8 @@ describe('operator RBAC', () => {
   });
 
   it('is enough for gw operator to reconcile a GatewayToken under the chart\'s ServiceAccount', async () => {
-    // A token of the chart's ServiceAccount, issued by the API server itself.
-    const tokenRequest = await kube.request('POST', `/api/v1/namespaces/${namespace}/serviceaccounts/${serviceAccount}/token`, {
-      apiVersion: 'authentication.k8s.io/v1',
-      kind: 'TokenRequest',
-      spec: { expirationSeconds: 3600 },
-    });
-    expect(tokenRequest.status, JSON.stringify(tokenRequest.body)).toBe(201);
-    const saToken = tokenRequest.body.status.token as string;
-    const kubeconfig = join(work, 'operator-kubeconfig');
-    writeFileSync(
-      kubeconfig,
-      JSON.stringify({
-        apiVersion: 'v1',
-        kind: 'Config',
-        clusters: [{ name: 'test', cluster: { server: server.url, 'certificate-authority-data': readFileSync(server.caFile).toString('base64') } }],
-        users: [{ name: 'operator', user: { token: saToken } }],
-        contexts: [{ name: 'operator', context: { cluster: 'test', user: 'operator' } }],
-        'current-context': 'operator',
-      }),
-      { mode: 0o600 },
-    );
-
-    // The operator's own arguments from the chart, but for the admin listener the test picks.
-    const deployment = find(manifests, 'Deployment', `${FULLNAME}-operator`) as Any;
-    const chartArgs = deployment.spec.template.spec.containers[0].args as string[];
-    expect(chartArgs[0]).toBe('operator');
-    const args: string[] = [];
-    for (let i = 1; i < chartArgs.length; i += 2) {
-      if (chartArgs[i] === '--admin-host' || chartArgs[i] === '--admin-port') continue;
-      args.push(chartArgs[i] as string, chartArgs[i + 1] as string);
-    }
+    const kubeconfig = await serviceAccountKubeconfig(namespace, 'operator-kubeconfig');
+    const args = chartOperatorArgs(manifests);
     expect(args).toEqual(expect.arrayContaining(['--lease-name', `${FULLNAME}-operator`, '--lease-namespace', namespace]));
 
     redis = await startRedis();
@@ -287,6 +305,68 @@ describe('operator RBAC', () => {
       if (Date.now() > until) throw new Error(`GatewayToken bot was never released:\n${operator.output.slice(-40).join('\n')}`);
       await new Promise((r) => setTimeout(r, 200));
     }
+
+    // Credentials: a labelled Secret is read; an unlabelled one is refused naming the label, and read once labelled.
+    const put = (name: string, labelled: boolean): Promise<{ status: number; body: Any }> =>
+      kube.create({ apiVersion: 'v1', kind: 'Secret', metadata: { name, namespace: company, ...(labelled ? { labels: { 'gw.io/secret': 'true' } } : {}) }, stringData: { key: `sk-${name}` } } as Manifest);
+    expect((await put('labelled-key', true)).status).toBe(201);
+    expect((await put('plain-key', false)).status).toBe(201);
+    for (const [name, secret] of [['labelled', 'labelled-key'], ['plain', 'plain-key']]) {
+      const res = await kube.create({ apiVersion: 'gw.io/v1alpha1', kind: 'ProviderCredential', metadata: { name, namespace: company }, spec: { provider: 'vendor', kind: 'apiKey', secretRef: { name: secret, key: 'key' } } } as Manifest);
+      expect(res.status, JSON.stringify(res.body)).toBe(201);
+    }
+    const readyOf = (name: string) => async (): Promise<Any> => {
+      const body = (await kube.request('GET', `/apis/gw.io/v1alpha1/namespaces/${company}/providercredentials/${name}`)).body;
+      return (body.status?.conditions ?? []).find((c: Any) => c.type === 'Ready');
+    };
+    await waitFor('credential labelled Ready', async () => ((await readyOf('labelled')())?.status === 'True' ? true : undefined), () => operator?.output ?? []);
+    const refused = await waitFor('credential plain refused', async () => {
+      const ready = await readyOf('plain')();
+      return ready?.status === 'False' ? ready : undefined;
+    }, () => operator?.output ?? []);
+    expect(refused.reason).toBe('SecretNotLabelled');
+    expect(refused.message).toContain('gw.io/secret=true');
+    const labelled = await kube.request('PATCH', `/api/v1/namespaces/${company}/secrets/plain-key`, { metadata: { labels: { 'gw.io/secret': 'true' } } }, 'application/merge-patch+json');
+    expect(labelled.status, JSON.stringify(labelled.body)).toBe(200);
+    await waitFor('credential plain Ready once labelled', async () => ((await readyOf('plain')())?.status === 'True' ? true : undefined), () => operator?.output ?? []);
+
     expect(operator.output.filter((line) => /forbidden/i.test(line))).toEqual([]);
   }, 3 * 60_000);
+
+  it('is the same RBAC as examples/k8s/operator-rbac.yaml', () => {
+    const example = parseAllDocuments(readFileSync(join(ROOT, 'examples', 'k8s', 'operator-rbac.yaml'), 'utf8')).map((d) => d.toJSON() as Any);
+    // The Lease is named after the release in the chart, gw-operator (the default --lease-name) in the example.
+    const rules = (doc: Any, leaseName: string): string =>
+      JSON.stringify((doc.rules as Any[]).map((r) => ({ ...r, ...(r.resourceNames ? { resourceNames: r.resourceNames.map((n: string) => (n === leaseName ? '<lease>' : n)) } : {}) })));
+    const chartRole = find(manifests, 'ClusterRole', `${namespace}-${FULLNAME}-operator`) as Any;
+    const chartElection = find(manifests, 'Role', `${FULLNAME}-operator-leader-election`) as Any;
+    const exampleRole = example.find((d) => d.kind === 'ClusterRole');
+    const exampleElection = example.find((d) => d.kind === 'Role');
+    expect(rules(exampleRole, 'gw-operator')).toBe(rules(chartRole, `${FULLNAME}-operator`));
+    expect(rules(exampleElection, 'gw-operator')).toBe(rules(chartElection, `${FULLNAME}-operator`));
+  });
+
+  it('says in one line which permission is missing when the chart\'s RBAC lacks one', async () => {
+    const lessNs = 'gw-rbac-less';
+    await kube.ensureNamespace(lessNs);
+    const rendered = await renderChart(valueSets()[0]!, lessNs);
+    for (const obj of rendered.filter((m) => RBAC_KINDS.has(m.kind)) as Any[]) {
+      // The chart's RBAC, minus one verb: list on Secrets.
+      if (obj.kind === 'ClusterRole') obj.rules = obj.rules.map((r: Any) => (r.resources.includes('secrets') ? { ...r, verbs: r.verbs.filter((v: string) => v !== 'list') } : r));
+      await kube.ensure(obj, lessNs);
+    }
+    const kubeconfig = await serviceAccountKubeconfig(lessNs, 'operator-less-kubeconfig');
+    redis ??= await startRedis();
+    const less = await startOperator({ kubeconfig, redisUrl: redis.url, encryptionKey: randomBytes(32).toString('base64'), identity: 'chart-rbac-less', args: chartOperatorArgs(rendered), waitReady: false });
+    try {
+      const line = await waitFor('a line naming the missing permission', async () => less.output.find((l) => l.includes('cannot list resource \\"secrets\\"') || l.includes('cannot list resource "secrets"')), () => less.output, 30_000);
+      expect(line).toContain("the operator's RBAC lacks this permission");
+      expect(line).toContain(`system:serviceaccount:${lessNs}:${FULLNAME}-operator`);
+      expect(line).not.toMatch(/headers|"body"/i);
+      // Without it the operator never claims to be ready.
+      expect((await less.readyz()).status).toBe(503);
+    } finally {
+      await less.stop('SIGKILL');
+    }
+  }, 2 * 60_000);
 });

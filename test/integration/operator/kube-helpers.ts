@@ -173,7 +173,7 @@ export async function waitForReady(kube: Kube, kind: Kind, namespace: string, na
 }
 
 export async function putSecret(kube: Kube, namespace: string, name: string, data: Record<string, string>): Promise<void> {
-  const body = { metadata: { name, namespace }, stringData: data };
+  const body = { metadata: { name, namespace, labels: { 'gw.io/secret': 'true' } }, stringData: data };
   try {
     await kube.core.createNamespacedSecret({ namespace, body });
   } catch (error) {

@@ -75,14 +75,15 @@ afterAll(async () => {
 describe('two gw operator replicas and one Lease', () => {
   it('the ServiceAccount of operator-rbac.yaml may do what the operator does, and no more than that', async () => {
     const authz = kube.kc.makeApiClient(AuthorizationV1Api);
-    const can = async (verb: string, group: string, resource: string, namespace = 'anywhere', subresource?: string): Promise<boolean> =>
+    const can = async (verb: string, group: string, resource: string, namespace = 'anywhere', subresource?: string, name?: string): Promise<boolean> =>
       (await authz.createSubjectAccessReview({
-        body: { spec: { user: 'system:serviceaccount:gw-system:gw-operator', groups: ['system:serviceaccounts'], resourceAttributes: { verb, group, resource, namespace, ...(subresource ? { subresource } : {}) } } },
+        body: { spec: { user: 'system:serviceaccount:gw-system:gw-operator', groups: ['system:serviceaccounts'], resourceAttributes: { verb, group, resource, namespace, ...(subresource ? { subresource } : {}), ...(name ? { name } : {}) } } },
       })).status?.allowed ?? false;
     expect(await can('watch', 'gw.io', 'gatewaytokens')).toBe(true);
     expect(await can('patch', 'gw.io', 'providercredentials', 'x', 'status')).toBe(true);
     expect(await can('create', '', 'secrets')).toBe(true);
-    expect(await can('update', 'coordination.k8s.io', 'leases', 'gw-system')).toBe(true);
+    expect(await can('update', 'coordination.k8s.io', 'leases', 'gw-system', undefined, LEASE.name)).toBe(true);
+    expect(await can('update', 'coordination.k8s.io', 'leases', 'gw-system', undefined, 'someone-elses-lease')).toBe(false);
     expect(await can('delete', 'gw.io', 'gatewaytokens')).toBe(false);
     expect(await can('update', 'coordination.k8s.io', 'leases', 'kube-system')).toBe(false);
     expect(await can('update', '', 'secrets')).toBe(false);

@@ -407,7 +407,7 @@ describe('gw operator against a real kube-apiserver', () => {
       gwObject('GatewayToken', ns, 'live', { displayName: 'live one', tokenHash: hashToken(live) }),
       gwObject('GatewayToken', ns, 'retired', { tokenHash: hashToken(generateToken()), revoked: true }),
       gwObject('GatewayToken', ns, 'generated', {}),
-      { apiVersion: 'v1', kind: 'Secret', metadata: { name: 'keys', namespace: ns }, stringData: { vendor: 'sk-vendor-parity\n' }, data: { router: Buffer.from('sk-router-parity').toString('base64') } },
+      { apiVersion: 'v1', kind: 'Secret', metadata: { name: 'keys', namespace: ns, labels: { 'gw.io/secret': 'true' } }, stringData: { vendor: 'sk-vendor-parity\n' }, data: { router: Buffer.from('sk-router-parity').toString('base64') } },
       gwObject('ProviderCredential', ns, 'vendor', { provider: 'vendor', kind: 'apiKey', secretRef: { name: 'keys', key: 'vendor' }, models: ['Claude-Haiku-4.5'], priority: 5 }),
       gwObject('ProviderCredential', ns, 'router', { provider: 'provider_a', kind: 'apiKey', secretRef: { name: 'keys', key: 'router' }, baseUrl: 'https://router.example/api/', maxConcurrency: 2 }),
       gwObject('ProviderCredential', ns, 'seat', { provider: 'vendor', kind: 'subscriptionSeat', secretRef: { name: 'missing', key: 'token' } }),

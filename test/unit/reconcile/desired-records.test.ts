@@ -165,6 +165,16 @@ describe('desiredState: credentials', () => {
     expect(condition(state, 'ProviderCredential', 'key')).toMatchObject({ ready: false, reason });
   });
 
+  it('names the missing label when the referenced Secret exists without it (operator: Secrets read by label)', () => {
+    const state = desiredState(resources({ credentials: [cred('key')], secrets: [] }), { secretLabel: { label: 'gw.io/secret=true', unlabelled: new Set(['acme/key-secret']) } });
+    expect(only(state.companies).credentials).toEqual([]);
+    expect(condition(state, 'ProviderCredential', 'key')).toMatchObject({ ready: false, reason: 'SecretNotLabelled' });
+    expect(condition(state, 'ProviderCredential', 'key')?.message).toContain('gw.io/secret=true');
+    // Another namespace's unlabelled Secret of that name changes nothing.
+    const other = desiredState(resources({ credentials: [cred('key')], secrets: [] }), { secretLabel: { label: 'gw.io/secret=true', unlabelled: new Set(['globex/key-secret']) } });
+    expect(condition(other, 'ProviderCredential', 'key')).toMatchObject({ ready: false, reason: 'SecretMissing' });
+  });
+
   it('needs a base address for the local runtime (provider_d)', () => {
     const missing = desiredState(withSecret({ provider: 'provider_d' }));
     expect(only(missing.companies).credentials).toEqual([]);

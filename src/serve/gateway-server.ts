@@ -183,12 +183,10 @@ async function handle(
     // connection ends after the answer, so the client stops sending (what is already in flight is
     // dropped unparsed). Ending without destroying lets the client read the answer first; a
     // reset would discard it.
-    // The answer says `connection: close`, so a pooling client never sends its next request
-    // on the socket we are about to end.
-    else if (hasBody(req)) {
-      res.shouldKeepAlive = false;
-      res.once('finish', () => endWithoutBody(req));
-    }
+    // A small declared body is read and dropped, unparsed, so the connection stays usable: ending
+    // it would fail the next request a pooling client sends on it ("other side closed").
+    else if (smallDeclaredBody(req)) discardBody(req, SMALL_REFUSED_BODY_BYTES);
+    else if (hasBody(req)) res.once('finish', () => endWithoutBody(req));
     sendLocal(res, afterHeaders.response);
     done('complete');
     return;
@@ -217,6 +215,15 @@ async function handle(
     return;
   }
   await forward(pipeline, dispatcher, ctx, req, res, afterBody.plan, done, limits.writeIdleTimeoutMs);
+}
+
+/** Up to this many declared bytes of a refused request are drained rather than cut off. */
+const SMALL_REFUSED_BODY_BYTES = 64 * 1024;
+
+function smallDeclaredBody(req: IncomingMessage): boolean {
+  if (req.headers['transfer-encoding'] !== undefined) return false;
+  const length = Number(req.headers['content-length'] ?? '0');
+  return Number.isInteger(length) && length > 0 && length <= SMALL_REFUSED_BODY_BYTES;
 }
 
 function hasBody(req: IncomingMessage): boolean {

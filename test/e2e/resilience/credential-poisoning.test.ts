@@ -76,14 +76,17 @@ describe.each(PLANES)('no caller can poison the credential or be guessed at, thr
     return { status: res.status, source: res.headers.get('x-gw-source'), fault: res.headers.get('x-gw-fault') };
   }
 
-  it('refuses a head with thousands of extra headers with 431 in our shape; the key is never pushed out and stays healthy', { timeout: 60_000 }, async () => {
+  it('refuses a head with thousands of extra headers with 431 (ours on gw serve, the codec\'s in front of Envoy); the key is never pushed out and stays healthy', { timeout: 60_000 }, async () => {
     // The harness's own HTTP front (like Envoy's) refuses heads over 16 KiB before us; stay under it there.
     const count = plane.parsesHttp ? 2500 : 150;
     const filler = Array.from({ length: count }, (_, i) => `x-filler-${i}: v`);
     const before = forwarded();
     const res = await raw([`Authorization: Bearer ${token}`, ...filler]);
-    expect(classify(fromRaw(res))).toBe('headers_too_large');
     expect(res.status).toBe(431);
+    // Envoy's codec refuses more than max_request_headers_count (default 100) fields itself, in its own
+    // shape, before the processor sees the head; gw serve answers in ours.
+    if (plane.parsesHttp) expect(classify(fromRaw(res))).toBe('headers_too_large');
+    else expect(isParserRefusal(res, false)).toBe(true);
     expect(forwarded()).toBe(before);
     expect(await ordinary()).toEqual({ status: 200, source: 'upstream', fault: null });
     expect(await metric(gateway, /gw_credential_unhealthy_total\{company="acme",credential="only-key"\}/)).toBe(0);
@@ -169,6 +172,13 @@ describe.each(PLANES)('no caller can poison the credential or be guessed at, thr
         const fields = lines.length + 4;
         const before = forwarded();
         const res = await raw(lines);
+        if (!plane.parsesHttp && fields > 100) {
+          // Envoy's codec answers a head over its field count itself, before any duplicate is looked at.
+          expect(res.status).toBe(431);
+          expect(isParserRefusal(res, false)).toBe(true);
+          expect(forwarded()).toBe(before);
+          return;
+        }
         const fault = classify(fromRaw(res));
         if (duplicated) {
           expect(fault).toBe('invalid_request');

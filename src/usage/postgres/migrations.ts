@@ -37,6 +37,9 @@ const MIGRATIONS: readonly string[] = [
      time_zone text NOT NULL,
      updated_at timestamptz NOT NULL DEFAULT now()
    );`,
+  // 2: the model filter compares a folded spelling (lower/translate, or the requested model in the
+  //    record), which this index never served; every index is paid on each of the exporter's inserts.
+  `DROP INDEX IF EXISTS gw_usage_company_model_time;`,
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS.length;

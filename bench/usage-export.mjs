@@ -2,7 +2,8 @@
 // Usage exporter throughput (issue: every request's record in PostgreSQL). Starts a real
 // redis-server and a real PostgreSQL (fsync on, as in production) in temp directories, lets
 // the data plane's own RedisState write N records into the per-company streams, then runs the
-// built UsageExporter (Redis stream consumer group -> PostgreSQL, batches of 2,000) until every
+// built UsageExporter (Redis stream consumer group -> PostgreSQL, batches of 2,000 inserted as
+// up to two parts committed at once) until every
 // record is stored, and reports records/s. A second phase writes records while the exporter
 // drains, and compares the data plane's recordUsage latency with the exporter idle: the data
 // plane never waits on PostgreSQL. Prints one JSON line. Needs `npm run build`.
@@ -192,6 +193,7 @@ const result = {
   records: N,
   companies: COMPANIES,
   batchSize: 2_000,
+  insertParts: 2,
   postgresFsync: true,
   drainSeconds: Number(drainSeconds.toFixed(2)),
   postgresInsertSeconds: Number((insertMs / 1000).toFixed(2)),

@@ -142,7 +142,7 @@ describe('Dockerfile', () => {
 
   it('builds in a first stage, then runs only production dependencies, dist, crds and proto as a non-root user', () => {
     expect(dockerfile).toMatch(/npm run build/);
-    expect(dockerfile).toMatch(/npm install[^\n]*--omit=dev/);
+    expect(dockerfile).toMatch(/npm ci[^\n]*--omit=dev/);
     for (const dir of ['dist', 'crds', 'proto']) expect(dockerfile).toMatch(new RegExp(`COPY [^\\n]*${dir}`));
     expect(dockerfile).toMatch(/^USER \d+:\d+$/m);
     expect(dockerfile).toMatch(/^ENTRYPOINT \["node", "\/app\/dist\/cli\/main\.js"\]$/m);

@@ -346,6 +346,49 @@ describe('operator RBAC', () => {
     expect(rules(exampleElection, 'gw-operator')).toBe(rules(chartElection, `${FULLNAME}-operator`));
   });
 
+  it('namespaced mode (operator.watchNamespace): works with the chart\'s Role alone, and can read no other namespace\'s Secrets', async () => {
+    // Only this operator may write status in the watched namespace: the cluster-wide one goes.
+    await operator?.stop('SIGKILL');
+    operator = undefined;
+    const set = valueSets().find((v) => v.name === 'bundled-redis');
+    expect(set).toBeDefined();
+    const nsRelease = 'gw-rbac-ns';
+    const watched = (effectiveValues(set!) as Any).operator.watchNamespace as string;
+    for (const ns of [nsRelease, watched]) await kube.ensureNamespace(ns);
+    const rendered = await renderChart(set!, nsRelease);
+    const rbac = rendered.filter((m) => RBAC_KINDS.has(m.kind));
+    expect(rbac.map((m) => m.kind)).not.toContain('ClusterRole');
+    for (const obj of rbac) await kube.ensure(obj, nsRelease);
+    const nsUser = `system:serviceaccount:${nsRelease}:${FULLNAME}-operator`;
+    const nsGroups = ['system:serviceaccounts', `system:serviceaccounts:${nsRelease}`, 'system:authenticated'];
+    expect(await kube.allowed(nsUser, nsGroups, { verb: 'list', resource: 'secrets', namespace: watched })).toBe(true);
+    expect(await kube.allowed(nsUser, nsGroups, { verb: 'list', resource: 'secrets', namespace: company })).toBe(false);
+    expect(await kube.allowed(nsUser, nsGroups, { verb: 'get', resource: 'secrets', namespace: company })).toBe(false);
+
+    const args = chartOperatorArgs(rendered);
+    expect(args).toEqual(expect.arrayContaining(['--namespace', watched]));
+    redis ??= await startRedis();
+    const nsOperator = await startOperator({ kubeconfig: await serviceAccountKubeconfig(nsRelease, 'operator-ns-kubeconfig'), redisUrl: redis.url, encryptionKey: randomBytes(32).toString('base64'), identity: 'chart-rbac-ns', args });
+    try {
+      await waitFor('the namespaced operator leads', async () => ((await nsOperator.readyz()).role === 'leader' ? true : undefined), () => nsOperator.output);
+      const created = await kube.create({ apiVersion: 'gw.io/v1alpha1', kind: 'GatewayToken', metadata: { name: 'ns-bot', namespace: watched }, spec: {} } as Manifest);
+      expect(created.status, JSON.stringify(created.body)).toBe(201);
+      const secret = await kube.create({ apiVersion: 'v1', kind: 'Secret', metadata: { name: 'ns-key', namespace: watched, labels: { 'gw.io/secret': 'true' } }, stringData: { key: 'sk-ns' } } as Manifest);
+      expect(secret.status).toBe(201);
+      const cred = await kube.create({ apiVersion: 'gw.io/v1alpha1', kind: 'ProviderCredential', metadata: { name: 'ns-cred', namespace: watched }, spec: { provider: 'vendor', kind: 'apiKey', secretRef: { name: 'ns-key', key: 'key' } } } as Manifest);
+      expect(cred.status, JSON.stringify(cred.body)).toBe(201);
+      for (const path of [`gatewaytokens/ns-bot`, `providercredentials/ns-cred`]) {
+        await waitFor(`${path} Ready`, async () => {
+          const body = (await kube.request('GET', `/apis/gw.io/v1alpha1/namespaces/${watched}/${path}`)).body;
+          return (body.status?.conditions ?? []).some((c: Any) => c.type === 'Ready' && c.status === 'True') ? true : undefined;
+        }, () => nsOperator.output);
+      }
+      expect(nsOperator.output.filter((line) => /forbidden/i.test(line))).toEqual([]);
+    } finally {
+      await nsOperator.stop('SIGKILL');
+    }
+  }, 3 * 60_000);
+
   it('says in one line which permission is missing when the chart\'s RBAC lacks one', async () => {
     const lessNs = 'gw-rbac-less';
     await kube.ensureNamespace(lessNs);

@@ -7,7 +7,7 @@ import { createLogger } from '../observability/logger.js';
 import { UsageMetrics } from '../observability/usage-metrics.js';
 import { hostForUrl, listen } from '../runtime/gateway-runtime.js';
 import { openDurableUsage } from '../runtime/usage-store.js';
-import { connectRedis } from '../state/redis/connect.js';
+import { connectRedis, logConnectionErrors } from '../state/redis/connect.js';
 import { RedisExportLease, RedisUsageSource } from '../state/redis/usage-stream-source.js';
 import { describePostgresUrl } from '../usage/postgres/connect.js';
 import type { CliIo } from './io.js';
@@ -30,13 +30,7 @@ export async function runExportUsageCommand(argv: readonly string[], io: CliIo):
     ...(config.redisTlsCa ? { tlsCa: config.redisTlsCa } : {}),
     ...(config.redisPassword !== null ? { password: config.redisPassword } : {}),
   });
-  let lastLogged = 0;
-  redis.on('error', (error: Error) => {
-    if (Date.now() - lastLogged > 5_000) {
-      lastLogged = Date.now();
-      logger.error({ detail: error.message }, 'redis connection error');
-    }
-  });
+  logConnectionErrors(redis, (detail) => logger.error({ detail }, 'redis connection error'));
   const registry = new Registry();
   collectDefaultMetrics({ register: registry });
   const metrics = new UsageMetrics(registry);

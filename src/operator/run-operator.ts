@@ -2,7 +2,7 @@ import type { AddressInfo } from 'node:net';
 import type { OperatorConfig } from '../config/operator-config.js';
 import type { Logger } from '../observability/logger.js';
 import { hostForUrl, listen } from '../runtime/gateway-runtime.js';
-import { connectRedis, type RedisClient } from '../state/redis/connect.js';
+import { connectRedis, logConnectionErrors, type RedisClient } from '../state/redis/connect.js';
 import { RedisExportLease, RedisUsageSource } from '../state/redis/usage-stream-source.js';
 import { UsageMetrics } from '../observability/usage-metrics.js';
 import { openDurableUsage, type DurableUsage } from '../runtime/usage-store.js';
@@ -61,13 +61,7 @@ export async function runOperator(config: OperatorConfig, deps: { logger: Logger
   const clients = kubeClients(loadKubeConfig(config.kube));
 
   const redis = connectRedis(config.redisUrl, { ...(config.redisTlsCa ? { tlsCa: config.redisTlsCa } : {}), ...(config.redisPassword !== null ? { password: config.redisPassword } : {}) });
-  let lastRedisError = 0;
-  redis.on('error', (error: Error) => {
-    if (Date.now() - lastRedisError > 5_000) {
-      lastRedisError = Date.now();
-      logger.error({ detail: error.message }, 'redis connection error');
-    }
-  });
+  logConnectionErrors(redis, (detail) => logger.error({ detail }, 'redis connection error'));
   const state = new RedisState(redis, new SecretBox(config.encryptionKey));
   const usageExport = await startUsageExport(config, redis, metrics, logger);
 

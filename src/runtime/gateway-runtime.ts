@@ -77,19 +77,12 @@ async function stateFor(config: ServeConfig, logger: Logger, usageMetrics: Usage
     return { state: new MemoryState({ usageMemoryBytes: config.usage.memoryBytes, onUsageDropped: (r) => dropped(r.company, 'memory_bound') }), redis: null };
   }
   // ioredis is loaded only when Redis is used: one machine with memory state never pays for it.
-  const [{ connectRedis }, { RedisState }] = await Promise.all([import('../state/redis/connect.js'), import('../state/redis/redis-state.js')]);
+  const [{ connectRedis, logConnectionErrors }, { RedisState }] = await Promise.all([import('../state/redis/connect.js'), import('../state/redis/redis-state.js')]);
   const redis = connectRedis(config.redisUrl, {
     ...(config.redisTlsCa ? { tlsCa: config.redisTlsCa } : {}),
     ...(config.redisPassword !== null ? { password: config.redisPassword } : {}),
   });
-  // Connection errors are expected while Redis is away; requests fail closed meanwhile.
-  let lastLogged = 0;
-  redis.on('error', (error: Error) => {
-    if (Date.now() - lastLogged > 5_000) {
-      lastLogged = Date.now();
-      logger.error({ detail: error.message }, 'redis connection error');
-    }
-  });
+  logConnectionErrors(redis, (detail) => logger.error({ detail }, 'redis connection error'));
   const state = new RedisState(redis, new SecretBox(config.encryptionKey), {
     onBuffered: (n) => n > 0 && logger.warn({ buffered: n }, 'usage records buffered until redis takes them'),
     onDropped: (r) => dropped(r.company, 'retry_buffer'),

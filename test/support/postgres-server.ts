@@ -1,11 +1,11 @@
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { chmodSync, chownSync, existsSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
-import { createConnection } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pg from 'pg';
 import { freePort } from './free-port.js';
+import { waitForPort } from './wait-for-port.js';
 
 /**
  * A real PostgreSQL server (the distribution's `postgresql` package, which
@@ -51,24 +51,6 @@ function runAs(): { uid: number; gid: number } | null {
   return { uid: Number(fields[2]), gid: Number(fields[3]) };
 }
 
-function waitForPort(port: number, timeoutMs = 30_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  return new Promise((resolve, reject) => {
-    const attempt = (): void => {
-      const socket = createConnection(port, '127.0.0.1');
-      socket.once('connect', () => {
-        socket.end();
-        resolve();
-      });
-      socket.once('error', () => {
-        socket.destroy();
-        if (Date.now() > deadline) reject(new Error(`postgres did not listen on ${port}`));
-        else setTimeout(attempt, 50);
-      });
-    };
-    attempt();
-  });
-}
 
 /** Listening is not ready: after a crash the server answers "starting up" until recovery is done. */
 async function waitForQueries(url: string, timeoutMs = 60_000): Promise<void> {
@@ -124,7 +106,7 @@ export async function startPostgres(options: PostgresOptions = {}): Promise<Test
     });
     child = c;
     try {
-      await waitForPort(port);
+      await waitForPort(port, 'postgres', 30_000, 50);
       await waitForQueries(`postgres://gw:${password}@127.0.0.1:${port}/postgres`);
     } catch (error) {
       throw new Error(`${(error as Error).message}: ${log}`);

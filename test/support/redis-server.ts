@@ -1,9 +1,9 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
-import { createConnection } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { freePort } from './free-port.js';
+import { waitForPort } from './wait-for-port.js';
 
 /**
  * A real redis-server on a free loopback port in a temp directory
@@ -19,24 +19,6 @@ export interface TestRedis {
   destroy(): Promise<void>;
 }
 
-function waitForPort(port: number, timeoutMs = 10_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  return new Promise((resolve, reject) => {
-    const attempt = (): void => {
-      const socket = createConnection(port, '127.0.0.1');
-      socket.once('connect', () => {
-        socket.end();
-        resolve();
-      });
-      socket.once('error', () => {
-        socket.destroy();
-        if (Date.now() > deadline) reject(new Error(`redis-server did not listen on ${port}`));
-        else setTimeout(attempt, 25);
-      });
-    };
-    attempt();
-  });
-}
 
 export interface RedisOptions {
   readonly password?: string;
@@ -60,7 +42,7 @@ export async function startRedis(options: RedisOptions = {}): Promise<TestRedis>
   args.push(...(options.args ?? []));
   const launch = async (): Promise<void> => {
     child = spawn('redis-server', args, { stdio: 'ignore', cwd: dir });
-    await waitForPort(port);
+    await waitForPort(port, 'redis-server', 10_000, 25);
   };
   const halt = async (signal: NodeJS.Signals): Promise<void> => {
     const c = child as ChildProcess | null;

@@ -47,3 +47,17 @@ export function connectRedis(url: string, connect: RedisConnectOptions = {}): Re
   const db = Number(parsed.pathname.slice(1) || '0');
   return new Redis({ ...options, host: parsed.hostname, port: Number(parsed.port || 6379), db });
 }
+
+/**
+ * Connection errors are expected while Redis is away (requests fail closed meanwhile), so
+ * each process reports them at most once per interval instead of once per reconnect attempt.
+ */
+export function logConnectionErrors(redis: RedisClient, log: (detail: string) => void, everyMs = 5_000): void {
+  let lastLogged = 0;
+  redis.on('error', (error: Error) => {
+    if (Date.now() - lastLogged > everyMs) {
+      lastLogged = Date.now();
+      log(error.message);
+    }
+  });
+}

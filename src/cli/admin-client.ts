@@ -1,4 +1,5 @@
-import { parseArgs, type ParsedArgs } from '../config/args.js';
+import { LOGS_COMMAND, USAGE_COMMAND } from '../config/commands.js';
+import { parseCommandLine, type CommandLine } from '../config/command-line.js';
 import { ConfigError } from '../config/load-resources.js';
 import { readUsageStoreConfig } from '../config/usage-config.js';
 import { logsCsv, reportCsv } from '../usage/csv.js';
@@ -18,10 +19,10 @@ function table(rows: Row[], columns: string[]): string {
 }
 
 /** The query both ways of reading take: checked here once, so the API and the database are asked the same. */
-function queryOf(kind: 'logs' | 'usage', args: ParsedArgs, problems: string[]): { logs?: LogsQuery; report?: ReportQuery; params: URLSearchParams } {
+function queryOf(kind: 'logs' | 'usage', args: CommandLine, problems: string[]): { logs?: LogsQuery; report?: ReportQuery; params: URLSearchParams } {
   const params = new URLSearchParams();
   const iso = (name: string): string | undefined => {
-    const raw = args.values.get(name);
+    const raw = args.value(name);
     if (raw === undefined || raw === '') return undefined;
     const t = Date.parse(raw);
     if (Number.isNaN(t)) {
@@ -31,25 +32,25 @@ function queryOf(kind: 'logs' | 'usage', args: ParsedArgs, problems: string[]): 
     params.set(name, raw);
     return new Date(t).toISOString();
   };
-  const company = args.values.get('company');
+  const company = args.value('company');
   if (company !== undefined) params.set('company', company);
   const range = { ...(company !== undefined ? { company } : {}), ...spread('since', iso('since')), ...spread('until', iso('until')) };
   if (kind === 'logs') {
-    const limit = Number(args.values.get('limit') ?? '100');
+    const limit = Number(args.value('limit') ?? '100');
     if (!Number.isInteger(limit) || limit < 1 || limit > 100_000) problems.push('--limit must be an integer from 1 to 100000');
-    const order = args.values.get('order') ?? 'time';
+    const order = args.value('order') ?? 'time';
     if (order !== 'time' && order !== 'cost') problems.push('--order must be time (newest first) or cost (most expensive first)');
     params.set('limit', String(limit));
     params.set('order', order);
-    const address = args.values.get('address');
-    const model = args.values.get('model');
+    const address = args.value('address');
+    const model = args.value('model');
     if (address !== undefined) params.set('address', address);
     if (model !== undefined) params.set('model', model);
     return { params, logs: { ...range, limit, order: order === 'cost' ? 'cost' : 'time', ...spread('address', address), ...spread('model', model) } };
   }
-  const groupBy = (args.values.get('by') ?? 'address') as ReportGroup;
+  const groupBy = (args.value('by') ?? 'address') as ReportGroup;
   if (!REPORT_GROUPS.includes(groupBy)) problems.push(`--by must be one of ${REPORT_GROUPS.join(', ')}`);
-  const period = args.values.get('period') as Period | undefined;
+  const period = args.value('period') as Period | undefined;
   if (period !== undefined && !PERIODS.includes(period)) problems.push(`--period must be one of ${PERIODS.join(', ')}`);
   params.set('group_by', groupBy);
   if (period !== undefined) params.set('period', period);
@@ -65,10 +66,10 @@ function spread<K extends string, V>(key: K, value: V | undefined): { [P in K]?:
  * with --postgres straight from the database, with the same output either way.
  */
 export async function runAdminQuery(kind: 'logs' | 'usage', argv: readonly string[], io: CliIo): Promise<number> {
-  const args = parseArgs(argv, ['json', 'csv']);
+  const args = parseCommandLine(kind === 'logs' ? LOGS_COMMAND : USAGE_COMMAND, argv, io.env);
   const problems: string[] = [];
   const query = queryOf(kind, args, problems);
-  const usageConfig = readUsageStoreConfig(args.values, io.env, problems);
+  const usageConfig = readUsageStoreConfig(args, io.env, problems);
   if (problems.length > 0) {
     io.stderr.write(`gw ${kind}: ${new ConfigError(problems).message}\n`);
     return 2;
@@ -76,7 +77,7 @@ export async function runAdminQuery(kind: 'logs' | 'usage', argv: readonly strin
   let rows: Row[];
   let dropped = 0;
   let csv: string | null = null;
-  const wantCsv = args.flags.has('csv');
+  const wantCsv = args.flag('csv');
   if (usageConfig.postgresUrl !== null) {
     const { openDurableUsage } = await import('../runtime/usage-store.js');
     const durable = await openDurableUsage(usageConfig, null);
@@ -98,7 +99,7 @@ export async function runAdminQuery(kind: 'logs' | 'usage', argv: readonly strin
       await durable.close();
     }
   } else {
-    const base = args.values.get('admin-url') ?? io.env.GW_ADMIN_URL ?? 'http://127.0.0.1:9090';
+    const base = args.value('admin-url') ?? 'http://127.0.0.1:9090';
     const token = io.env.GW_ADMIN_TOKEN;
     if (!token) {
       io.stderr.write('gw: set GW_ADMIN_TOKEN to an admin token of the gateway (or a Kubernetes token where it uses --admin-auth kubernetes), or read the database with --postgres\n');
@@ -131,7 +132,7 @@ export async function runAdminQuery(kind: 'logs' | 'usage', argv: readonly strin
   }
   if (dropped > 0) io.stderr.write(`gw: ${dropped} older usage record(s) were dropped before this answer; configure PostgreSQL to keep every record\n`);
   if (csv !== null) io.stdout.write(csv);
-  else if (args.flags.has('json')) io.stdout.write(JSON.stringify(rows, null, 2) + '\n');
+  else if (args.flag('json')) io.stdout.write(JSON.stringify(rows, null, 2) + '\n');
   else io.stdout.write(table(rows, kind === 'logs' ? LOG_COLUMNS : query.report?.period ? ['period', ...USAGE_COLUMNS] : USAGE_COLUMNS));
   return 0;
 }

@@ -2,91 +2,32 @@ import { readFile, writeFile } from 'node:fs/promises';
 import { parse as parseYaml } from 'yaml';
 import { ConfigError } from '../config/load-resources.js';
 import { renderEnvoyBootstrap } from '../envoy/bootstrap.js';
-import { type EnvoySettings, type EnvoyValueKey, type EnvoyValues, FLAG_OF, resolveEnvoySettings, VALUE_KEYS } from '../envoy/settings.js';
+import { ENVOY_CONFIG_COMMAND } from '../config/commands.js';
+import { parseCommandLine } from '../config/command-line.js';
+import { type EnvoySettings, type EnvoyValues, FLAG_OF, resolveEnvoySettings, VALUE_KEYS } from '../envoy/settings.js';
 import type { CliIo } from './io.js';
-
-export const ENVOY_CONFIG_USAGE = `gw envoy-config: write the Envoy bootstrap that puts gw extproc in front of the providers
-
-  gw envoy-config [--values FILE] [--out FILE]
-                  [--listen-address A] [--listen-port N] [--admin-address A] [--admin-port N] [--ready-port N]
-                  [--prefix /api] [--processor-socket PATH | --processor-address host:port]
-                  [--provider URL]... [--providers URL,URL]
-                  [--message-timeout-seconds N] [--buffer-limit-mb N] [--max-body-mb N]
-                  [--stream-idle-timeout-seconds N] [--drain-timeout-seconds N]
-                  [--connect-timeout-seconds N] [--upstream-ca-file PATH] [--max-concurrent-requests N]
-                  [--memory-limit-mb N]
-                  [--tracing-collector host:port [--tracing-collector-tls true]
-                   [--tracing-service-name NAME] [--tracing-sampling-percent N]]
-
-  --values FILE  YAML or JSON with the same settings under camelCase keys
-                 (${VALUE_KEYS.join(', ')}); flags win over it.
-  --out FILE     write there instead of stdout.
-`;
-
-/** Flag name (without dashes) → values key; --provider may repeat. */
-const KEY_OF_FLAG: ReadonlyMap<string, EnvoyValueKey> = new Map(VALUE_KEYS.map((key) => [FLAG_OF[key].slice(2), key] as const));
 
 interface ParsedFlags {
   readonly values: EnvoyValues;
   readonly valuesFile: string | null;
   readonly out: string | null;
-  readonly help: boolean;
-  readonly problems: string[];
 }
 
-/**
- * Strict argv reader for this command: an unknown or misspelt flag is an
- * error (a silently ignored `--provder` would drop a provider from the config),
- * and `--provider` collects every occurrence.
- */
-function parseFlags(argv: readonly string[]): ParsedFlags {
+/** The flags, each mapped to its values key; --provider may repeat and --providers takes a list. */
+function parseFlags(argv: readonly string[], env: NodeJS.ProcessEnv): ParsedFlags {
+  const args = parseCommandLine(ENVOY_CONFIG_COMMAND, argv, env);
   const values: EnvoyValues = {};
-  const providers: string[] = [];
-  const problems: string[] = [];
-  let valuesFile: string | null = null;
-  let out: string | null = null;
-  let help = false;
-  for (let i = 0; i < argv.length; i++) {
-    const arg = argv[i] as string;
-    if (arg === '--help' || arg === '-h') {
-      help = true;
-      continue;
-    }
-    if (!arg.startsWith('--')) {
-      problems.push(`unexpected argument "${arg}"`);
-      continue;
-    }
-    let name = arg.slice(2);
-    let value: string | undefined;
-    const eq = name.indexOf('=');
-    if (eq !== -1) {
-      value = name.slice(eq + 1);
-      name = name.slice(0, eq);
-    }
-    const key = KEY_OF_FLAG.get(name);
-    if (key === undefined && name !== 'providers' && name !== 'values' && name !== 'out') {
-      problems.push(`unknown flag --${name}`);
-      // Every flag of this command takes a value; skip the misspelt flag's too.
-      if (value === undefined && argv[i + 1] !== undefined && !(argv[i + 1] as string).startsWith('--')) i++;
-      continue;
-    }
-    if (value === undefined) {
-      const next = argv[i + 1];
-      if (next === undefined || next.startsWith('--')) {
-        problems.push(`--${name} needs a value`);
-        continue;
-      }
-      value = next;
-      i++;
-    }
-    if (name === 'values') valuesFile = value;
-    else if (name === 'out') out = value;
-    else if (name === 'providers') providers.push(...value.split(',').map((p) => p.trim()).filter((p) => p !== ''));
-    else if (key === 'providers') providers.push(value);
-    else if (key !== undefined) values[key] = value;
+  for (const key of VALUE_KEYS) {
+    if (key === 'providers') continue;
+    const value = args.value(FLAG_OF[key].slice(2));
+    if (value !== undefined) values[key] = value;
   }
+  const providers = args
+    .inOrder([FLAG_OF.providers.slice(2), 'providers'])
+    .flatMap(({ name, value }) => (name === 'providers' ? value.split(',').map((p) => p.trim()) : [value]))
+    .filter((p) => p !== '');
   if (providers.length > 0) values.providers = providers;
-  return { values, valuesFile, out, help, problems };
+  return { values, valuesFile: args.value('values') ?? null, out: args.value('out') ?? null };
 }
 
 async function readValuesFile(path: string, problems: string[]): Promise<EnvoyValues> {
@@ -115,12 +56,8 @@ async function readValuesFile(path: string, problems: string[]): Promise<EnvoyVa
 
 /** `gw envoy-config`: settings (values file, then flags) → Envoy bootstrap YAML on stdout or --out. */
 export async function runEnvoyConfig(argv: readonly string[], io: CliIo): Promise<number> {
-  const flags = parseFlags(argv);
-  if (flags.help) {
-    io.stdout.write(ENVOY_CONFIG_USAGE);
-    return 0;
-  }
-  const problems = [...flags.problems];
+  const flags = parseFlags(argv, io.env);
+  const problems: string[] = [];
   const fromFile = flags.valuesFile === null ? {} : await readValuesFile(flags.valuesFile, problems);
   const merged: EnvoyValues = { ...fromFile };
   // A processor chosen on the command line replaces the file's choice of either kind.

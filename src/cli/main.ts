@@ -1,83 +1,92 @@
 #!/usr/bin/env node
+import { COMMANDS, type CommandDef } from '../config/commands.js';
+import { UsageError, wantsHelp } from '../config/command-line.js';
 import { runAdminQuery } from './admin-client.js';
 import { runEnvoyConfig } from './envoy-config.js';
-import { runRedact } from './redact.js';
+import { commandHelp, commandUsage, mainHelp } from './help.js';
 import type { CliIo } from './io.js';
+import { runRedact } from './redact.js';
 import { runExtProcCommand, runServeCommand } from './serve.js';
-import { runTokenLocal } from './token.js';
+import { runTokenHash, runTokenNew } from './token.js';
 
-const USAGE = `gw: the model gateway
+/** The command named by the first words of argv (`serve`, `token create`) and the arguments after it. */
+function resolve(argv: readonly string[]): { command: CommandDef; rest: readonly string[] } | null {
+  for (const words of [2, 1]) {
+    const name = argv.slice(0, words).join(' ');
+    const command = COMMANDS.find((c) => c.name === name);
+    if (command) return { command, rest: argv.slice(words) };
+  }
+  return null;
+}
 
-  gw serve -f FILE [--port N] [--host H] [--prefix /api] [--admin-port N] [--admin-host H] [--redis URL] [--postgres URL]
-           [--admin-tokens-file F] [--admin-auth token|kubernetes] [--kubeconfig F]
-  gw extproc -f FILE [--port N --host H | --socket PATH] [--admin-port N] [--redis URL] [--postgres URL]
-  gw envoy-config [--values FILE] [--processor-socket PATH | --processor-address H:P] [--provider URL]... [--out FILE]
-  gw token new                 print a fresh gwct_ token and its sha256: hash
-  gw token hash                print the hash of a token read from stdin
-  gw token create NAME -n NS [--display-name X] [--kubeconfig F]   make a GatewayToken in a cluster, print its token once
-  gw token revoke NAME -n NS [--kubeconfig F]                      revoke a GatewayToken in a cluster
-  gw operator --redis URL [--kubeconfig F] [--namespace NS] [--lease-name N] [--lease-namespace NS]
-              [--identity ID] [--resync-seconds N] [--admin-port N] [--postgres URL]   (GW_ENCRYPTION_KEY or --encryption-key-file)
-  gw redact [--text] [--json-report] [--budget-ms N] < body   show what secret scanning would send
-  gw export-usage --redis URL --postgres URL [--admin-port N] [--usage-retention-days N]   move usage records to PostgreSQL
-  gw logs  [--company C] [--since T] [--until T] [--address A] [--model M] [--order time|cost] [--limit N]
-           [--json | --csv] [--admin-url URL | --postgres URL]
-  gw usage [--company C] [--by address|model|provider|repo|application|end_user] [--period day|week|month]
-           [--since T] [--until T] [--json | --csv] [--admin-url URL | --postgres URL]
-  (serve, extproc, logs and usage take --postgres URL or GW_POSTGRES_URL; password in the URL or PGPASSWORD; TLS by sslmode)
-`;
-
-async function main(argv: readonly string[]): Promise<number> {
-  const io: CliIo = { stdin: process.stdin, stdout: process.stdout, stderr: process.stderr, env: process.env };
-  const [command, ...rest] = argv;
-  switch (command) {
+async function run(command: CommandDef, argv: readonly string[], io: CliIo): Promise<number> {
+  switch (command.name) {
     case 'serve':
-      return runServeCommand(rest, io);
+      return runServeCommand(argv, io);
     case 'extproc':
-      return runExtProcCommand(rest, io);
+      return runExtProcCommand(argv, io);
     case 'envoy-config':
-      return runEnvoyConfig(rest, io);
+      return runEnvoyConfig(argv, io);
     case 'redact':
-      return runRedact(rest, io);
-    case 'token': {
-      const [sub, ...tokenArgs] = rest;
-      if (sub === 'create' || sub === 'revoke') {
-        // Loaded on demand: the Kubernetes client is heavy and only these commands need it.
-        const { runTokenCluster } = await import('./token-cluster.js');
-        return runTokenCluster(sub, tokenArgs, io);
-      }
-      const code = await runTokenLocal(sub ?? '', io);
-      if (code !== -1) return code;
-      break;
+      return runRedact(argv, io);
+    case 'token new':
+      return runTokenNew(argv, io);
+    case 'token hash':
+      return runTokenHash(argv, io);
+    case 'token create':
+    case 'token revoke': {
+      // Loaded on demand: the Kubernetes client is heavy and only these commands need it.
+      const { runTokenCluster } = await import('./token-cluster.js');
+      return runTokenCluster(command, argv, io);
     }
     case 'operator': {
       const { runOperatorCommand } = await import('./operator.js');
-      return runOperatorCommand(rest, io);
+      return runOperatorCommand(argv, io);
     }
     case 'export-usage': {
       const { runExportUsageCommand } = await import('./export-usage.js');
-      return runExportUsageCommand(rest, io);
+      return runExportUsageCommand(argv, io);
     }
     case 'logs':
-      return runAdminQuery('logs', rest, io);
+      return runAdminQuery('logs', argv, io);
     case 'usage':
-      return runAdminQuery('usage', rest, io);
-    case 'help':
-    case '--help':
-    case '-h':
-      io.stdout.write(USAGE);
-      return 0;
+      return runAdminQuery('usage', argv, io);
   }
-  io.stderr.write(USAGE);
-  return 2;
+  throw new Error(`gw ${command.name} is defined but has no runner`);
 }
 
-main(process.argv.slice(2)).then(
+async function main(argv: readonly string[], io: CliIo): Promise<number> {
+  const [first] = argv;
+  if (first === undefined || first === 'help' || first === '--help' || first === '-h') {
+    (first === undefined ? io.stderr : io.stdout).write(mainHelp());
+    return first === undefined ? 2 : 0;
+  }
+  const found = resolve(argv);
+  if (!found) {
+    const known = first === 'token' ? `gw token: ${argv[1] === undefined ? 'needs a subcommand' : `unknown subcommand "${argv[1]}"`}` : `gw: unknown command "${first}"`;
+    io.stderr.write(`${known}\n\n${mainHelp()}`);
+    return 2;
+  }
+  const { command, rest } = found;
+  if (wantsHelp(rest)) {
+    io.stdout.write(commandHelp(command));
+    return 0;
+  }
+  try {
+    return await run(command, rest, io);
+  } catch (error) {
+    if (!(error instanceof UsageError)) throw error;
+    io.stderr.write(`gw ${error.command.name}: ${error.message}\n${commandUsage(error.command)}`);
+    return 2;
+  }
+}
+
+main(process.argv.slice(2), { stdin: process.stdin, stdout: process.stdout, stderr: process.stderr, env: process.env }).then(
   (code) => {
     process.exitCode = code;
   },
   (error: unknown) => {
-    process.stderr.write(`gw: ${error instanceof Error ? error.stack ?? error.message : String(error)}\n`);
+    process.stderr.write(`gw: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
     process.exitCode = 1;
   },
 );

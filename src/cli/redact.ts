@@ -1,7 +1,10 @@
 // `gw redact`: shows what secret scanning does to a request body before it
 // leaves the gateway. Reads stdin, writes the redacted bytes (or a JSON
 // report) to stdout. The report names rules and byte offsets, never secrets.
+import { REDACT_COMMAND } from '../config/commands.js';
+import { parseCommandLine } from '../config/command-line.js';
 import { redactJsonBody, redactText, type RedactionResult } from '../redaction/index.js';
+import { commandUsage } from './help.js';
 
 export interface RedactIo {
   stdin: NodeJS.ReadableStream;
@@ -13,46 +16,21 @@ export interface RedactIo {
 export const EXIT_BUDGET_EXHAUSTED = 3;
 const EXIT_USAGE = 2;
 
-const USAGE = `Usage: gw redact [--text] [--json-report] [--budget-ms <ms>]
-
-Reads an Anthropic Messages request body on stdin and writes it to stdout with
-every credential replaced by [REDACTED: <rule_id>], exactly as the gateway
-forwards it.
-
-  --text            treat the input as plain text instead of a request body
-  --json-report     write a JSON report instead: each finding (rule id, byte
-                    start and end in the input) and the redacted output
-  --budget-ms <ms>  stop the scan after this long (default: no limit; the
-                    gateway always scans every byte)
-  -h, --help        show this help
-
-Exit status: 0 done; 2 bad usage; 3 the time budget ran out, so the output may
-still contain credentials.
-`;
-
 interface Options {
   text: boolean;
   report: boolean;
   budgetMs: number | undefined;
 }
 
-function parse(argv: readonly string[]): Options | 'help' | string {
-  const options: Options = { text: false, report: false, budgetMs: undefined };
-  for (let i = 0; i < argv.length; i++) {
-    const arg = argv[i]!;
-    if (arg === '-h' || arg === '--help') return 'help';
-    if (arg === '--text') options.text = true;
-    else if (arg === '--json-report') options.report = true;
-    else if (arg === '--budget-ms' || arg.startsWith('--budget-ms=')) {
-      const raw = arg.includes('=') ? arg.slice(arg.indexOf('=') + 1) : argv[++i];
-      const ms = Number(raw);
-      if (raw === undefined || raw === '' || !Number.isFinite(ms) || ms <= 0) {
-        return `--budget-ms needs a positive number of milliseconds`;
-      }
-      options.budgetMs = ms;
-    } else return `unknown argument: ${arg}`;
+function parse(argv: readonly string[]): Options | string {
+  const args = parseCommandLine(REDACT_COMMAND, argv, {});
+  const raw = args.value('budget-ms');
+  let budgetMs: number | undefined;
+  if (raw !== undefined) {
+    budgetMs = Number(raw);
+    if (raw === '' || !Number.isFinite(budgetMs) || budgetMs <= 0) return '--budget-ms needs a positive number of milliseconds';
   }
-  return options;
+  return { text: args.flag('text'), report: args.flag('json-report'), budgetMs };
 }
 
 async function readAll(stream: NodeJS.ReadableStream): Promise<Buffer> {
@@ -82,14 +60,10 @@ function report(input: Buffer, result: RedactionResult, text: boolean): string {
   )}\n`;
 }
 
-export async function runRedact(argv: string[], io: RedactIo): Promise<number> {
+export async function runRedact(argv: readonly string[], io: RedactIo): Promise<number> {
   const options = parse(argv);
-  if (options === 'help') {
-    await write(io.stdout, USAGE);
-    return 0;
-  }
   if (typeof options === 'string') {
-    await write(io.stderr, `gw redact: ${options}\n\n${USAGE}`);
+    await write(io.stderr, `gw redact: ${options}\n${commandUsage(REDACT_COMMAND)}`);
     return EXIT_USAGE;
   }
   const input = await readAll(io.stdin);

@@ -4,9 +4,9 @@ import { createLogger } from '../observability/logger.js';
 import type { CliIo } from './io.js';
 import { runUntilSignalled } from './lifecycle.js';
 
-function configOrExit(name: string, argv: readonly string[], io: CliIo, defaultPort: number): ServeConfig | null {
+function configOrExit(name: 'serve' | 'extproc', argv: readonly string[], io: CliIo): ServeConfig | null {
   try {
-    return readServeConfig(argv, io.env, { port: defaultPort, serviceName: `gw-${name}` });
+    return readServeConfig(argv, io.env, name);
   } catch (error) {
     if (error instanceof ConfigError) {
       io.stderr.write(`gw ${name}: ${error.message}\n`);
@@ -18,7 +18,7 @@ function configOrExit(name: string, argv: readonly string[], io: CliIo, defaultP
 
 /** `gw serve`: the one-machine data plane. */
 export async function runServeCommand(argv: readonly string[], io: CliIo): Promise<number> {
-  const config = configOrExit('serve', argv, io, 8080);
+  const config = configOrExit('serve', argv, io);
   if (!config) return 2;
   const logger = createLogger(config.logLevel);
   let gateway;
@@ -47,7 +47,7 @@ export async function runServeCommand(argv: readonly string[], io: CliIo): Promi
 
 /** `gw extproc`: the decisions behind Envoy, over gRPC (TCP or a Unix socket). */
 export async function runExtProcCommand(argv: readonly string[], io: CliIo): Promise<number> {
-  const config = configOrExit('extproc', argv, io, 9002);
+  const config = configOrExit('extproc', argv, io);
   if (!config) return 2;
   const logger = createLogger(config.logLevel);
   let processor;

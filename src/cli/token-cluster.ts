@@ -1,9 +1,11 @@
 import { CustomObjectsApi, KubeConfig } from '@kubernetes/client-node';
 import { generateToken, hashToken } from '../auth/token.js';
-import { parseArgs } from '../config/args.js';
+import type { CommandDef } from '../config/commands.js';
+import { parseCommandLine } from '../config/command-line.js';
 import { apiMessage, apiStatus, MERGE_PATCH } from '../operator/kube-client.js';
 import { CRD_VERSION, GROUP, PLURALS } from '../operator/kube-objects.js';
 import { API_VERSION } from '../resources/types.js';
+import { commandUsage } from './help.js';
 import type { CliIo } from './io.js';
 
 const NAME = /^[a-z0-9]([-a-z0-9.]{0,251}[a-z0-9])?$/;
@@ -27,30 +29,26 @@ function contextNamespace(kc: KubeConfig): string | undefined {
  * spec.revoked. Rotation is create-new-then-revoke-old: a token's hash is
  * never changed in place.
  */
-export async function runTokenCluster(sub: 'create' | 'revoke', argv: readonly string[], io: CliIo): Promise<number> {
-  const args = parseArgs(argv, [], { n: 'namespace' });
-  const [name, ...extra] = args.positional;
-  const usage = sub === 'create' ? 'gw token create NAME -n NAMESPACE [--display-name TEXT] [--kubeconfig FILE]' : 'gw token revoke NAME -n NAMESPACE [--kubeconfig FILE]';
-  const allowed = new Set(sub === 'create' ? ['namespace', 'display-name', 'kubeconfig'] : ['namespace', 'kubeconfig']);
+export async function runTokenCluster(command: CommandDef, argv: readonly string[], io: CliIo): Promise<number> {
+  const sub = command.name === 'token create' ? 'create' : 'revoke';
+  const args = parseCommandLine(command, argv, io.env);
+  const name = args.positionals[0] as string;
   const problems: string[] = [];
-  if (!name) problems.push('NAME is required');
-  else if (!NAME.test(name)) problems.push(`NAME must be a DNS-1123 name (lower case letters, digits, '-' and '.'), got "${name}"`);
-  for (const e of extra) problems.push(`unexpected argument "${e}"`);
-  for (const option of args.values.keys()) if (!allowed.has(option)) problems.push(`unknown option --${option}`);
-  const displayName = args.values.get('display-name');
+  if (!NAME.test(name)) problems.push(`NAME must be a DNS-1123 name (lower case letters, digits, '-' and '.'), got "${name}"`);
+  const displayName = args.declares('display-name') ? args.value('display-name') : undefined;
   if (displayName !== undefined && displayName.length > 200) problems.push('--display-name is at most 200 characters');
   if (problems.length > 0) {
-    io.stderr.write(`gw token ${sub}: ${problems.join('; ')}\nusage: ${usage}\n`);
+    io.stderr.write(`gw token ${sub}: ${problems.join('; ')}\n${commandUsage(command)}`);
     return 2;
   }
   let kc: KubeConfig;
   try {
-    kc = kubeConfigFor(args.values.get('kubeconfig'), io.env);
+    kc = kubeConfigFor(args.value('kubeconfig'), io.env);
   } catch (error) {
     io.stderr.write(`gw token ${sub}: cannot load the kubeconfig: ${(error as Error).message}\n`);
     return 2;
   }
-  const namespace = args.values.get('namespace') ?? contextNamespace(kc) ?? 'default';
+  const namespace = args.value('namespace') ?? contextNamespace(kc) ?? 'default';
   const custom = kc.makeApiClient(CustomObjectsApi);
   const target = { group: GROUP, version: CRD_VERSION, namespace, plural: PLURALS.GatewayToken };
   const where = `GatewayToken ${namespace}/${name}`;
@@ -69,7 +67,7 @@ export async function runTokenCluster(sub: 'create' | 'revoke', argv: readonly s
       io.stderr.write(`${where} created. The token is shown once: store it now (the cluster keeps only its hash).\n`);
       return 0;
     }
-    await custom.patchNamespacedCustomObject({ ...target, name: name as string, fieldManager: 'gw-cli', body: { spec: { revoked: true } } }, MERGE_PATCH);
+    await custom.patchNamespacedCustomObject({ ...target, name, fieldManager: 'gw-cli', body: { spec: { revoked: true } } }, MERGE_PATCH);
     io.stdout.write(`${where} revoked: its next request fails with 401 no_session.\n`);
     return 0;
   } catch (error) {

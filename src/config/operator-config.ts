@@ -1,7 +1,8 @@
-import { USAGE_OPTIONS, readUsageStoreConfig, type UsageStoreConfig } from './usage-config.js';
+import { readUsageStoreConfig, type UsageStoreConfig } from './usage-config.js';
 import { existsSync, readFileSync } from 'node:fs';
 import { hostname } from 'node:os';
-import { parseArgs } from './args.js';
+import { OPERATOR_COMMAND } from './commands.js';
+import { parseCommandLine } from './command-line.js';
 import { encryptionKeyFrom, inlineOrFile } from './file-inputs.js';
 import { ConfigError } from './load-resources.js';
 import { readOtelConfig, type OtelConfig } from './otel-config.js';
@@ -57,33 +58,27 @@ export interface OperatorEnvironment {
 }
 
 /**
- * The only place `gw operator` reads argv and the environment: validated
- * once, every problem reported together, then frozen.
+ * The only place `gw operator` reads argv and the environment: the command
+ * line parsed strictly (a UsageError), then validated once, every problem
+ * reported together (a ConfigError), then frozen.
  */
 export function readOperatorConfig(argv: readonly string[], env: NodeJS.ProcessEnv, where: OperatorEnvironment = {}): OperatorConfig {
-  const args = parseArgs(argv, [], { n: 'namespace' });
+  const args = parseCommandLine(OPERATOR_COMMAND, argv, env);
   const problems: string[] = [];
-  for (const p of args.positional) problems.push(`unexpected argument "${p}"`);
-  const known = new Set([
-    'redis', 'redis-tls-ca-file', 'redis-password-file', 'encryption-key-file', 'kubeconfig', 'namespace', 'lease-name', 'lease-namespace', 'identity',
-    'lease-duration-seconds', 'resync-seconds', 'admin-port', 'admin-host', 'workers', 'log-level', 'otel-config',
-    ...USAGE_OPTIONS,
-  ]);
-  for (const name of args.values.keys()) if (!known.has(name)) problems.push(`unknown option --${name}`);
 
-  const redisUrl = args.values.get('redis') ?? env.GW_REDIS_URL ?? '';
+  const redisUrl = args.value('redis') ?? '';
   if (redisUrl === '') problems.push('--redis URL (or GW_REDIS_URL) is required: the state the data planes read');
   else if (!/^rediss?:\/\//.test(redisUrl)) problems.push('--redis must be a redis:// or rediss:// URL');
-  const redisTlsCa = inlineOrFile(undefined, args.values.get('redis-tls-ca-file') ?? env.GW_REDIS_TLS_CA_FILE, '--redis-tls-ca-file', problems, false);
-  const redisPassword = inlineOrFile(env.GW_REDIS_PASSWORD, args.values.get('redis-password-file') ?? env.GW_REDIS_PASSWORD_FILE, '--redis-password-file', problems);
-  const keyText = inlineOrFile(env.GW_ENCRYPTION_KEY, args.values.get('encryption-key-file') ?? env.GW_ENCRYPTION_KEY_FILE, '--encryption-key-file', problems);
-  if (keyText === null && !(args.values.get('encryption-key-file') ?? env.GW_ENCRYPTION_KEY_FILE)) {
+  const redisTlsCa = inlineOrFile(undefined, args.value('redis-tls-ca-file'), '--redis-tls-ca-file', problems, false);
+  const redisPassword = inlineOrFile(env.GW_REDIS_PASSWORD, args.value('redis-password-file'), '--redis-password-file', problems);
+  const keyText = inlineOrFile(env.GW_ENCRYPTION_KEY, args.value('encryption-key-file'), '--encryption-key-file', problems);
+  if (keyText === null && !(args.value('encryption-key-file'))) {
     problems.push('an encryption key for provider secrets is required: GW_ENCRYPTION_KEY or --encryption-key-file (base64 of 32 bytes, the one the data planes use)');
   }
   const encryptionKey = encryptionKeyFrom(keyText, problems) ?? Buffer.alloc(0);
 
   const tokenFile = where.inClusterTokenFile ?? IN_CLUSTER_TOKEN;
-  const kubeconfig = args.values.get('kubeconfig') ?? env.KUBECONFIG;
+  const kubeconfig = args.value('kubeconfig');
   let kube: KubeSource = { kind: 'in-cluster' };
   if (kubeconfig) {
     // KUBECONFIG may list several files; the operator takes the first, as its own flag names one.
@@ -94,28 +89,28 @@ export function readOperatorConfig(argv: readonly string[], env: NodeJS.ProcessE
     problems.push('no cluster to talk to: give --kubeconfig FILE (or KUBECONFIG), or run in a Pod with a service account');
   }
 
-  const namespace = args.values.get('namespace') ?? env.GW_WATCH_NAMESPACE ?? null;
+  const namespace = args.value('namespace') ?? null;
   if (namespace !== null && !DNS_LABEL.test(namespace)) problems.push(`--namespace must be a namespace name, got "${namespace}"`);
   let podNamespace: string | null = env.POD_NAMESPACE ?? null;
   if (podNamespace === null) {
     const file = where.inClusterNamespaceFile ?? IN_CLUSTER_NAMESPACE;
     if (existsSync(file)) podNamespace = readFileSync(file, 'utf8').trim() || null;
   }
-  const leaseNamespace = args.values.get('lease-namespace') ?? env.GW_LEASE_NAMESPACE ?? podNamespace ?? namespace ?? 'default';
+  const leaseNamespace = args.value('lease-namespace') ?? podNamespace ?? namespace ?? 'default';
   if (!DNS_LABEL.test(leaseNamespace)) problems.push(`--lease-namespace must be a namespace name, got "${leaseNamespace}"`);
-  const leaseName = args.values.get('lease-name') ?? env.GW_LEASE_NAME ?? 'gw-operator';
+  const leaseName = args.value('lease-name') ?? 'gw-operator';
   if (!DNS_SUBDOMAIN.test(leaseName)) problems.push(`--lease-name must be a DNS-1123 name, got "${leaseName}"`);
-  const identity = args.values.get('identity') ?? env.GW_OPERATOR_IDENTITY ?? `${where.hostname ?? hostname()}_${where.pid ?? process.pid}`;
+  const identity = args.value('identity') ?? `${where.hostname ?? hostname()}_${where.pid ?? process.pid}`;
   if (identity === '' || identity.length > 128) problems.push('--identity must be 1 to 128 characters');
 
-  const leaseDurationSeconds = integer(args.values.get('lease-duration-seconds') ?? env.GW_LEASE_DURATION_SECONDS, 15, '--lease-duration-seconds', 2, 300, problems);
-  const resyncSeconds = integer(args.values.get('resync-seconds') ?? env.GW_RESYNC_SECONDS, 60, '--resync-seconds', 1, 86_400, problems);
-  const adminPort = integer(args.values.get('admin-port') ?? env.GW_ADMIN_PORT, 9091, '--admin-port', 0, 65_535, problems);
-  const workers = integer(args.values.get('workers') ?? env.GW_OPERATOR_WORKERS, 4, '--workers', 1, 64, problems);
+  const leaseDurationSeconds = integer(args.value('lease-duration-seconds'), 15, '--lease-duration-seconds', 2, 300, problems);
+  const resyncSeconds = integer(args.value('resync-seconds'), 60, '--resync-seconds', 1, 86_400, problems);
+  const adminPort = integer(args.value('admin-port'), 9091, '--admin-port', 0, 65_535, problems);
+  const workers = integer(args.value('workers'), 4, '--workers', 1, 64, problems);
 
-  const otel = readOtelConfig(env, args.values.get('otel-config') ?? env.GW_OTEL_CONFIG, 'gw-operator', problems);
+  const otel = readOtelConfig(env, args.value('otel-config'), 'gw-operator', problems);
   // --postgres runs the usage exporter beside the reconciler (one active across every process, by lease).
-  const usage = readUsageStoreConfig(args.values, env, problems);
+  const usage = readUsageStoreConfig(args, env, problems);
 
   if (problems.length > 0) throw new ConfigError(problems);
   return Object.freeze({
@@ -130,10 +125,10 @@ export function readOperatorConfig(argv: readonly string[], env: NodeJS.ProcessE
     identity,
     leaseDurationSeconds,
     resyncSeconds,
-    adminHost: args.values.get('admin-host') ?? env.GW_ADMIN_HOST ?? '0.0.0.0',
+    adminHost: args.value('admin-host') ?? '0.0.0.0',
     adminPort,
     workers,
-    logLevel: args.values.get('log-level') ?? env.GW_LOG_LEVEL ?? 'info',
+    logLevel: args.value('log-level') ?? 'info',
     usage,
     otel,
   });

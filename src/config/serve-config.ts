@@ -1,7 +1,8 @@
 import { DEFAULT_HEALTH_MONITOR_OPTIONS, type HealthMonitorOptions } from '../credentials/health-monitor.js';
 import { availableParallelism } from 'node:os';
 import { DEFAULT_PIPELINE_CONFIG, type PipelineConfig } from '../pipeline/config.js';
-import { parseArgs } from './args.js';
+import { EXTPROC_COMMAND, SERVE_COMMAND } from './commands.js';
+import { parseCommandLine } from './command-line.js';
 import { encryptionKeyFrom, inlineOrFile } from './file-inputs.js';
 import { ConfigError } from './load-resources.js';
 import { readOtelConfig, type OtelConfig } from './otel-config.js';
@@ -98,35 +99,37 @@ function positive(raw: string | undefined, fallback: number, name: string, probl
 
 /**
  * The only place `gw serve` (and `gw extproc`) read argv and the
- * environment: validated once, every problem reported together, then frozen.
+ * environment: the command line parsed strictly (a UsageError), then the
+ * values validated once, every problem reported together (a ConfigError),
+ * then frozen.
  */
-export function readServeConfig(argv: readonly string[], env: NodeJS.ProcessEnv, defaults: { port: number; serviceName?: string } = { port: 8080 }): ServeConfig {
-  const args = parseArgs(argv, [], { f: 'file' });
+export function readServeConfig(argv: readonly string[], env: NodeJS.ProcessEnv, command: 'serve' | 'extproc' = 'serve'): ServeConfig {
+  const args = parseCommandLine(command === 'serve' ? SERVE_COMMAND : EXTPROC_COMMAND, argv, env);
   const problems: string[] = [];
-  const file = args.values.get('file') ?? env.GW_CONFIG ?? null;
-  const redisGiven = (args.values.get('redis') ?? env.GW_REDIS_URL) !== undefined;
+  const file = args.value('file') ?? null;
+  const redisGiven = args.value('redis') !== undefined;
   if (!file && !redisGiven) problems.push('-f FILE (or GW_CONFIG) is required without --redis: the resource documents to serve');
-  const prefix = args.values.get('prefix') ?? env.GW_PATH_PREFIX ?? '';
+  const prefix = args.value('prefix') ?? '';
   if (prefix !== '' && !/^\/[A-Za-z0-9._~\-/]*[^/]$/.test(prefix)) problems.push(`--prefix must start with / and not end with /, got "${prefix}"`);
-  const adminToken = inlineOrFile(env.GW_ADMIN_TOKEN, args.values.get('admin-token-file') ?? env.GW_ADMIN_TOKEN_FILE, '--admin-token-file', problems);
+  const adminToken = inlineOrFile(env.GW_ADMIN_TOKEN, args.value('admin-token-file'), '--admin-token-file', problems);
   if (adminToken !== null && adminToken.length < 16) problems.push('the admin token must be at least 16 characters');
-  const redisUrl = args.values.get('redis') ?? env.GW_REDIS_URL ?? null;
+  const redisUrl = args.value('redis') ?? null;
   if (redisUrl !== null && !/^rediss?:\/\//.test(redisUrl)) problems.push('--redis must be a redis:// or rediss:// URL');
-  const redisTlsCa = inlineOrFile(undefined, args.values.get('redis-tls-ca-file') ?? env.GW_REDIS_TLS_CA_FILE, '--redis-tls-ca-file', problems, false);
-  const redisPassword = inlineOrFile(env.GW_REDIS_PASSWORD, args.values.get('redis-password-file') ?? env.GW_REDIS_PASSWORD_FILE, '--redis-password-file', problems);
-  const encryptionKeyText = inlineOrFile(env.GW_ENCRYPTION_KEY, args.values.get('encryption-key-file') ?? env.GW_ENCRYPTION_KEY_FILE, '--encryption-key-file', problems);
+  const redisTlsCa = inlineOrFile(undefined, args.value('redis-tls-ca-file'), '--redis-tls-ca-file', problems, false);
+  const redisPassword = inlineOrFile(env.GW_REDIS_PASSWORD, args.value('redis-password-file'), '--redis-password-file', problems);
+  const encryptionKeyText = inlineOrFile(env.GW_ENCRYPTION_KEY, args.value('encryption-key-file'), '--encryption-key-file', problems);
   const encryptionKey = encryptionKeyFrom(encryptionKeyText, problems);
   if (redisUrl !== null && encryptionKeyText === null) problems.push('--redis needs an encryption key for provider secrets: GW_ENCRYPTION_KEY or --encryption-key-file');
-  const adminAuth = args.values.get('admin-auth') ?? env.GW_ADMIN_AUTH ?? 'token';
+  const adminAuth = args.value('admin-auth') ?? 'token';
   if (adminAuth !== 'token' && adminAuth !== 'kubernetes') problems.push(`--admin-auth must be "token" or "kubernetes", got "${adminAuth}"`);
-  const maxBodyMb = positive(args.values.get('max-body-mb'), DEFAULT_PIPELINE_CONFIG.maxBodyBytes / 1024 / 1024, '--max-body-mb', problems);
+  const maxBodyMb = positive(args.value('max-body-mb'), DEFAULT_PIPELINE_CONFIG.maxBodyBytes / 1024 / 1024, '--max-body-mb', problems);
   const config: ServeConfig = {
     file: file || null,
-    host: args.values.get('host') ?? env.GW_HOST ?? '127.0.0.1',
-    port: port(args.values.get('port') ?? env.GW_PORT, defaults.port, '--port', problems),
-    socketPath: args.values.get('socket') ?? env.GW_SOCKET ?? null,
-    adminHost: args.values.get('admin-host') ?? env.GW_ADMIN_HOST ?? '127.0.0.1',
-    adminPort: port(args.values.get('admin-port') ?? env.GW_ADMIN_PORT, 9090, '--admin-port', problems),
+    host: args.value('host') ?? '127.0.0.1',
+    port: port(args.value('port'), command === 'serve' ? 8080 : 9002, '--port', problems),
+    socketPath: (args.declares('socket') ? args.value('socket') : undefined) ?? null,
+    adminHost: args.value('admin-host') ?? '127.0.0.1',
+    adminPort: port(args.value('admin-port'), 9090, '--admin-port', problems),
     adminToken,
     redisUrl,
     redisTlsCa,
@@ -141,7 +144,7 @@ export function readServeConfig(argv: readonly string[], env: NodeJS.ProcessEnv,
       maxRequestHeaders: positive(env.GW_MAX_REQUEST_HEADERS, DEFAULT_PIPELINE_CONFIG.maxRequestHeaders, 'GW_MAX_REQUEST_HEADERS', problems),
       maxRequestHeaderBytes: positive(env.GW_MAX_REQUEST_HEADER_BYTES, DEFAULT_PIPELINE_CONFIG.maxRequestHeaderBytes, 'GW_MAX_REQUEST_HEADER_BYTES', problems),
     }),
-    shutdownGraceMs: positive(args.values.get('shutdown-grace-ms') ?? env.GW_SHUTDOWN_GRACE_MS, 30_000, '--shutdown-grace-ms', problems),
+    shutdownGraceMs: positive(args.value('shutdown-grace-ms'), 30_000, '--shutdown-grace-ms', problems),
     upstreamHeadersTimeoutMs: positive(env.GW_UPSTREAM_HEADERS_TIMEOUT_MS, 600_000, 'GW_UPSTREAM_HEADERS_TIMEOUT_MS', problems),
     upstreamBodyTimeoutMs: positive(env.GW_UPSTREAM_BODY_TIMEOUT_MS, 600_000, 'GW_UPSTREAM_BODY_TIMEOUT_MS', problems),
     connections: Object.freeze({
@@ -159,12 +162,12 @@ export function readServeConfig(argv: readonly string[], env: NodeJS.ProcessEnv,
       probeMaxMs: positive(env.GW_KEY_PROBE_MAX_MS, DEFAULT_HEALTH_MONITOR_OPTIONS.probeMaxMs, 'GW_KEY_PROBE_MAX_MS', problems),
     }),
     logLevel: env.GW_LOG_LEVEL ?? 'info',
-    otel: readOtelConfig(env, args.values.get('otel-config') ?? env.GW_OTEL_CONFIG, defaults.serviceName ?? 'gw', problems),
-    usage: readUsageStoreConfig(args.values, env, problems),
+    otel: readOtelConfig(env, args.value('otel-config'), `gw-${command}`, problems),
+    usage: readUsageStoreConfig(args, env, problems),
     adminAccess: Object.freeze({
-      scopedTokensFile: args.values.get('admin-tokens-file') ?? env.GW_ADMIN_TOKENS_FILE ?? null,
+      scopedTokensFile: args.value('admin-tokens-file') ?? null,
       kubernetes: adminAuth === 'kubernetes',
-      kubeconfig: args.values.get('kubeconfig') ?? env.KUBECONFIG ?? null,
+      kubeconfig: args.value('kubeconfig') ?? null,
     }),
     redactionWorkers: Math.round(positive(env.GW_REDACTION_WORKERS, Math.min(4, availableParallelism()), 'GW_REDACTION_WORKERS', problems)),
   };

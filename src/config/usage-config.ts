@@ -1,3 +1,4 @@
+import type { CommandLine } from './command-line.js';
 import { inlineOrFile } from './file-inputs.js';
 import { DEFAULT_USAGE_MEMORY_BYTES } from '../state/usage-buffer.js';
 
@@ -17,8 +18,6 @@ export interface UsageStoreConfig {
   readonly exportLeaseMs: number;
 }
 
-export const USAGE_OPTIONS = ['postgres', 'postgres-password-file', 'usage-retention-days'] as const;
-
 function integer(raw: string | undefined, fallback: number, name: string, min: number, problems: string[]): number {
   if (raw === undefined) return fallback;
   const n = Number(raw);
@@ -26,17 +25,17 @@ function integer(raw: string | undefined, fallback: number, name: string, min: n
   return n;
 }
 
-export function readUsageStoreConfig(values: ReadonlyMap<string, string>, env: NodeJS.ProcessEnv, problems: string[]): UsageStoreConfig {
+export function readUsageStoreConfig(args: CommandLine, env: NodeJS.ProcessEnv, problems: string[]): UsageStoreConfig {
   // Empty counts as unset, as for the other URLs an environment may blank out.
-  const postgresUrl = (values.get('postgres') ?? env.GW_POSTGRES_URL) || null;
+  const postgresUrl = args.value('postgres') || null;
   if (postgresUrl !== null && !/^postgres(ql)?:\/\/[^/]/.test(postgresUrl)) problems.push('--postgres must be a postgres:// or postgresql:// URL');
-  const postgresPassword = inlineOrFile(env.PGPASSWORD, values.get('postgres-password-file') ?? env.GW_POSTGRES_PASSWORD_FILE, '--postgres-password-file', problems);
+  const postgresPassword = inlineOrFile(env.PGPASSWORD, args.value('postgres-password-file'), '--postgres-password-file', problems);
   const memoryMb = env.GW_USAGE_MEMORY_MB === undefined ? DEFAULT_USAGE_MEMORY_BYTES / 1024 / 1024 : Number(env.GW_USAGE_MEMORY_MB);
   if (!Number.isFinite(memoryMb) || memoryMb < 1) problems.push(`GW_USAGE_MEMORY_MB must be a number ≥ 1, got "${env.GW_USAGE_MEMORY_MB}"`);
   return Object.freeze({
     postgresUrl,
     postgresPassword,
-    retentionDays: integer(values.get('usage-retention-days') ?? env.GW_USAGE_RETENTION_DAYS, 0, '--usage-retention-days', 0, problems),
+    retentionDays: integer(args.declares('usage-retention-days') ? args.value('usage-retention-days') : env.GW_USAGE_RETENTION_DAYS, 0, '--usage-retention-days', 0, problems),
     backlogMax: integer(env.GW_USAGE_BACKLOG_MAX, 1_000_000, 'GW_USAGE_BACKLOG_MAX', 1, problems),
     memoryBytes: Math.round(memoryMb * 1024 * 1024),
     exportLeaseMs: integer(env.GW_USAGE_EXPORT_LEASE_MS, 15_000, 'GW_USAGE_EXPORT_LEASE_MS', 300, problems),

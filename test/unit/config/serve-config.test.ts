@@ -2,6 +2,7 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { UsageError } from '../../../src/config/command-line.js';
 import { ConfigError } from '../../../src/config/load-resources.js';
 import { readServeConfig } from '../../../src/config/serve-config.js';
 import { DEFAULT_PIPELINE_CONFIG } from '../../../src/pipeline/config.js';
@@ -38,9 +39,17 @@ describe('readServeConfig', () => {
     });
   });
 
-  it('takes the default port from the caller (gw extproc listens elsewhere)', () => {
-    expect(readServeConfig(['-f', 'gateway.yaml'], {}, { port: 50051 }).port).toBe(50051);
-    expect(readServeConfig(['-f', 'gateway.yaml'], { GW_PORT: '1' }, { port: 50051 }).port).toBe(1);
+  it('takes the default port from the command (gw extproc listens elsewhere)', () => {
+    expect(readServeConfig(['-f', 'gateway.yaml'], {}, 'extproc').port).toBe(9002);
+    expect(readServeConfig(['-f', 'gateway.yaml'], { GW_PORT: '1' }, 'extproc').port).toBe(1);
+  });
+
+  it('refuses what the command line of the command does not define, before any value is checked', () => {
+    expect(() => readServeConfig(['-f', 'gateway.yaml', '--bogus-flag', '1'], {})).toThrow(UsageError);
+    expect(() => readServeConfig(['-f', 'gateway.yaml', '--redis'], {})).toThrow('--redis needs a value');
+    // The Unix socket is gw extproc's; gw serve listens on TCP only.
+    expect(() => readServeConfig(['-f', 'gateway.yaml', '--socket', '/tmp/s'], {})).toThrow('unknown flag --socket');
+    expect(readServeConfig(['-f', 'gateway.yaml', '--socket', '/tmp/s'], {}, 'extproc').socketPath).toBe('/tmp/s');
   });
 
   it('returns a frozen result, its pipeline settings included', () => {

@@ -5,6 +5,10 @@ import { PassThrough, Writable } from 'node:stream';
 import { describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
 import { runEnvoyConfig } from '../../../src/cli/envoy-config.js';
+import { commandHelp } from '../../../src/cli/help.js';
+import { ENVOY_CONFIG_COMMAND } from '../../../src/config/commands.js';
+import { UsageError } from '../../../src/config/command-line.js';
+import { FLAG_OF, VALUE_KEYS } from '../../../src/envoy/settings.js';
 import type { CliIo } from '../../../src/cli/io.js';
 
 /* eslint-disable @typescript-eslint/no-explicit-any -- walking a generated document */
@@ -97,18 +101,21 @@ describe('gw envoy-config', () => {
     expect(readFileSync(out, 'utf8')).toContain('path prefix: /api');
   });
 
-  it('reports flag, values-file and settings problems together and exits 2', async () => {
+  it('refuses a misspelt flag, a stray argument and a flag without its value before reading anything', async () => {
+    await expect(run(['--provder', 'https://x.example'])).rejects.toThrow(new UsageError(ENVOY_CONFIG_COMMAND, 'unknown flag --provder'));
+    await expect(run(['stray'])).rejects.toThrow('unexpected argument "stray"');
+    await expect(run(['--buffer-limit-mb', '8', '--message-timeout-seconds'])).rejects.toThrow('--message-timeout-seconds needs a value');
+  });
+
+  it('reports values-file and settings problems together and exits 2', async () => {
     const dir = tmp();
     const values = join(dir, 'values.yaml');
     writeFileSync(values, 'listenPort: 99999\nlistenAddres: 0.0.0.0\n');
-    const result = await run(['--values', values, '--provder', 'https://x.example', 'stray', '--buffer-limit-mb', '8', '--message-timeout-seconds']);
+    const result = await run(['--values', values, '--buffer-limit-mb', '8']);
     expect(result.code).toBe(2);
     expect(result.stdout).toBe('');
     const lines = result.stderr;
-    expect(lines).toContain('configuration has 6 problem(s)');
-    expect(lines).toContain('unknown flag --provder');
-    expect(lines).toContain('unexpected argument "stray"');
-    expect(lines).toContain('--message-timeout-seconds needs a value');
+    expect(lines).toContain('configuration has 3 problem(s)');
     expect(lines).toContain('unknown setting "listenAddres"');
     expect(lines).toContain('listenPort (--listen-port) must be a port number (1-65535), got 99999');
     expect(lines).toMatch(/bufferLimitMb \(--buffer-limit-mb\) \(8 MiB\) must be larger/);
@@ -126,10 +133,11 @@ describe('gw envoy-config', () => {
     expect(notMap.stderr).toContain('must be a mapping of settings, got a list');
   });
 
-  it('prints usage for --help', async () => {
-    const result = await run(['--help']);
-    expect(result.code).toBe(0);
-    expect(result.stdout).toContain('--processor-socket PATH | --processor-address host:port');
-    expect(result.stdout).toContain('maxConcurrentRequests');
+  it('has a flag for every settings key, and its help names the values-file keys', () => {
+    const flags = new Set(ENVOY_CONFIG_COMMAND.options.map((o) => `--${o.name}`));
+    for (const key of VALUE_KEYS) expect(flags, key).toContain(FLAG_OF[key]);
+    const help = commandHelp(ENVOY_CONFIG_COMMAND);
+    expect(help).toContain('--processor-socket PATH');
+    expect(help).toContain('maxConcurrentRequests');
   });
 });

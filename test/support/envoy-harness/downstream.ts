@@ -6,24 +6,45 @@
 import type { ServerResponse } from 'node:http';
 import type { HeaderMap } from './header-map.js';
 
+export interface DownstreamHooks {
+  /**
+   * The overload manager's disable_http_keepalive is saturated: the HTTP/1
+   * response says `connection: close` and the connection closes after it
+   * (source/common/http/conn_manager_impl.cc ActiveStream::encodeHeaders,
+   * "disabling keepalive due to envoy overload").
+   */
+  keepAliveDisabled?: () => boolean;
+}
+
 export class Downstream {
   status = 0;
   details = '';
   /** The client went away, or we reset the stream. */
   reset = false;
+  /** The client went away (not a reset of ours). */
+  clientGone = false;
+  /** Response headers as sent, for the access log. */
+  headers: HeaderMap | undefined;
+  /** Body bytes written to the client. */
+  bytesSent = 0;
+  /** When the last byte went out (Date.now()), once the response ended or was reset. */
+  lastTxAt: number | undefined;
   private ended = false;
   readonly closed: Promise<void>;
 
   constructor(
     private readonly res: ServerResponse,
     onClientGone: () => void,
+    private readonly hooks: DownstreamHooks = {},
   ) {
     this.closed = new Promise((resolve) => {
       res.on('close', () => {
         if (!res.writableFinished && !this.reset) {
           this.reset = true;
+          this.clientGone = true;
           onClientGone();
         }
+        this.lastTxAt ??= Date.now();
         resolve();
       });
     });
@@ -40,6 +61,7 @@ export class Downstream {
 
   sendHeaders(status: number, headers: HeaderMap, details: string): boolean {
     if (this.finished) return false;
+    if (this.hooks.keepAliveDisabled?.()) headers.set('connection', 'close');
     try {
       this.res.writeHead(status, headers.toNodeRaw());
     } catch (err) {
@@ -49,12 +71,14 @@ export class Downstream {
     }
     this.status = status;
     this.details = details;
+    this.headers = headers;
     return true;
   }
 
   async write(chunk: Buffer): Promise<boolean> {
     if (this.finished) return false;
     if (chunk.length === 0) return true;
+    this.bytesSent += chunk.length;
     if (this.res.write(chunk)) return true;
     await new Promise<void>((resolve) => {
       const done = (): void => {
@@ -78,7 +102,10 @@ export class Downstream {
   end(chunk?: Buffer): void {
     if (this.finished) return;
     this.ended = true;
-    this.res.end(chunk);
+    this.bytesSent += chunk?.length ?? 0;
+    this.res.end(chunk, () => {
+      this.lastTxAt ??= Date.now();
+    });
   }
 
   /** A local reply, or a reset when the response has already started. */

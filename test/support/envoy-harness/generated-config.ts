@@ -4,7 +4,9 @@
  * document itself, so the harness and the real Envoy config cannot drift.
  */
 import { DEFAULT_ENVOY_SETTINGS, envoyBootstrap } from '../../../src/envoy/bootstrap.js';
+import type { EnvoySettings } from '../../../src/envoy/settings.js';
 import type { EnvoyHarnessOptions } from './options.js';
+import { readOverloadConfig } from './overload.js';
 
 interface RouteDoc {
   match: { headers?: Array<{ name: string; string_match?: { exact: string } }> };
@@ -20,15 +22,44 @@ interface ClusterDoc {
   transport_socket?: unknown;
 }
 
+interface AccessLogDoc {
+  name?: string;
+  typed_config?: { '@type'?: string; log_format?: { json_format?: Record<string, unknown> } };
+}
+
 interface HcmDoc {
+  access_log?: AccessLogDoc[];
   generate_request_id?: boolean;
   scheme_header_transformation?: { match_upstream?: boolean };
   early_header_mutation_extensions?: Array<{ typed_config: { mutations: Array<{ remove?: string; remove_on_match?: { key_matcher: { prefix?: string } } }> } }>;
   route_config: { virtual_hosts: Array<{ routes: RouteDoc[] }> };
 }
 
-export function generatedConfigHarnessOptions(): Omit<EnvoyHarnessOptions, 'processor'> {
-  const doc = envoyBootstrap(DEFAULT_ENVOY_SETTINGS) as {
+/** The harness options for the bootstrap the generator makes from these settings (default: the defaults). */
+export function generatedConfigHarnessOptions(settings: EnvoySettings = DEFAULT_ENVOY_SETTINGS): Omit<EnvoyHarnessOptions, 'processor'> {
+  return harnessOptionsFromBootstrap(envoyBootstrap(settings));
+}
+
+const STDOUT_LOG = 'type.googleapis.com/envoy.extensions.access_loggers.stream.v3.StdoutAccessLog';
+
+/** The one stdout JSON access log the harness can print; anything else is refused. */
+function accessLogFormat(logs: AccessLogDoc[] | undefined): Record<string, unknown> | undefined {
+  if (!logs || logs.length === 0) return undefined;
+  const [log, ...rest] = logs;
+  const format = log?.typed_config?.log_format?.json_format;
+  if (rest.length > 0 || log?.typed_config?.['@type'] !== STDOUT_LOG || !format) {
+    throw new Error('envoy-harness: only one stdout access log with a json_format is modelled');
+  }
+  return format;
+}
+
+/**
+ * The harness options for a bootstrap document: `envoyBootstrap()`'s object,
+ * or the YAML `gw envoy-config` wrote, parsed.
+ */
+export function harnessOptionsFromBootstrap(bootstrap: object): Omit<EnvoyHarnessOptions, 'processor'> {
+  const doc = bootstrap as {
+    overload_manager?: unknown;
     static_resources: { listeners: Array<{ filter_chains: Array<{ filters: Array<{ typed_config: HcmDoc }> }> }>; clusters: ClusterDoc[] };
   };
   const hcm = doc.static_resources.listeners[0]?.filter_chains[0]?.filters[0]?.typed_config as HcmDoc;
@@ -60,5 +91,7 @@ export function generatedConfigHarnessOptions(): Omit<EnvoyHarnessOptions, 'proc
     earlyRemoveHeaders: mutations.flatMap((m) => (m.remove ? [m.remove] : [])),
     earlyRemoveHeaderPrefixes: mutations.flatMap((m) => (m.remove_on_match?.key_matcher.prefix ? [m.remove_on_match.key_matcher.prefix] : [])),
     allowModeOverride: true,
+    ...(hcm.access_log ? { accessLogFormat: accessLogFormat(hcm.access_log) } : {}),
+    ...(doc.overload_manager !== undefined ? { overload: readOverloadConfig(doc.overload_manager) } : {}),
   };
 }

@@ -7,6 +7,8 @@ import type { AddressInfo } from 'node:net';
 import * as grpc from '@grpc/grpc-js';
 import { Agent } from 'undici';
 import { newStats, resolveOptions, type AccessLogEntry, type EnvoyHarnessOptions, type EnvoyHarnessStats } from './options.js';
+import { compileJsonFormat } from './access-log-format.js';
+import { OverloadManager } from './overload.js';
 import { RequestFlow } from './request-flow.js';
 
 export { splitEvery, splitSeeded } from './chunking.js';
@@ -20,6 +22,7 @@ export type {
   ResponseChunking,
 } from './options.js';
 export { GATEWAY_PROCESSING_MODE, type HarnessProcessingMode } from './processing-mode.js';
+export { ACTIONS as OVERLOAD_ACTIONS, readOverloadConfig, type OverloadConfig, type OverloadManager } from './overload.js';
 
 export interface EnvoyHarness {
   /** Base URL of the HTTP front, e.g. http://127.0.0.1:40123 */
@@ -28,6 +31,10 @@ export interface EnvoyHarness {
   stats: EnvoyHarnessStats;
   /** One entry per finished request, in completion order. */
   accessLog: AccessLogEntry[];
+  /** With accessLogFormat: Envoy's access log, one JSON line per finished request. */
+  accessLogLines: string[];
+  /** With overload: the overload manager (a test drives its modelled heap). */
+  overload: OverloadManager | undefined;
   /** Resolves once no request is in flight (the access log is then complete). */
   idle(): Promise<void>;
   close(): Promise<void>;
@@ -41,6 +48,10 @@ export async function startEnvoyHarness(options: EnvoyHarnessOptions): Promise<E
   const resolved = resolveOptions(options);
   const stats = newStats();
   const accessLog: AccessLogEntry[] = [];
+  const accessLogLines: string[] = [];
+  // Compiled now: an operator the harness does not model fails the start, not a request.
+  const formatLine = resolved.accessLogFormat ? compileJsonFormat(resolved.accessLogFormat) : undefined;
+  const overload = resolved.overload ? new OverloadManager(resolved.overload) : undefined;
   const inFlight = new Set<Promise<void>>();
   const client = new grpc.Client(grpcTarget(resolved.processor), grpc.credentials.createInsecure());
   const dispatcher = new Agent({ keepAliveTimeout: 1_000 });
@@ -48,10 +59,11 @@ export async function startEnvoyHarness(options: EnvoyHarnessOptions): Promise<E
   // Envoy's max_request_headers_kb default: 60 KiB (api/envoy/extensions/filters/network/
   // http_connection_manager/v3/http_connection_manager.proto); larger headers get 431.
   const server = createServer({ maxHeaderSize: 60 * 1024 }, (req: IncomingMessage, res: ServerResponse) => {
-    const flow = new RequestFlow(req, res, { options: resolved, client, dispatcher, stats });
+    const flow = new RequestFlow(req, res, { options: resolved, client, dispatcher, stats, overload, formatLine });
     const done = flow.run().then(
-      (entry) => {
+      ({ entry, line }) => {
         accessLog.push(entry);
+        if (line !== undefined) accessLogLines.push(line);
       },
       (err: unknown) => {
         // A harness bug, not an Envoy behaviour: make it loud in the test output.
@@ -61,6 +73,21 @@ export async function startEnvoyHarness(options: EnvoyHarnessOptions): Promise<E
     inFlight.add(done);
     void done.finally(() => inFlight.delete(done));
   });
+  const maxConnections = resolved.overload?.maxActiveDownstreamConnections;
+  if (maxConnections !== undefined && overload) {
+    // global_downstream_max_connections: past the limit Envoy closes a new connection as it
+    // is accepted (overload_manager.rst, "Limiting Active Connections").
+    let active = 0;
+    server.on('connection', (socket) => {
+      if (active >= maxConnections) {
+        overload.stats.downstream_global_cx_overflow += 1;
+        socket.destroy();
+        return;
+      }
+      active += 1;
+      socket.once('close', () => (active -= 1));
+    });
+  }
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
     server.listen(0, '127.0.0.1', () => resolve());
@@ -75,6 +102,8 @@ export async function startEnvoyHarness(options: EnvoyHarnessOptions): Promise<E
     url: `http://127.0.0.1:${port}`,
     stats,
     accessLog,
+    accessLogLines,
+    overload,
     idle,
     async close() {
       await new Promise<void>((resolve) => {
@@ -82,6 +111,7 @@ export async function startEnvoyHarness(options: EnvoyHarnessOptions): Promise<E
         server.closeAllConnections();
       });
       await idle();
+      overload?.close();
       client.close();
       await dispatcher.close();
     },

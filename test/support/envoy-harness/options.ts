@@ -5,6 +5,7 @@
  */
 import type { ProtoStruct } from '../../../src/extproc/proto.js';
 import type { MutationRules } from './header-mutation.js';
+import type { OverloadConfig } from './overload.js';
 import { GATEWAY_PROCESSING_MODE, type HarnessProcessingMode } from './processing-mode.js';
 
 /** Cuts one upstream data event into the pieces the filter is handed. */
@@ -109,6 +110,14 @@ export interface EnvoyHarnessOptions {
    * upstream request gets no trace header from Envoy. Default false.
    */
   tracing?: boolean;
+  /**
+   * The HCM's stdout access log `log_format.json_format`: with it the harness
+   * prints one JSON line per request, as Envoy would (accessLogLines). Every
+   * command operator in it must be one the harness models.
+   */
+  accessLogFormat?: Record<string, unknown>;
+  /** The bootstrap's overload_manager, read by readOverloadConfig. Default: none. */
+  overload?: OverloadConfig;
 }
 
 export interface ResolvedOptions {
@@ -140,6 +149,8 @@ export interface ResolvedOptions {
   routeIdleTimeoutMs: number | undefined;
   flowControl: boolean;
   tracing: boolean;
+  accessLogFormat: Record<string, unknown> | undefined;
+  overload: OverloadConfig | undefined;
 }
 
 export function resolveOptions(o: EnvoyHarnessOptions): ResolvedOptions {
@@ -176,6 +187,8 @@ export function resolveOptions(o: EnvoyHarnessOptions): ResolvedOptions {
     routeIdleTimeoutMs: o.routeIdleTimeoutMs,
     flowControl: o.flowControl ?? false,
     tracing: o.tracing ?? false,
+    accessLogFormat: o.accessLogFormat,
+    overload: o.overload,
   };
 }
 

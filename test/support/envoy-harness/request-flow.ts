@@ -15,19 +15,25 @@ import {
   type ProcessingResponse,
   type ProtoStruct,
 } from '../../../src/extproc/proto.js';
+import type { StreamFacts } from './access-log-format.js';
 import { Downstream } from './downstream.js';
 import { HeaderMap } from './header-map.js';
 import { applyHeaderMutation, type MutationResult } from './header-mutation.js';
 import type { AccessLogEntry, EnvoyHarnessStats, ResolvedOptions } from './options.js';
+import { ACTIONS, type OverloadManager } from './overload.js';
 import { mergeModeOverride, UnsupportedModeError, type HarnessProcessingMode } from './processing-mode.js';
 import { ProcessorStream, type ExchangeOutcome, type Failure } from './processor-stream.js';
-import { forward, isHopByHop, routerReply, selectCluster, targetOf, type RoutedResponse } from './upstream.js';
+import { responseFlags, transportFailureReason } from './response-flags.js';
+import { forward, isHopByHop, resolveUpstreamAddress, routerReply, selectCluster, targetOf, type RoutedResponse } from './upstream.js';
 
 export interface FlowEnv {
   options: ResolvedOptions;
   client: grpc.Client;
   dispatcher: Dispatcher;
   stats: EnvoyHarnessStats;
+  overload?: OverloadManager | undefined;
+  /** The compiled access log format, when the harness prints Envoy's access log. */
+  formatLine?: ((facts: StreamFacts) => string) | undefined;
 }
 
 type BodyRead = { kind: 'ok'; body: Buffer; trailers: HeaderMap } | { kind: 'aborted' };
@@ -51,6 +57,14 @@ export class RequestFlow {
   private responseBodyReplaced: Buffer | undefined;
   private readonly metadata: Record<string, ProtoStruct> = {};
   private readonly trace: AccessLogEntry['trace'];
+  // For the access log (Envoy's StreamInfo).
+  private readonly startedAt = Date.now();
+  private bytesReceived = 0;
+  private requestCompleteAt: number | undefined;
+  private firstUpstreamRxAt: number | undefined;
+  private upstreamAddress: string | undefined;
+  /** Releases of the bytes this request holds in the overload manager's modelled heap. */
+  private readonly held: Array<() => void> = [];
 
   constructor(
     private readonly req: IncomingMessage,
@@ -60,7 +74,14 @@ export class RequestFlow {
     this.options = env.options;
     this.stats = env.stats;
     this.mode = { ...env.options.processingMode };
-    this.down = new Downstream(res, () => this.onClientGone());
+    this.down = new Downstream(res, () => this.onClientGone(), {
+      keepAliveDisabled: () => {
+        const overload = env.overload;
+        if (!overload?.isSaturated(ACTIONS.disableHttpKeepalive)) return false;
+        overload.stats.downstream_cx_overload_disable_keepalive += 1;
+        return true;
+      },
+    });
     this.trace = this.options.tracing ? envoyTrace(req.headers.traceparent) : undefined;
     this.proc = new ProcessorStream(
       env.client,
@@ -88,7 +109,7 @@ export class RequestFlow {
     this.initialCluster = selectCluster(this.headers, this.options);
   }
 
-  async run(): Promise<AccessLogEntry> {
+  async run(): Promise<{ entry: AccessLogEntry; line: string | undefined }> {
     const method = this.req.method ?? 'GET';
     const path = this.req.url ?? '/';
     try {
@@ -106,7 +127,8 @@ export class RequestFlow {
       this.proc.close();
     }
     await this.down.closed;
-    return {
+    for (const release of this.held) release();
+    const entry: AccessLogEntry = {
       method,
       path,
       status: this.down.status,
@@ -116,6 +138,29 @@ export class RequestFlow {
       dynamicMetadata: this.metadata,
       reset: this.down.reset,
       trace: this.trace,
+    };
+    return { entry, line: this.env.formatLine?.(this.streamFacts()) };
+  }
+
+  private streamFacts(): StreamFacts {
+    const since = (at: number | undefined): number | undefined => (at === undefined ? undefined : at - this.startedAt);
+    return {
+      startTime: new Date(this.startedAt),
+      requestHeaders: this.headers,
+      responseHeaders: this.down.headers,
+      protocol: `HTTP/${this.req.httpVersion}`,
+      responseCode: this.down.status,
+      responseCodeDetails: this.down.details,
+      responseFlags: responseFlags(this.down.details, this.down.clientGone),
+      lastDownstreamTxMs: since(this.down.lastTxAt) ?? Date.now() - this.startedAt,
+      lastDownstreamRxMs: since(this.requestCompleteAt),
+      firstUpstreamRxMs: since(this.firstUpstreamRxAt),
+      upstreamCluster: this.cluster,
+      upstreamHost: this.upstreamAddress,
+      upstreamTransportFailureReason: transportFailureReason(this.down.details),
+      bodyBytesReceived: this.bytesReceived,
+      bodyBytesSent: this.down.bytesSent,
+      downstreamRemoteAddress: this.req.socket.remoteAddress ?? '',
     };
   }
 
@@ -131,8 +176,18 @@ export class RequestFlow {
       this.down.localReply(431, new HeaderMap(), Buffer.from('Request Header Fields Too Large'), 'http1.too_many_headers');
       throw new Stop();
     }
+    this.shedIfOverloaded();
     const hasBody = requestHasBody(this.req);
-    const bodyRead = hasBody ? readBody(this.req) : Promise.resolve<BodyRead>({ kind: 'ok', body: Buffer.alloc(0), trailers: new HeaderMap() });
+    if (!hasBody) this.requestCompleteAt = this.startedAt;
+    const bodyRead = hasBody
+      ? readBody(this.req, (chunk) => {
+          this.bytesReceived += chunk.length;
+          if (this.env.overload) this.held.push(this.env.overload.hold(chunk.length));
+        }).then((read) => {
+          this.requestCompleteAt = Date.now();
+          return read;
+        })
+      : Promise.resolve<BodyRead>({ kind: 'ok', body: Buffer.alloc(0), trailers: new HeaderMap() });
     this.removeContentLengthIfStreamed('request', this.headers);
 
     if (this.mode.request_header_mode === 'SEND') {
@@ -190,6 +245,7 @@ export class RequestFlow {
     if (!target) return routerReply(503, 'no healthy upstream', 'no_healthy_upstream');
     this.cluster = cluster;
     this.upstreamHost = target.base.host;
+    this.upstreamAddress = await resolveUpstreamAddress(target.base);
     this.stats.upstream_requests[cluster] = (this.stats.upstream_requests[cluster] ?? 0) + 1;
     this.stats.upstream_hosts[target.base.host] = (this.stats.upstream_hosts[target.base.host] ?? 0) + 1;
     const routed = await forward(
@@ -200,6 +256,7 @@ export class RequestFlow {
       this.options,
       this.upstreamAbort.signal,
     );
+    if (routed.details === 'via_upstream') this.firstUpstreamRxAt = Date.now();
     this.checkStopped();
     return routed;
   }
@@ -268,6 +325,7 @@ export class RequestFlow {
     await this.pumpUpstream(routed, async (chunk) => {
       parts.push(chunk);
       size += chunk.length;
+      if (this.env.overload) this.held.push(this.env.overload.hold(chunk.length));
     });
     if (size > this.options.bufferLimitBytes) this.ownReply(500, 'response_payload_too_large', '');
     let body: Buffer = Buffer.concat(parts);
@@ -493,6 +551,24 @@ export class RequestFlow {
 
   // -------------------------------------------------------------- endings
 
+  /**
+   * stop_accepting_requests: once the request headers are decoded, before any
+   * filter is created (so the processor never sees the request), Envoy answers
+   * 503 "envoy overloaded" with details "overload" and response flag OM
+   * (source/common/http/conn_manager_impl.cc ActiveStream::decodeHeaders;
+   * test/integration/overload_integration_test.cc expects status and body).
+   * A threshold trigger's state is 0 or 1, so every new request is shed.
+   */
+  private shedIfOverloaded(): void {
+    const overload = this.env.overload;
+    if (!overload?.isSaturated(ACTIONS.stopAcceptingRequests)) return;
+    overload.stats.downstream_rq_overload_close += 1;
+    this.req.resume(); // the body is drained, never buffered
+    // sendLocalReply sets content-type text/plain for a text body (source/common/http/utility.cc).
+    this.down.localReply(503, HeaderMap.fromPairs([['content-type', 'text/plain']]), Buffer.from('envoy overloaded'), 'overload');
+    throw new Stop();
+  }
+
   /** A local reply made by the ext_proc filter itself: never shown to the processor. */
   private ownReply(status: number, details: string, text: string): never {
     this.proc.close();
@@ -557,10 +633,13 @@ function requestHasBody(req: IncomingMessage): boolean {
   return Number.isFinite(length) && length > 0;
 }
 
-function readBody(req: IncomingMessage): Promise<BodyRead> {
+function readBody(req: IncomingMessage, onChunk: (chunk: Buffer) => void): Promise<BodyRead> {
   return new Promise((resolve) => {
     const parts: Buffer[] = [];
-    req.on('data', (chunk: Buffer) => parts.push(chunk));
+    req.on('data', (chunk: Buffer) => {
+      parts.push(chunk);
+      onChunk(chunk);
+    });
     req.on('end', () => {
       const trailers = new HeaderMap();
       const raw = req.rawTrailers;

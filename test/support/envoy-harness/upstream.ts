@@ -6,6 +6,7 @@
  * other response (reference §2.1).
  */
 import { connect as connectHttp2, constants as h2, type ClientHttp2Session, type IncomingHttpHeaders } from 'node:http2';
+import { lookup } from 'node:dns/promises';
 import { isIP } from 'node:net';
 import { errors, request, type Dispatcher } from 'undici';
 import { HeaderMap } from './header-map.js';
@@ -63,6 +64,24 @@ export function targetOf(cluster: string, headers: HeaderMap, options: ResolvedO
   if (scheme === undefined || host === undefined) return undefined;
   try {
     return { cluster, base: new URL(`${scheme}://${host}`) };
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * The upstream host's address as %UPSTREAM_HOST% prints it (ip:port): the
+ * dynamic forward proxy resolves the host with the cache's dns_lookup_family,
+ * V4_PREFERRED in the generated bootstrap.
+ */
+export async function resolveUpstreamAddress(base: URL): Promise<string | undefined> {
+  const hostname = base.hostname.replace(/^\[(.*)\]$/, '$1');
+  const port = base.port || (base.protocol === 'https:' ? '443' : '80');
+  const format = (address: string, family: number): string => (family === 6 ? `[${address}]:${port}` : `${address}:${port}`);
+  if (isIP(hostname) !== 0) return format(hostname, isIP(hostname));
+  try {
+    const found = await lookup(hostname, { order: 'ipv4first' });
+    return format(found.address, found.family);
   } catch {
     return undefined;
   }

@@ -180,6 +180,17 @@ describe('the Envoy production path, through the harness configured from the gen
     const res = await postWithTrailers(h.url, token, { ...BODY, model: 'provider_a:z-ai/glm-4.6' });
     expect(res.status, res.text).toBe(200);
     expect(plainProvider.messageRequests().length).toBe(before + 1);
+    // An HTTP/1 upstream gets no trailers: our clusters do not set enable_trailers.
+    expect(plainProvider.messageRequests().at(-1)?.trailers).toBeUndefined();
+  });
+
+  it('forwards request trailers to an HTTP/2 (TLS) provider after the body', async () => {
+    const h = await harness();
+    const res = await postWithTrailers(h.url, token, { ...BODY, model: 'claude-haiku-4-5' });
+    expect(res.status, res.text).toBe(200);
+    const seen = tlsProvider.messageRequests().at(-1);
+    expect(seen?.trailers).toEqual({ 'x-client-digest': 'sha256=0000' });
+    expect(JSON.parse(seen?.body.toString('utf8') ?? '{}')).toMatchObject({ model: 'claude-haiku-4-5' });
   });
 
   it('meters a response that ends with trailers as complete, not as a disconnect', async () => {

@@ -18,6 +18,8 @@ export interface SeenRequest {
   /** TLS mock only: the request's :scheme (HTTP/2) and the SNI the client sent. */
   readonly scheme?: string;
   readonly servername?: string;
+  /** Request trailers received after the body (none: empty). */
+  readonly trailers?: Record<string, string>;
 }
 
 /**
@@ -123,7 +125,8 @@ export async function startMockProvider(options: MockProviderOptions = {}, tls?:
       const h2 = req.httpVersionMajor === 2 ? (req as unknown as Http2ServerRequest) : null;
       const scheme = h2 ? h2.scheme : undefined;
       const servername = tls ? ((req.socket as TLSSocket).servername || undefined) : undefined;
-      seen.push({ method: req.method ?? '', path, headers: { ...req.headers }, body, ...(scheme !== undefined ? { scheme } : {}), ...(servername !== undefined ? { servername } : {}) });
+      const trailers = Object.fromEntries(Object.entries(req.trailers ?? {}).filter(([k]) => !k.startsWith(':')).map(([k, v]) => [k, String(v)]));
+      seen.push({ method: req.method ?? '', path, headers: { ...req.headers }, body, ...(scheme !== undefined ? { scheme } : {}), ...(servername !== undefined ? { servername } : {}), ...(Object.keys(trailers).length > 0 ? { trailers } : {}) });
       if (h2 && scheme !== 'https') {
         res.writeHead(400, { 'content-type': 'application/json' });
         res.end(JSON.stringify({ type: 'error', error: { type: 'invalid_request_error', message: `:scheme ${scheme} on a TLS connection` } }));

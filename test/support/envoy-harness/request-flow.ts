@@ -223,18 +223,21 @@ export class RequestFlow {
       if (common) body = this.applyBufferedBodyAnswer(common, this.headers, body, 'request');
     }
     if (hasTrailers && this.mode.request_trailer_mode === 'SEND' && this.proc.active) {
-      this.answer(await this.proc.exchange({ request_trailers: { trailers: { headers: trailers.toProto() } } }, 'request_trailers'));
+      const answer = this.answer(await this.proc.exchange({ request_trailers: { trailers: { headers: trailers.toProto() } } }, 'request_trailers'));
+      // The answer may change the trailers before they go upstream.
+      const mutation = answer?.request_trailers?.header_mutation;
+      if (mutation) this.mutate(trailers, { header_mutation: mutation }, false);
     }
 
     if (this.proc.active && this.mode.response_header_mode === 'SKIP' && this.mode.response_body_mode === 'NONE') {
       this.proc.close(); // nothing more will be asked (stream-close optimisation)
     }
 
-    const routed = await this.route(body);
+    const routed = await this.route(body, trailers);
     await this.encode(routed);
   }
 
-  private async route(body: Buffer): Promise<RoutedResponse> {
+  private async route(body: Buffer, trailers: HeaderMap): Promise<RoutedResponse> {
     const cluster = this.routeCleared ? selectCluster(this.headers, this.options) : this.initialCluster;
     if (cluster === undefined) {
       // A direct_response route answers with its own status and body; no route at all is 404.
@@ -255,6 +258,7 @@ export class RequestFlow {
       body,
       this.options,
       this.upstreamAbort.signal,
+      trailers,
     );
     if (routed.details === 'via_upstream') this.firstUpstreamRxAt = Date.now();
     this.checkStopped();

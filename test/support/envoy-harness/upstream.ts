@@ -125,10 +125,15 @@ export async function forward(
   body: Buffer,
   options: ResolvedOptions,
   signal: AbortSignal,
+  trailers: HeaderMap = new HeaderMap(),
 ): Promise<RoutedResponse> {
   const method = requestHeaders.getString(':method') ?? 'GET';
   const path = requestHeaders.getString(':path') ?? '/';
-  if (base.protocol === 'https:') return forwardTls(base, requestHeaders, body, options, signal);
+  if (base.protocol === 'https:') return forwardTls(base, requestHeaders, body, options, signal, trailers);
+  // Request trailers are not forwarded to an HTTP/1 upstream: the HTTP/1 codec drops proxied
+  // trailers unless the cluster sets http_protocol_options.enable_trailers, which ours do not
+  // (api/envoy/config/core/v3/protocol.proto Http1ProtocolOptions.enable_trailers;
+  // source/common/http/http1/codec_impl.cc, StreamEncoderImpl::encodeTrailersBase).
   const headers = requestHeaders.toRecord();
   for (const name of options.requestHeadersToRemove) delete headers[name];
   headers.host = options.autoHostRewrite ? base.host : (requestHeaders.getString(':authority') ?? base.host);
@@ -187,7 +192,7 @@ function headerMapOf(record: Record<string, string | string[] | undefined> | Inc
  * scheme rewrite), api/envoy/extensions/filters/network/http_connection_manager/v3/http_connection_manager.proto
  * (SchemeHeaderTransformation).
  */
-async function forwardTls(base: URL, requestHeaders: HeaderMap, body: Buffer, options: ResolvedOptions, signal: AbortSignal): Promise<RoutedResponse> {
+async function forwardTls(base: URL, requestHeaders: HeaderMap, body: Buffer, options: ResolvedOptions, signal: AbortSignal, trailers: HeaderMap): Promise<RoutedResponse> {
   const hostname = base.hostname.replace(/^\[(.*)\]$/, '$1');
   let session: ClientHttp2Session;
   try {
@@ -214,11 +219,18 @@ async function forwardTls(base: URL, requestHeaders: HeaderMap, body: Buffer, op
   headers[':path'] = requestHeaders.getString(':path') ?? '/';
   headers[':authority'] = options.autoHostRewrite ? base.host : (requestHeaders.getString(':authority') ?? base.host);
   headers[':scheme'] = options.schemeMatchUpstream ? 'https' : (requestHeaders.getString(':scheme') ?? 'http');
-  const stream = session.request(headers, { endStream: body.length === 0, signal });
-  if (body.length > 0) stream.end(body);
-  const trailers = new HeaderMap();
+  // The router passes the request's trailers on (Filter::decodeTrailers →
+  // UpstreamRequest::acceptTrailersFromRouter, source/common/router/router.cc), and the
+  // HTTP/2 codec always encodes them as a final HEADERS frame with END_STREAM
+  // (source/common/http/http2/codec_impl.cc, StreamImpl::encodeTrailersBase).
+  const requestTrailers = trailers.toRecord();
+  const hasTrailers = Object.keys(requestTrailers).length > 0;
+  const stream = session.request(headers, { endStream: body.length === 0 && !hasTrailers, waitForTrailers: hasTrailers, signal });
+  if (hasTrailers) stream.once('wantTrailers', () => stream.sendTrailers(requestTrailers));
+  if (body.length > 0 || hasTrailers) stream.end(body);
+  const responseTrailers = new HeaderMap();
   stream.on('trailers', (t: IncomingHttpHeaders) => {
-    for (const [name, value] of headerMapOf(t).toProto().map((h) => [h.key ?? '', h.raw_value ?? Buffer.alloc(0)] as const)) trailers.add(name, value);
+    for (const [name, value] of headerMapOf(t).toProto().map((h) => [h.key ?? '', h.raw_value ?? Buffer.alloc(0)] as const)) responseTrailers.add(name, value);
   });
   stream.on('close', () => session.close());
   if (options.routeIdleTimeoutMs !== undefined) stream.setTimeout(options.routeIdleTimeoutMs, () => stream.close(h2.NGHTTP2_CANCEL));
@@ -243,5 +255,5 @@ async function forwardTls(base: URL, requestHeaders: HeaderMap, body: Buffer, op
   const method = headers[':method'];
   const noBody = method === 'HEAD' || status === 204 || status === 304 || out.getString('content-length') === '0';
   if (noBody) stream.resume();
-  return { status, headers: out, body: stream as AsyncIterable<Buffer>, endOfStream: noBody, details: 'via_upstream', trailers: () => trailers };
+  return { status, headers: out, body: stream as AsyncIterable<Buffer>, endOfStream: noBody, details: 'via_upstream', trailers: () => responseTrailers };
 }

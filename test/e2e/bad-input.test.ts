@@ -2,7 +2,7 @@ import { connect } from 'node:net';
 import Anthropic from '@anthropic-ai/sdk';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { writeGatewayConfig } from '../support/gateway-config.js';
-import { waitForLogs, type GatewayProcess } from '../support/gateway-process.js';
+import { logsCaughtUp, waitForLogs, type GatewayProcess } from '../support/gateway-process.js';
 import { DEFAULT_DELTAS, startMockProvider, type MockProvider } from '../support/mock-provider.js';
 import { DATA_PLANES } from './data-planes.js';
 
@@ -140,6 +140,7 @@ describe.each(DATA_PLANES)('bad input and bad endings through $name', (plane) =>
   });
 
   it('writes no caller token or provider secret to its output', async () => {
+    await logsCaughtUp(gateway);
     const all = gateway.output.join('\n');
     expect(all.length).toBeGreaterThan(0);
     expect(all).not.toContain(token);

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { generateToken } from '../../src/auth/token.js';
 import { writeGatewayConfig } from '../support/gateway-config.js';
-import { waitForLogs, type GatewayProcess } from '../support/gateway-process.js';
+import { logsCaughtUp, waitForLogs, type GatewayProcess } from '../support/gateway-process.js';
 import { DEFAULT_DELTAS, startMockProvider, type MockProvider } from '../support/mock-provider.js';
 import { DATA_PLANES } from './data-planes.js';
 
@@ -66,6 +66,7 @@ describe.each(DATA_PLANES)('secret scanning through $name', (plane) => {
     expect(parsed.messages[0]?.content[0]?.text).toMatch(/^deploy with AWS_ACCESS_KEY_ID=\[REDACTED: [a-z0-9-]+\] please\nand "quoted"$/);
     const [record] = await waitForLogs(on, 1);
     expect(Object.values((record?.redactions ?? {}) as Record<string, number>).reduce((a, b) => a + b, 0)).toBeGreaterThanOrEqual(3);
+    await logsCaughtUp(on);
     expect(on.output.join('\n')).not.toContain(AWS_KEY);
   });
 

@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { generateToken, hashToken } from '../../src/auth/token.js';
 import { startExtProcPlane } from '../support/extproc-plane.js';
 import { writeGatewayConfig, type TestConfig } from '../support/gateway-config.js';
-import { startGateway, waitForLogs, type GatewayProcess } from '../support/gateway-process.js';
+import { logsCaughtUp, startGateway, waitForLogs, type GatewayProcess } from '../support/gateway-process.js';
 import { startMockProvider, type MockProvider } from '../support/mock-provider.js';
 import { eventually, startOtlpReceiver, type OtlpReceiver, type ReceivedPoint, type ReceivedSpan } from '../support/otlp/otlp-receiver.js';
 
@@ -197,6 +197,7 @@ describe.each(PLANES)('OpenTelemetry through $name', (plane) => {
   it('no span, metric export or log line carries a token, a key or the prompt', async () => {
     await eventually(() => expect(receiver.raw.length).toBeGreaterThan(0));
     const exported = receiver.raw.join('\n');
+    await logsCaughtUp(gateway);
     const logs = gateway.output.join('\n');
     for (const secret of [config.tokens.alice as string, config.globexToken, VENDOR_SECRET, PROMPT_CREDENTIAL, PROMPT_TEXT]) {
       expect(exported).not.toContain(secret);

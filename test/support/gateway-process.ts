@@ -78,3 +78,34 @@ export async function waitForLogs(gateway: GatewayProcess, count: number, query 
   }
   throw new Error(`expected ${count} usage records`);
 }
+
+/**
+ * The process writes its log lines in batches (up to 100 ms late, see
+ * src/observability/logger.ts): before checking its output for what must not
+ * be there, wait until every request it counted (gw_requests_total, counted in
+ * the same call that writes the request's line) has its line in the output.
+ * Lines are written in order, so the earlier ones are there too.
+ */
+export async function logsCaughtUp(gateway: Pick<GatewayProcess, 'adminUrl' | 'output'>, timeoutMs = 10_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const metrics = await (await fetch(`${gateway.adminUrl}/metrics`)).text();
+    let counted = 0;
+    for (const line of metrics.split('\n')) if (line.startsWith('gw_requests_total{')) counted += Number(line.slice(line.lastIndexOf(' ') + 1));
+    const written = gateway.output.filter((l) => l.startsWith('{') && l.includes('"msg":"request"')).length;
+    if (written >= counted) return;
+    if (Date.now() > deadline) throw new Error(`only ${written} of ${counted} request log lines reached the output within ${timeoutMs} ms`);
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+}
+
+/** Waits until a line containing `text` is in the process's output (log lines arrive in batches). */
+export async function waitForOutput(gateway: Pick<GatewayProcess, 'output'>, text: string, timeoutMs = 10_000): Promise<string> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const line = gateway.output.find((l) => l.includes(text));
+    if (line !== undefined) return line;
+    if (Date.now() > deadline) throw new Error(`no line containing ${JSON.stringify(text)} within ${timeoutMs} ms:\n${gateway.output.slice(-20).join('\n')}`);
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+}

@@ -2,7 +2,7 @@ import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { isForwardedCallerHeader } from '../../../src/pipeline/forward-headers.js';
 import { writeGatewayConfig } from '../../support/gateway-config.js';
-import type { GatewayProcess } from '../../support/gateway-process.js';
+import { logsCaughtUp, type GatewayProcess } from '../../support/gateway-process.js';
 import { startMockProvider, type MockProvider } from '../../support/mock-provider.js';
 import { classify, collectStderr, CRASH_PATTERN, fromFetch, fromRaw, healthy, isParserRefusal, rawExchange, waitUntil, type RawResponse } from '../../support/resilience.js';
 import { PLANES } from './planes.js';
@@ -208,6 +208,7 @@ describe.each(PLANES)('no caller can poison the credential or be guessed at, thr
     expect(await healthy(gateway)).toBe(true);
     expect(stderr.filter((l) => CRASH_PATTERN.test(l))).toEqual([]);
     expect(await metric(gateway, /gw_credential_unhealthy_total\{company="acme",credential="only-key"\}/)).toBe(0);
+    await logsCaughtUp(gateway);
     expect(gateway.output.join('\n')).not.toContain(SECRET);
   });
 });

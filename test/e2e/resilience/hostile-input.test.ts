@@ -2,7 +2,7 @@ import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { generateToken, hashToken, TOKEN_PREFIX } from '../../../src/auth/token.js';
 import { writeGatewayConfig } from '../../support/gateway-config.js';
-import type { GatewayProcess } from '../../support/gateway-process.js';
+import { logsCaughtUp, type GatewayProcess } from '../../support/gateway-process.js';
 import { DEFAULT_DELTAS, startMockProvider, streamEvents, type MockProvider, type MockUsage, type SeenRequest } from '../../support/mock-provider.js';
 import { classify, collectStderr, CRASH_PATTERN, fromFetch, fromRaw, healthy, isParserRefusal, rawExchange, recordOf, type RawResponse } from '../../support/resilience.js';
 import { startScriptedProvider, writeAll, type ScriptedProvider } from '../../support/scripted-provider.js';
@@ -331,6 +331,7 @@ describe.each(PLANES)('hostile input through $name', (plane) => {
   it('is still up after every property, printed no crash, logged no token or secret, and forwarded no x-gw-* header', async () => {
     expect(await healthy(gateway)).toBe(true);
     expect(stderr.filter((l) => CRASH_PATTERN.test(l))).toEqual([]);
+    await logsCaughtUp(gateway);
     const output = gateway.output.join('\n');
     for (const t of sentTokens) if (t.length >= 20) expect(output).not.toContain(t);
     for (const s of [VENDOR_SECRET, LOCAL_SECRET, CHUNKY_SECRET, OFF_SECRET]) expect(output).not.toContain(s);

@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { generateToken, hashToken } from '../../../src/auth/token.js';
 import { freePort } from '../../support/free-port.js';
 import { writeGatewayConfig } from '../../support/gateway-config.js';
-import { ADMIN_TOKEN, type GatewayProcess } from '../../support/gateway-process.js';
+import { ADMIN_TOKEN, logsCaughtUp, type GatewayProcess } from '../../support/gateway-process.js';
 import { startMockProvider, type MockProvider } from '../../support/mock-provider.js';
 import { classify, fromFetch, logsFor, waitUntil } from '../../support/resilience.js';
 import { PLANES } from './planes.js';
@@ -158,6 +158,7 @@ describe.each(PLANES)('secrets and tenancy through $name', (plane) => {
     for (const secret of SECRETS) expect(metrics).not.toContain(secret);
     const admin = await (await fetch(`${gateway.adminUrl}/admin/v1/logs?limit=1000`, { headers: { authorization: `Bearer ${ADMIN_TOKEN}` } })).text();
     for (const secret of SECRETS) expect(admin).not.toContain(secret);
+    await logsCaughtUp(gateway);
     const output = gateway.output.join('\n');
     expect(output.length).toBeGreaterThan(0);
     for (const s of [...SECRETS, alice, bob, hank, ADMIN_TOKEN]) expect(output).not.toContain(s);

@@ -3,7 +3,7 @@ import { request } from 'node:http';
 import type { ServerResponse } from 'node:http';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { writeGatewayConfig } from '../../support/gateway-config.js';
-import type { GatewayProcess } from '../../support/gateway-process.js';
+import { logsCaughtUp, type GatewayProcess } from '../../support/gateway-process.js';
 import { DEFAULT_USAGE, streamEvents } from '../../support/mock-provider.js';
 import { classify, collectStderr, CRASH_PATTERN, fromFetch, healthy, logsFor, recordOf, waitUntil, watchRss } from '../../support/resilience.js';
 import { startScriptedProvider, writeAll, type ScriptedProvider } from '../../support/scripted-provider.js';
@@ -224,6 +224,7 @@ describe.each(PLANES)('upstream faults through $name', (plane) => {
   it('is still up after all of it, printed no crash, and logged no token or secret', async () => {
     expect(await healthy(gateway)).toBe(true);
     expect(stderr.filter((l) => CRASH_PATTERN.test(l))).toEqual([]);
+    await logsCaughtUp(gateway);
     const output = gateway.output.join('\n');
     expect(output.length).toBeGreaterThan(0);
     expect(output).not.toContain(token);

@@ -3,7 +3,7 @@ import { existsSync, lstatSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { writeGatewayConfig } from '../../support/gateway-config.js';
-import { spawnGw, type GatewayProcess } from '../../support/gateway-process.js';
+import { spawnGw, waitForOutput, type GatewayProcess } from '../../support/gateway-process.js';
 
 /** True once a gRPC channel to the socket becomes READY (something serves gRPC there). */
 async function servesGrpc(socketPath: string): Promise<boolean> {
@@ -41,7 +41,7 @@ describe('gw extproc on a Unix socket left behind by a killed processor', () => 
     const second = await spawnGw('extproc', file, { args: ['--socket', socket] });
     running.push(second);
     expect(await servesGrpc(socket)).toBe(true);
-    expect(second.output.join('\n')).toContain('removed a stale socket');
+    expect(await waitForOutput(second, 'removed a stale socket')).toContain('removed a stale socket');
   });
 
   it('a second instance does not take over a socket a live processor serves', async () => {

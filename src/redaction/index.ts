@@ -17,7 +17,9 @@ export interface RedactOptions {
 
 export const RULES: readonly Rule[] = ALL_RULES;
 
-const redactor = new Redactor(RULES);
+// Built on first use: a process where no company scans never pays for the compiled rule tables.
+let redactor: Redactor | null = null;
+const scanner = (): Redactor => (redactor ??= new Redactor(RULES));
 const clock = (): number => performance.now();
 
 /**
@@ -27,10 +29,10 @@ const clock = (): number => performance.now();
  * other byte is kept. A body that is not valid JSON is scanned as text.
  */
 export function redactJsonBody(body: Buffer, options?: RedactOptions): RedactionResult {
-  return redactor.redactJsonBody(body, options?.budgetMs ?? DEFAULT_BUDGET_MS, clock);
+  return scanner().redactJsonBody(body, options?.budgetMs ?? DEFAULT_BUDGET_MS, clock);
 }
 
 /** Redacts plain text (any bytes; credentials are ASCII). */
 export function redactText(text: Buffer, options?: RedactOptions): RedactionResult {
-  return redactor.redactText(text, options?.budgetMs ?? DEFAULT_BUDGET_MS, clock);
+  return scanner().redactText(text, options?.budgetMs ?? DEFAULT_BUDGET_MS, clock);
 }

@@ -41,6 +41,7 @@ function defaultWorkerUrl(): URL {
 
 export class RedactionPool {
   private readonly slots: Slot[] = [];
+  private readonly workerCount: number;
   readonly inlineMaxBytes: number;
   private readonly workerUrl: URL;
   private nextId = 1;
@@ -50,8 +51,7 @@ export class RedactionPool {
   constructor(options: RedactionPoolOptions = {}) {
     this.inlineMaxBytes = options.inlineMaxBytes ?? INLINE_MAX_BYTES;
     this.workerUrl = options.workerUrl ?? defaultWorkerUrl();
-    const count = Math.max(1, options.workers ?? Math.min(4, availableParallelism()));
-    for (let i = 0; i < count; i++) this.slots.push(this.spawn());
+    this.workerCount = Math.max(1, options.workers ?? Math.min(4, availableParallelism()));
   }
 
   /** The port the pipeline calls. */
@@ -65,6 +65,10 @@ export class RedactionPool {
 
   private inWorker(body: Buffer): Promise<RedactionOutcome> {
     if (this.closed) return Promise.reject(new Error('the redaction pool is closed'));
+    // Workers start with the first body that needs one: each is a V8 isolate of its own (~10 MB
+    // resident), and most processes never scan a body that large, or scan nothing at all. The
+    // first such body waits for the start (tens of ms); messages posted meanwhile are queued.
+    while (this.slots.length < this.workerCount) this.slots.push(this.spawn());
     // Least loaded worker, round robin among equals.
     let best = this.slots[this.next % this.slots.length]!;
     for (const s of this.slots) if (s.pending.size < best.pending.size) best = s;
@@ -107,6 +111,11 @@ export class RedactionPool {
         this.attach(slot);
       }
     });
+  }
+
+  /** Worker threads started so far (none until the first body too large to scan inline). */
+  get workersStarted(): number {
+    return this.slots.length;
   }
 
   /** Number of bodies waiting for or in a worker. */

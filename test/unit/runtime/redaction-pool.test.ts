@@ -43,6 +43,21 @@ describe('the redaction pool', () => {
     expect(turns).toBeGreaterThan(10);
   });
 
+  it('starts no worker thread until a body too large to scan inline arrives', async () => {
+    const lazy = new RedactionPool({ workers: 2 });
+    try {
+      expect(lazy.workersStarted).toBe(0);
+      await lazy.redact(Buffer.from(JSON.stringify({ messages: [{ role: 'user', content: 'small' }] })));
+      expect(lazy.workersStarted).toBe(0);
+      const secrets = [`ghp_${b62(36)}`, `npm_${b62(36)}`];
+      const result = await lazy.redact(bigBody(200 * 1024, secrets));
+      expect(lazy.workersStarted).toBe(2);
+      for (const s of secrets) expect(result.body.toString()).not.toContain(s);
+    } finally {
+      await lazy.close();
+    }
+  });
+
   it('scans small bodies inline with the same result', async () => {
     const token = `ghp_${b62(36)}`;
     const input = Buffer.from(JSON.stringify({ messages: [{ role: 'user', content: `token ${token}` }] }));

@@ -7,12 +7,12 @@
 // loaded shared machine disturbs least; each round's ratio to the baseline is paired, and the
 // report gives the median and the smallest over rounds. Prints a markdown table.
 //
-//   node bench/extproc-ab.mjs [--rounds 8] [--seconds 2] [--case before=/path/to/dist] [--no-floor]
+//   node bench/extproc-ab.mjs [--rounds 8] [--seconds 2] [--case before=/path/to/dist] [--no-floor] [--http2-floor]
 import { join, resolve } from 'node:path';
 import { BASELINE_COMMIT, baselineDist } from './lib/baseline.mjs';
 import { brief, runLoad } from './lib/load-runner.mjs';
-import { GW_DIST, flag, log, option } from './lib/options.mjs';
-import { installLifetime, stopChild } from './lib/processes.mjs';
+import { BENCH, GW_DIST, flag, log, option } from './lib/options.mjs';
+import { SUT_CPU, installLifetime, listeningLine, spawnOn, stopChild } from './lib/processes.mjs';
 import { memory } from './lib/procfs.mjs';
 import { recordExchange } from './lib/recording.mjs';
 import { startFloor, startGw, startMock, writeGatewayFile } from './lib/systems.mjs';
@@ -39,6 +39,12 @@ if (!flag('no-floor')) {
   const floor = await startFloor();
   cases.push({ name: 'floor', target: floor.target, pid: floor.pid, child: floor.child });
 }
+if (flag('http2-floor')) {
+  // bench/extproc-floor-http2.mjs: the same answers without grpc-js (what a leaner transport could save).
+  const child = spawnOn(SUT_CPU, process.execPath, [join(BENCH, 'extproc-floor-http2.mjs'), '--port', '0'], { stdio: ['ignore', 'pipe', 'inherit'] });
+  const target = await listeningLine(child, 'ext_proc http2 floor');
+  cases.push({ name: 'http2-floor', target, pid: child.pid, child });
+}
 for (const b of builds) {
   const gw = await startGw(`ab-${b.name}`, 'extproc', memFile.file, { bin: join(b.dist, 'cli', 'main.js') });
   cases.push({ name: b.name, target: gw.target, pid: gw.pid, child: gw.child, idleMB: memory(gw.pid)?.rssMB });
@@ -59,6 +65,9 @@ for (let r = 0; r < ROUNDS_N; r++) {
     }
   }
 }
+// What each process keeps once the load is gone.
+await new Promise((r) => setTimeout(r, 5000));
+for (const c of cases) c.afterMB = memory(c.pid)?.rssMB;
 await Promise.all(cases.map((c) => stopChild(c.child)));
 await stopChild(mock.child);
 
@@ -71,7 +80,7 @@ const median = (xs) => {
 const min = (xs) => Math.min(...xs.filter(Number.isFinite));
 const f = (x, d = 0) => (Number.isFinite(x) ? x.toFixed(d) : '–');
 console.log(`ext_proc A/B, ${ROUNDS_N} rounds of ${SECONDS} s per case and concurrency; baseline = main at ${BASELINE_COMMIT}; recorded exchange of ${recording.chunks} response chunks.\n`);
-console.log('| build @ streams | CPU µs/exchange, median | smallest | CPU vs baseline (paired median) | smallest | request phase p50 ms, median | vs baseline (paired median) | chunk p99 ms, median | vs floor (paired median) | idle RSS MB |');
+console.log('| build @ streams | CPU µs/exchange, median | smallest | CPU vs baseline (paired median) | smallest | request phase p50 ms, median | vs baseline (paired median) | chunk p99 ms, median | vs floor (paired median) | RSS MB idle / 5 s after the load |');
 console.log('|---|---|---|---|---|---|---|---|---|---|');
 for (const concurrency of [1, 16]) {
   for (const c of cases) {
@@ -81,7 +90,7 @@ for (const concurrency of [1, 16]) {
     const cpuRatios = mine.map((x, i) => x.cpuUs / base[i].cpuUs);
     const phaseRatios = mine.map((x, i) => x.phase / base[i].phase);
     const p99Ratios = floor ? mine.map((x, i) => x.chunkP99 / floor[i].chunkP99) : [];
-    console.log(`| ${c.name} @ ${concurrency} | ${f(median(mine.map((x) => x.cpuUs)))} | ${f(min(mine.map((x) => x.cpuUs)))} | ${f(median(cpuRatios), 2)}× | ${f(min(cpuRatios), 2)}× | ${f(median(mine.map((x) => x.phase)), 3)} | ${f(median(phaseRatios), 2)}× | ${f(median(mine.map((x) => x.chunkP99)), 3)} | ${floor ? `${f(median(p99Ratios), 2)}×` : '–'} | ${f(c.idleMB, 1)} |`);
+    console.log(`| ${c.name} @ ${concurrency} | ${f(median(mine.map((x) => x.cpuUs)))} | ${f(min(mine.map((x) => x.cpuUs)))} | ${f(median(cpuRatios), 2)}× | ${f(min(cpuRatios), 2)}× | ${f(median(mine.map((x) => x.phase)), 3)} | ${f(median(phaseRatios), 2)}× | ${f(median(mine.map((x) => x.chunkP99)), 3)} | ${floor ? `${f(median(p99Ratios), 2)}×` : '–'} | ${f(c.idleMB, 1)} / ${f(c.afterMB, 1)} |`);
   }
 }
 process.exit(0);

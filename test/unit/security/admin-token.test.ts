@@ -1,6 +1,4 @@
 import * as crypto from 'node:crypto';
-import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
 
 // Wrap timingSafeEqual so the test sees every comparison admin-token.ts makes.
@@ -50,10 +48,15 @@ describe('adminTokenMatches', () => {
     expect(adminTokenMatches(`Bearer ${expected}`, null)).toBe(false);
   });
 
-  it('has no other comparison of the token in src/admin/admin-token.ts', () => {
-    const source = readFileSync(join(import.meta.dirname, '..', '..', '..', 'src', 'admin', 'admin-token.ts'), 'utf8').replace(/\/\*[\s\S]*?\*\//g, '').replace(/\/\/.*$/gm, '');
-    const comparisons = [...source.matchAll(/([^\s(]+)\s*(===|!==|==|!=)\s*('[^']*'|"[^"]*"|[^\s;)]+)/g)].map((m) => `${m[1]} ${m[2]} ${m[3]}`);
-    expect(comparisons.every((c) => /(null|undefined)$/.test(c))).toBe(true);
-    expect(source).not.toMatch(/\.equals\(|localeCompare|startsWith\(expected|given\s*[<>]/);
+  it('lets timingSafeEqual alone decide: no other comparison of the token can change the answer', () => {
+    // If anything else (an early length check, a === shortcut) decided, overriding the digest comparison would not flip the answer.
+    timingSafeEqual.mockReturnValueOnce(false);
+    expect(adminTokenMatches(`Bearer ${expected}`, expected)).toBe(false);
+    for (const wrong of [`${expected}x`, 'a', expected.slice(0, 10), 'x'.repeat(10_240)]) {
+      timingSafeEqual.mockReturnValueOnce(true);
+      expect(adminTokenMatches(`Bearer ${wrong}`, expected)).toBe(true);
+    }
+    expect(timingSafeEqual).toHaveBeenCalledTimes(5);
   });
+
 });

@@ -1,7 +1,14 @@
 import { describe, expect, it } from 'vitest';
-import { decodeProcessingResponse, encodeProcessingResponse, processorService, type ProcessingResponse } from '../../../src/extproc/proto.js';
+import {
+  decodeProcessingRequest,
+  decodeProcessingResponse,
+  encodeProcessingRequest,
+  encodeProcessingResponse,
+  processorService,
+  statusCodeNumber,
+  type ProcessingResponse,
+} from '../../../src/extproc/proto.js';
 import { setHeader } from '../../../src/extproc/header-codec.js';
-import { decodeHeaders } from '../../../src/extproc/header-codec.js';
 
 const serialize = processorService.Process.responseSerialize;
 
@@ -25,13 +32,20 @@ describe('processorService response encoding', () => {
   });
 });
 
-describe('decodeHeaders', () => {
-  it('reads raw_value bytes as latin1 without depending on a copy', () => {
-    const raw = Buffer.from('caf\u00e9', 'latin1');
-    const { map, pseudo } = decodeHeaders({ headers: [{ key: ':path', raw_value: Buffer.from('/v1/messages') }, { key: 'X-Name', raw_value: raw }, { key: 'x-name', value: 'two' }] });
-    expect(pseudo[':path']).toBe('/v1/messages');
-    expect(map['x-name']).toBe('caf\u00e9, two');
-    raw[0] = 0x43;
-    expect(map['x-name']).toBe('caf\u00e9, two');
+describe('statusCodeNumber', () => {
+  it('reads HttpStatus.code by name or number, 0 when absent', () => {
+    expect(statusCodeNumber('Unauthorized')).toBe(401);
+    expect(statusCodeNumber(503)).toBe(503);
+    expect(statusCodeNumber(undefined)).toBe(0);
+  });
+});
+
+describe('request codec', () => {
+  it('round-trips a ProcessingRequest and names the member of its oneof', () => {
+    const bytes = encodeProcessingRequest({ request_body: { body: Buffer.from('{}'), end_of_stream: true } });
+    const decoded = decodeProcessingRequest(bytes);
+    expect(decoded.request).toBe('request_body');
+    expect(Buffer.from(decoded.request_body?.body ?? '').toString()).toBe('{}');
+    expect(decoded.request_body?.end_of_stream).toBe(true);
   });
 });

@@ -1,4 +1,4 @@
-import type { HeaderMap } from '../pipeline/types.js';
+import type { HeaderMap } from '../http/headers.js';
 import type { CompanySettings } from '../state/records.js';
 import { isValidRepoSlug } from './repo-slug.js';
 

@@ -1,6 +1,6 @@
 import { GatewayError } from '../errors/gateway-error.js';
 import { MESSAGES } from '../errors/messages.js';
-import type { HeaderMap } from '../pipeline/types.js';
+import type { HeaderMap } from '../http/headers.js';
 import type { GatewayState } from '../state/state.js';
 import type { TokenRecord } from '../state/records.js';
 import { hashToken, isWellFormedToken } from './token.js';

@@ -1,5 +1,4 @@
 import { createHash } from 'node:crypto';
-import type { CredentialHealthPort } from '../pipeline/ports.js';
 import type { CredentialRecord } from '../state/records.js';
 import type { GatewayState } from '../state/state.js';
 
@@ -50,7 +49,7 @@ interface Probe {
  * probed again with backoff and comes back by itself once the provider
  * accepts it, on every replica that still sees it rejected.
  */
-export class CredentialHealthMonitor implements CredentialHealthPort {
+export class CredentialHealthMonitor {
   private readonly lastCheck = new Map<string, number>();
   private readonly checking = new Set<string>();
   private readonly probes = new Map<string, Probe>();

@@ -1,4 +1,4 @@
-import type { HeaderMap } from '../pipeline/types.js';
+import type { HeaderMap } from '../http/headers.js';
 import type { SeatWindow } from '../state/state.js';
 
 const PREFIX = 'anthropic-ratelimit-unified-';

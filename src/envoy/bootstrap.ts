@@ -9,7 +9,7 @@
  */
 import { isIP } from 'node:net';
 import { Document, isMap, isSeq, type Node } from 'yaml';
-import { DYNAMIC_CLUSTERS, ROUTE_HEADER, UPSTREAM_HOST_HEADER } from '../upstream/cluster-name.js';
+import { DYNAMIC_CLUSTERS, ROUTE_HEADER, UPSTREAM_HOST_HEADER } from './cluster-name.js';
 import { accessLogFormat } from './access-log.js';
 import { assertEnvoySettings, type EnvoySettings, HEAP_SHARE, preresolvedHosts } from './settings.js';
 

@@ -1,7 +1,7 @@
 import { FAULTS } from './catalogue.js';
 import type { GatewayError } from './gateway-error.js';
 import { RETRY_ADVICE } from './retry-advice.js';
-import type { LocalResponse } from '../pipeline/types.js';
+import type { LocalResponse } from '../http/headers.js';
 
 /** The error shape of DESIGN §5, identical for every data plane. */
 export function renderGatewayError(error: GatewayError, requestId: string): LocalResponse {

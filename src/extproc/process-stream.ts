@@ -3,7 +3,7 @@ import type { RequestContext } from '../pipeline/context.js';
 import type { Pipeline } from '../pipeline/pipeline.js';
 import type { TraceParent } from '../pipeline/tracing.js';
 import type { EndOutcome, LocalResponse } from '../pipeline/types.js';
-import { ROUTE_HEADER, UPSTREAM_HOST_HEADER, upstreamHostForOrigin } from '../upstream/cluster-name.js';
+import { clusterNameForOrigin, ROUTE_HEADER, UPSTREAM_HOST_HEADER, upstreamHostForOrigin } from '../envoy/cluster-name.js';
 import { decodeHeaders, setHeader } from './header-codec.js';
 import type { ProcessingRequest, ProcessingResponse, ProcessServerStream } from './proto.js';
 
@@ -222,7 +222,7 @@ export class ProcessStream {
       header_mutation: {
         remove_headers: [...plan.removeHeaders],
         set_headers: [
-          setHeader(ROUTE_HEADER, plan.cluster),
+          setHeader(ROUTE_HEADER, clusterNameForOrigin(plan.origin)),
           setHeader(UPSTREAM_HOST_HEADER, upstreamHostForOrigin(plan.origin)),
           setHeader(':path', plan.path),
           ...plan.setHeaders.map(([k, v]) => setHeader(k, v)),

@@ -30,5 +30,8 @@ export function isProviderName(value: string): value is ProviderName {
   return PROVIDER_SET.has(value);
 }
 
+/** The Messages API version sent upstream when the caller names none. */
+export const DEFAULT_API_VERSION = '2023-06-01';
+
 /** Beta flag the upstream requires for OAuth (subscription seat) bearer tokens. */
 export const OAUTH_BETA_FLAG = 'oauth-2025-04-20';

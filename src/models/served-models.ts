@@ -1,9 +1,13 @@
 import type { ProviderName } from './providers.js';
 import { normalizeModelId } from './normalize.js';
-import type { CredentialRecord } from '../state/records.js';
+
+/** What the cache needs of a credential: lists are shared per base address. (A company credential record in practice.) */
+export interface ListingCredential {
+  readonly baseUrl: string;
+}
 
 /** Fetches the ids a provider lists (GET /v1/models) with one credential; null when no list can be had. */
-export type ModelListFetcher = (credential: CredentialRecord) => Promise<readonly string[] | null>;
+export type ModelListFetcher<C extends ListingCredential = ListingCredential> = (credential: C) => Promise<readonly string[] | null>;
 
 export interface ServedList {
   readonly ids: readonly string[];
@@ -23,17 +27,17 @@ interface Entry {
  * requests, and cached; a failed fetch is cached briefly as "no list", and
  * then requests go through and the provider's own answer is relayed.
  */
-export class ServedModels {
+export class ServedModels<C extends ListingCredential = ListingCredential> {
   private readonly cache = new Map<string, Entry>();
 
   constructor(
-    private readonly fetcher: ModelListFetcher,
+    private readonly fetcher: ModelListFetcher<C>,
     private readonly now: () => number = Date.now,
     private readonly ttlMs = 10 * 60_000,
     private readonly failureTtlMs = 60_000,
   ) {}
 
-  get(company: string, provider: ProviderName, credentials: readonly CredentialRecord[]): Promise<ServedList | null> {
+  get(company: string, provider: ProviderName, credentials: readonly C[]): Promise<ServedList | null> {
     const credential = credentials[0];
     if (!credential) return Promise.resolve(null);
     const key = `${company}\u0000${provider}\u0000${credential.baseUrl}`;

@@ -1,8 +1,6 @@
-import { OAUTH_BETA_FLAG } from '../models/providers.js';
+import { DEFAULT_API_VERSION, OAUTH_BETA_FLAG } from '../models/providers.js';
 import type { CredentialRecord } from '../state/records.js';
 import type { HeaderMap } from './types.js';
-
-export const DEFAULT_API_VERSION = '2023-06-01';
 
 /**
  * The caller headers a provider needs (DESIGN §4): the API version and beta

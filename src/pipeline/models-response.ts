@@ -3,7 +3,7 @@ import { CATALOGUE } from '../models/catalogue.js';
 import { PROVIDERS } from '../models/providers.js';
 import type { ServedModels } from '../models/served-models.js';
 import { usableIds } from '../policy/authorize-model.js';
-import type { CompanyRecords } from '../state/records.js';
+import type { CompanyRecords, CredentialRecord } from '../state/records.js';
 
 const CREATED = new Map(CATALOGUE.map((m) => [m.provider === 'vendor' ? m.id : `${m.provider}:${m.id}`, m]));
 
@@ -33,7 +33,7 @@ export function readModelsPage(query: string): ModelsPage {
 }
 
 /** GET /v1/models: the models this company can use, in the upstream's list shape and paging. */
-export async function modelsListBody(company: CompanyRecords, served: ServedModels, query = ''): Promise<string> {
+export async function modelsListBody(company: CompanyRecords, served: ServedModels<CredentialRecord>, query = ''): Promise<string> {
   const page = readModelsPage(query);
   const all: Array<{ type: 'model'; id: string; display_name: string; created_at: string }> = [];
   for (const provider of PROVIDERS) {

@@ -28,7 +28,6 @@ import { readBodyFields } from './request-body.js';
 import { decodeRequestBody } from './request-encoding.js';
 import { tooLarge } from './too-large.js';
 import { relayedResponseHeaders } from './response-headers.js';
-import { clusterNameForOrigin } from '../upstream/cluster-name.js';
 import { matchRoute } from './routes.js';
 import { providerTraceHeaders } from './trace-headers.js';
 import type { TracedModel, TraceParent, TracerPort } from './tracing.js';
@@ -36,7 +35,7 @@ import type { BodyOutcome, EndOutcome, HeaderMap, HeadersOutcome, LocalResponse,
 
 export interface PipelineDeps {
   readonly state: GatewayState;
-  readonly servedModels: ServedModels;
+  readonly servedModels: ServedModels<CredentialRecord>;
   readonly redactor: RedactorPort | null;
   readonly events: PipelineEvents;
   readonly config: PipelineConfig;
@@ -61,7 +60,7 @@ interface UpstreamAddress {
  */
 export class Pipeline {
   private readonly state: GatewayState;
-  private readonly served: ServedModels;
+  private readonly served: ServedModels<CredentialRecord>;
   private readonly redactor: RedactorPort | null;
   private readonly events: PipelineEvents;
   private readonly health: CredentialHealthPort | null;
@@ -239,7 +238,6 @@ export class Pipeline {
           removeHeaders: decoded === null ? headers.remove : [...headers.remove, 'content-encoding'],
           setHeaders: headers.set,
           body: out,
-          cluster: clusterNameForOrigin(address.origin),
         },
       };
     } catch (error) {

@@ -1,5 +1,6 @@
-/** Request header names are lower-case; a repeated header arrives joined by ", " (as Node and Envoy give them). */
-export type HeaderMap = Readonly<Record<string, string | undefined>>;
+import type { HeaderMap, LocalResponse } from '../http/headers.js';
+
+export type { HeaderMap, LocalResponse } from '../http/headers.js';
 
 export interface RequestHead {
   readonly method: string;
@@ -10,13 +11,6 @@ export interface RequestHead {
   readonly repeated?: readonly string[];
   /** Header fields as sent, counting repeats (a joined map undercounts them). */
   readonly fieldCount?: number;
-}
-
-/** An answer the gateway gives itself (errors, HEAD, GET /v1/models). */
-export interface LocalResponse {
-  readonly status: number;
-  readonly headers: ReadonlyArray<readonly [string, string]>;
-  readonly body: string;
 }
 
 /** What the data plane must do to forward the request upstream. */
@@ -31,8 +25,6 @@ export interface ForwardPlan {
   readonly setHeaders: ReadonlyArray<readonly [string, string]>;
   /** The body to send; the very same Buffer when nothing changed. */
   readonly body: Buffer;
-  /** Name of the provider cluster, for data planes that route by name (Envoy). */
-  readonly cluster: string;
 }
 
 export type HeadersOutcome = { readonly kind: 'respond'; readonly response: LocalResponse } | { readonly kind: 'body' };

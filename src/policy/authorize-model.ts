@@ -38,7 +38,7 @@ export function isSwitchedOn(settings: CompanySettings, provider: ProviderName, 
  * Spec §4.1 rule 2 and §2.3: which provider and model a request may use.
  * Never falls back onto another model or provider.
  */
-export async function authorizeModel(raw: string, company: CompanyRecords, served: ServedModels): Promise<ModelDecision> {
+export async function authorizeModel(raw: string, company: CompanyRecords, served: ServedModels<CredentialRecord>): Promise<ModelDecision> {
   const parsed = parseModel(raw);
   const { provider } = parsed;
   const connected = company.credentials.filter((c) => c.provider === provider);
@@ -84,7 +84,7 @@ export async function authorizeModel(raw: string, company: CompanyRecords, serve
 }
 
 /** The ids a company can use on one provider, as a caller would write them. */
-export async function usableIds(company: CompanyRecords, provider: ProviderName, served: ServedModels): Promise<string[]> {
+export async function usableIds(company: CompanyRecords, provider: ProviderName, served: ServedModels<CredentialRecord>): Promise<string[]> {
   const connected = company.credentials.filter((c) => c.provider === provider);
   if (connected.length === 0) return [];
   const prefix = provider === 'vendor' ? '' : `${provider}:`;
@@ -98,7 +98,7 @@ export async function usableIds(company: CompanyRecords, provider: ProviderName,
 }
 
 /** Every id the company can use, bare vendor ids first, then each provider's with its prefix. */
-export async function companyUsableIds(company: CompanyRecords, served: ServedModels): Promise<string[]> {
+export async function companyUsableIds(company: CompanyRecords, served: ServedModels<CredentialRecord>): Promise<string[]> {
   const ids: string[] = [];
   for (const provider of PROVIDERS) ids.push(...(await usableIds(company, provider, served)));
   return ids.slice(0, MAX_LISTED_IN_MESSAGE);

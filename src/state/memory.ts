@@ -3,7 +3,7 @@ import { chooseCredential } from './lease-choice.js';
 import { addToTotals, emptyTotals, groupKey, sameModel, type LogQuery, type UsageQuery, type UsageTotals } from './queries.js';
 import type { CompanyRecords, TokenRecord } from './records.js';
 import { UsageBuffer } from './usage-buffer.js';
-import type { ExportBatch, UsageSource } from '../usage/export/ports.js';
+import type { ExportBatch, UsageSource } from './usage-source.js';
 import {
   FencedWrite,
   type CallerSlotRequest,

@@ -1,5 +1,4 @@
-import { OAUTH_BETA_FLAG } from '../models/providers.js';
-import { DEFAULT_API_VERSION } from '../pipeline/forward-headers.js';
+import { DEFAULT_API_VERSION, OAUTH_BETA_FLAG } from '../models/providers.js';
 import type { CredentialRecord } from '../state/records.js';
 
 /** The headers of a request the gateway makes on its own behalf with a company credential. */

@@ -12,7 +12,7 @@ const TIMEOUT_MS = 5_000;
  * a timeout, a bad shape) means "no list": requests then go through and the
  * provider answers for itself.
  */
-export function httpModelListFetcher(dispatcher?: Dispatcher): ModelListFetcher {
+export function httpModelListFetcher(dispatcher?: Dispatcher): ModelListFetcher<CredentialRecord> {
   return async (credential: CredentialRecord) => {
     const ids: string[] = [];
     let after: string | null = null;

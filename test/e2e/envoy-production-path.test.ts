@@ -10,7 +10,7 @@ import { request as httpRequest, createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { DYNAMIC_CLUSTERS } from '../../src/upstream/cluster-name.js';
+import { DYNAMIC_CLUSTERS } from '../../src/envoy/cluster-name.js';
 import { generatedConfigHarnessOptions } from '../support/envoy-harness/generated-config.js';
 import { startEnvoyHarness, type EnvoyHarness, type EnvoyHarnessOptions } from '../support/envoy-harness/index.js';
 import { writeGatewayConfig, type CredentialSpec } from '../support/gateway-config.js';

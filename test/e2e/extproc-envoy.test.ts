@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { DYNAMIC_CLUSTERS } from '../../src/upstream/cluster-name.js';
+import { DYNAMIC_CLUSTERS } from '../../src/envoy/cluster-name.js';
 import { generatedConfigHarnessOptions } from '../support/envoy-harness/generated-config.js';
 import { splitEvery, startEnvoyHarness, type EnvoyHarness } from '../support/envoy-harness/index.js';
 import { writeGatewayConfig } from '../support/gateway-config.js';

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { UsageRecord } from '../../metering/usage-record.js';
-import type { ExportBatch, ExportLease, UsageSource } from '../../usage/export/ports.js';
+import type { ExportBatch, ExportLease, UsageSource } from '../usage-source.js';
 import type { CompanySettings } from '../records.js';
 import type { RedisClient } from './connect.js';
 import { keys } from './keys.js';

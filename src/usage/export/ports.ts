@@ -1,21 +1,8 @@
 import type { UsageRecord } from '../../metering/usage-record.js';
+import type { ExportLease } from '../../state/usage-source.js';
 
-/** Records read from where the data plane left them, not yet known to be stored. */
-export interface ExportBatch {
-  readonly records: readonly UsageRecord[];
-  /** Forget these records at the source: call only after the sink committed them. */
-  ack(): Promise<void>;
-}
-
-/** Where records wait for export: a Redis stream consumer group, or this process's memory. */
-export interface UsageSource {
-  /** Up to `max` records, those delivered before and never acknowledged first; null when none wait. */
-  next(max: number): Promise<ExportBatch | null>;
-  /** Records waiting, for the backlog metric. */
-  backlog(): Promise<number>;
-  /** The time zone each company's settings name (companies without settings are left out). */
-  timeZones(companies: readonly string[]): Promise<Map<string, string>>;
-}
+// Implemented by the states (memory, Redis stream), which sit below this module: those shapes live there.
+export type { ExportBatch, ExportLease, UsageSource } from '../../state/usage-source.js';
 
 /** Where records are kept for good. */
 export interface UsageSink {
@@ -25,14 +12,6 @@ export interface UsageSink {
   insert(records: readonly UsageRecord[]): Promise<number>;
   saveTimeZones(zones: ReadonlyMap<string, string>): Promise<void>;
   deleteOlderThan(days: number): Promise<number>;
-}
-
-/** At most one exporter works at a time (replicas and the operator may all run one). */
-export interface ExportLease {
-  acquire(): Promise<boolean>;
-  /** False once another holder has it. */
-  renew(): Promise<boolean>;
-  release(): Promise<void>;
 }
 
 /** This process alone exports what it holds (memory state): nothing to share. */

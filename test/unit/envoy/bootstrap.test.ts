@@ -3,7 +3,7 @@ import { parse } from 'yaml';
 import { ConfigError } from '../../../src/config/load-resources.js';
 import { envoyBootstrap, EXTPROC_CLUSTER, OTEL_COLLECTOR_CLUSTER, renderEnvoyBootstrap } from '../../../src/envoy/bootstrap.js';
 import { DEFAULT_ENVOY_SETTINGS, type EnvoySettings, parseHostPort, resolveEnvoySettings } from '../../../src/envoy/settings.js';
-import { clusterNameForOrigin, DYNAMIC_CLUSTERS, ROUTE_HEADER, UPSTREAM_HOST_HEADER } from '../../../src/upstream/cluster-name.js';
+import { clusterNameForOrigin, DYNAMIC_CLUSTERS, ROUTE_HEADER, UPSTREAM_HOST_HEADER } from '../../../src/envoy/cluster-name.js';
 
 /* eslint-disable @typescript-eslint/no-explicit-any -- walking a generated document */
 type J = any;

@@ -7,7 +7,7 @@ const TTL = 10 * 60_000;
 const FAILURE_TTL = 60_000;
 
 interface Harness {
-  served: ServedModels;
+  served: ServedModels<CredentialRecord>;
   calls: CredentialRecord[];
   clock: { now: number };
   /** What the next fetches do, in order; the last one repeats. */
@@ -17,8 +17,8 @@ interface Harness {
 function harness(script: Harness['script'] = [['claude-opus-4-8']]): Harness {
   const clock = { now: 1_000_000 };
   const calls: CredentialRecord[] = [];
-  const h: Harness = { served: undefined as unknown as ServedModels, calls, clock, script };
-  const fetcher: ModelListFetcher = async (c) => {
+  const h: Harness = { served: undefined as unknown as ServedModels<CredentialRecord>, calls, clock, script };
+  const fetcher: ModelListFetcher<CredentialRecord> = async (c) => {
     calls.push(c);
     const next = h.script.length > 1 ? h.script.shift() : h.script[0];
     if (next instanceof Error) throw next;

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { OAUTH_BETA_FLAG } from '../../../src/models/providers.js';
-import { DEFAULT_API_VERSION, forwardHeaders, isForwardedCallerHeader } from '../../../src/pipeline/forward-headers.js';
+import { DEFAULT_API_VERSION } from '../../../src/models/providers.js';
+import { forwardHeaders, isForwardedCallerHeader } from '../../../src/pipeline/forward-headers.js';
 import type { HeaderMap } from '../../../src/pipeline/types.js';
 import { credential } from '../support/records.js';
 

@@ -9,9 +9,9 @@ import type { CompanySettings, CredentialRecord } from '../../../src/state/recor
 import { company, companySettings, credential } from '../support/records.js';
 
 /** A ServedModels whose provider lists are fixed per provider (null: no list can be had). */
-function servedStub(lists: Partial<Record<ProviderName, readonly string[] | null>> = {}): { served: ServedModels; fetched: ProviderName[] } {
+function servedStub(lists: Partial<Record<ProviderName, readonly string[] | null>> = {}): { served: ServedModels<CredentialRecord>; fetched: ProviderName[] } {
   const fetched: ProviderName[] = [];
-  const served = new ServedModels(async (c) => {
+  const served = new ServedModels(async (c: CredentialRecord) => {
     fetched.push(c.provider);
     const list = lists[c.provider];
     if (list === undefined) throw new Error(`no stub list for ${c.provider}`);

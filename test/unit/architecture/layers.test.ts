@@ -1,0 +1,148 @@
+import { readdirSync, readFileSync } from 'node:fs';
+import { dirname, join, relative, resolve, sep } from 'node:path';
+import ts from 'typescript';
+import { describe, expect, it } from 'vitest';
+
+/**
+ * The layer order of src/ (docs/architecture.md draws it). A module may
+ * import from its own layer or any layer below, never from above; and the
+ * pure core (src/pipeline and everything it reaches) imports no transport,
+ * server, cluster or Redis client package. Imports are read with the
+ * TypeScript scanner (static, `export … from` and dynamic `import()` alike).
+ */
+export const LAYERS: readonly (readonly string[])[] = [
+  // Shapes of an HTTP exchange: types only.
+  ['http'],
+  ['errors'],
+  // Facts: the model catalogue and providers, metering arithmetic, the CRD types, secret rules.
+  ['models', 'metering', 'resources', 'redaction'],
+  // The operator ↔ data-plane contract and its implementations.
+  ['state'],
+  // Domain decisions beside the core.
+  ['auth', 'attribution', 'credentials', 'governance', 'policy', 'reconcile', 'upstream', 'usage'],
+  // The request, phase by phase.
+  ['pipeline'],
+  // Edges: configuration, telemetry, Envoy configuration, the admin API.
+  ['config', 'observability', 'envoy', 'admin'],
+  ['runtime'],
+  // Data planes and the operator.
+  ['extproc', 'serve', 'operator'],
+  ['cli'],
+];
+
+/** What the core must never load: transports, servers, Envoy, Kubernetes, Redis, telemetry SDKs. */
+const FORBIDDEN_IN_CORE = [/^@grpc\//, /^@kubernetes\//, /^ioredis$/, /^pg$/, /^undici$/, /^@opentelemetry\//, /^(node:)?(http|https|http2|net|tls|dgram|child_process|worker_threads)$/];
+
+const ROOT = resolve(import.meta.dirname, '..', '..', '..');
+const SRC = join(ROOT, 'src');
+
+function sourceFiles(dir: string): string[] {
+  return readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
+    const path = join(dir, entry.name);
+    if (entry.isDirectory()) return sourceFiles(path);
+    return entry.name.endsWith('.ts') ? [path] : [];
+  });
+}
+
+interface Import {
+  readonly file: string;
+  readonly specifier: string;
+  /** The imported file for a relative import, else null (a package). */
+  readonly target: string | null;
+}
+
+function importsOf(file: string): Import[] {
+  const info = ts.preProcessFile(readFileSync(file, 'utf8'), true, true);
+  return info.importedFiles.map(({ fileName }) => ({
+    file,
+    specifier: fileName,
+    target: fileName.startsWith('.') ? resolve(dirname(file), fileName).replace(/\.js$/, '.ts') : null,
+  }));
+}
+
+/** The top folder under src/ a file belongs to. */
+function moduleOf(file: string): string {
+  return relative(SRC, file).split(sep)[0] ?? '';
+}
+
+function layerOf(module: string): number {
+  return LAYERS.findIndex((layer) => layer.includes(module));
+}
+
+const FILES = sourceFiles(SRC);
+const IMPORTS = FILES.flatMap(importsOf);
+const show = (i: Import): string => `${relative(ROOT, i.file)} imports '${i.specifier}'`;
+
+/** Every import that points from a lower layer up to a higher one, described. */
+export function upwardImports(imports: readonly Import[]): string[] {
+  const out: string[] = [];
+  for (const i of imports) {
+    if (i.target === null) continue;
+    const from = moduleOf(i.file);
+    const to = moduleOf(i.target);
+    if (layerOf(to) > layerOf(from)) out.push(`${show(i)}: ${from} (layer ${layerOf(from)}) may not import ${to} (layer ${layerOf(to)})`);
+  }
+  return out;
+}
+
+describe('layer order', () => {
+  it('places every folder of src/ in exactly one layer', () => {
+    const modules = [...new Set(FILES.map(moduleOf))].sort();
+    expect(modules.filter((m) => layerOf(m) === -1).map((m) => `src/${m} is in no layer: add it to LAYERS and to docs/architecture.md`)).toEqual([]);
+    const listed = LAYERS.flat();
+    expect(listed.filter((m, i) => listed.indexOf(m) !== i)).toEqual([]);
+    expect(listed.filter((m) => !modules.includes(m)).map((m) => `LAYERS names src/${m}, which does not exist`)).toEqual([]);
+    expect(FILES.filter((f) => !relative(SRC, f).includes(sep)).map((f) => `${relative(ROOT, f)} is outside every module folder`)).toEqual([]);
+  });
+
+  it('has no import pointing up a layer', () => {
+    expect(upwardImports(IMPORTS)).toEqual([]);
+  });
+
+  it('has no cycle between folders of one layer', () => {
+    const edges = new Map<string, Set<string>>();
+    for (const i of IMPORTS) {
+      if (i.target === null) continue;
+      const from = moduleOf(i.file);
+      const to = moduleOf(i.target);
+      if (from !== to) edges.set(from, (edges.get(from) ?? new Set()).add(to));
+    }
+    const cycles: string[] = [];
+    for (const [from, targets] of edges) for (const to of targets) if (from < to && edges.get(to)?.has(from)) cycles.push(`${from} <-> ${to}`);
+    expect(cycles).toEqual([]);
+  });
+
+  it('catches an upward import (the check itself can fail)', () => {
+    const planted: Import = { file: join(SRC, 'auth', 'authenticate.ts'), specifier: '../pipeline/types.js', target: join(SRC, 'pipeline', 'types.ts') };
+    expect(upwardImports([planted])).toEqual(["src/auth/authenticate.ts imports '../pipeline/types.js': auth (layer 4) may not import pipeline (layer 5)"]);
+  });
+});
+
+describe('the pure core', () => {
+  /** src/pipeline and every src file it reaches through its imports. */
+  function core(): Set<string> {
+    const reached = new Set(FILES.filter((f) => moduleOf(f) === 'pipeline'));
+    const queue = [...reached];
+    for (let file = queue.pop(); file !== undefined; file = queue.pop()) {
+      for (const i of importsOf(file)) {
+        if (i.target !== null && !reached.has(i.target)) {
+          reached.add(i.target);
+          queue.push(i.target);
+        }
+      }
+    }
+    return reached;
+  }
+
+  it('reaches no transport, server, Envoy, Kubernetes, Redis or telemetry package, directly or through a domain module', () => {
+    const files = core();
+    expect(files.size).toBeGreaterThan(30);
+    const offending = IMPORTS.filter((i) => files.has(i.file) && i.target === null && FORBIDDEN_IN_CORE.some((p) => p.test(i.specifier))).map(show);
+    expect(offending).toEqual([]);
+  });
+
+  it('reaches no data plane, adapter or Envoy module', () => {
+    const adapters = new Set(['extproc', 'serve', 'envoy', 'operator', 'runtime', 'cli', 'admin', 'config', 'observability']);
+    expect([...core()].filter((f) => adapters.has(moduleOf(f))).map((f) => relative(ROOT, f))).toEqual([]);
+  });
+});

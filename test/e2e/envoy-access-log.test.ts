@@ -9,7 +9,7 @@
 import Anthropic from '@anthropic-ai/sdk';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { accessLogFormat } from '../../src/envoy/access-log.js';
-import { DYNAMIC_CLUSTERS } from '../../src/upstream/cluster-name.js';
+import { DYNAMIC_CLUSTERS } from '../../src/envoy/cluster-name.js';
 import { generatedConfigHarnessOptions } from '../support/envoy-harness/generated-config.js';
 import { startEnvoyHarness, type EnvoyHarness } from '../support/envoy-harness/index.js';
 import { writeGatewayConfig } from '../support/gateway-config.js';

@@ -1,9 +1,13 @@
-import type { AuthScheme, ProviderName } from '../models/providers.js';
+import type { GatewaySettingsSpec, GatewayTokenSpec, ProviderCredentialSpec } from './generated.js';
+
+export type { GatewaySettingsSpec, GatewayTokenSpec, ProviderCredentialSpec } from './generated.js';
 
 /**
  * The resource documents owners write (as CRDs in a cluster, or in one file
  * for `gw serve`). Their JSON schemas live in crds/ and are the single
- * source of truth; these types mirror them after defaults are applied.
+ * source of truth: the spec types are generated from them (generated.ts,
+ * by scripts/gen-resource-types.mjs); this file adds the envelopes and names
+ * the parts other modules use.
  */
 export const API_GROUP = 'gw.io';
 export const API_VERSION = 'gw.io/v1alpha1';
@@ -22,13 +26,6 @@ export interface ObjectMeta {
   ownerReferences?: Array<{ apiVersion: string; kind: string; name: string; uid: string; controller?: boolean }>;
 }
 
-export interface GatewayTokenSpec {
-  displayName?: string;
-  revoked?: boolean;
-  /** `sha256:<hex>`; absent means the operator generates the token. */
-  tokenHash?: string;
-}
-
 export interface GatewayToken {
   apiVersion: typeof API_VERSION;
   kind: 'GatewayToken';
@@ -36,21 +33,7 @@ export interface GatewayToken {
   spec: GatewayTokenSpec;
 }
 
-export interface SecretKeyRef {
-  name: string;
-  key: string;
-}
-
-export interface ProviderCredentialSpec {
-  provider: ProviderName;
-  kind: 'apiKey' | 'subscriptionSeat';
-  secretRef: SecretKeyRef;
-  baseUrl?: string;
-  authScheme?: AuthScheme;
-  maxConcurrency?: number;
-  models?: string[];
-  priority?: number;
-}
+export type SecretKeyRef = ProviderCredentialSpec['secretRef'];
 
 export interface ProviderCredential {
   apiVersion: typeof API_VERSION;
@@ -59,43 +42,9 @@ export interface ProviderCredential {
   spec: ProviderCredentialSpec;
 }
 
-export type SpendWindow = 'daily' | 'weekly' | 'monthly';
-
-export interface SpendLimitSpec {
-  window: SpendWindow;
-  usd: number;
-}
-
-export interface PriceSpec {
-  input: number;
-  output: number;
-  cacheWrite5m?: number;
-  cacheWrite1h?: number;
-  cacheRead?: number;
-}
-
-export interface GatewaySettingsSpec {
-  tokenDomain?: string;
-  repositoryAttribution?: boolean;
-  endUserRecording?: boolean;
-  secretScanning?: boolean;
-  traceContextToProvider?: boolean;
-  /** Per provider, the listed models switched on (`*` switches on every listed model). */
-  models?: Partial<Record<ProviderName, { enabled: string[] }>>;
-  spendLimits?: {
-    timeZone?: string;
-    perToken?: SpendLimitSpec[];
-    company?: SpendLimitSpec[];
-    refuseUnpriced?: boolean;
-  };
-  callerConcurrency?: {
-    default?: number;
-    queueWaitSeconds?: number;
-    /** Per token name. */
-    overrides?: Record<string, number>;
-  };
-  prices?: Record<string, PriceSpec>;
-}
+export type SpendLimitSpec = NonNullable<NonNullable<GatewaySettingsSpec['spendLimits']>['perToken']>[number];
+export type SpendWindow = SpendLimitSpec['window'];
+export type PriceSpec = NonNullable<GatewaySettingsSpec['prices']>[string];
 
 export interface GatewaySettings {
   apiVersion: typeof API_VERSION;

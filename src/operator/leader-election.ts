@@ -83,10 +83,36 @@ export class LeaderElector {
    * The leadership epoch: the Lease's transition count of the term this
    * replica holds. Every new holder raises it, so a replica that was paused
    * through a takeover carries an older epoch than the one that took over,
-   * and Redis refuses its writes.
+   * and Redis refuses its writes. (Deleting the Lease restarts the count:
+   * see raiseEpoch.)
    */
   epoch(): number {
     return this.observed?.record.leaseTransitions ?? 0;
+  }
+
+  /**
+   * Raise this term's epoch above `fence` (an epoch Redis holds): the Lease's
+   * transition count restarts at 0 when someone deletes the Lease, and the
+   * leader would then stay fenced out until the count passed the old value.
+   * Only the holder can do it, by an update at the version it holds (a
+   * replica that lost the Lease gets a conflict and stays fenced). True when
+   * the epoch is now above `fence`.
+   */
+  async raiseEpoch(fence: number): Promise<boolean> {
+    await this.running;
+    const held = this.observed;
+    if (!this.leading || this.stopped || !held || held.record.holderIdentity !== this.identity) return false;
+    if (held.record.leaseTransitions > fence) return true;
+    const now = this.clock.now();
+    try {
+      const updated = await this.store.update({ ...held.record, renewTime: now, leaseTransitions: fence + 1 }, held.version);
+      this.observed = { record: updated.record, version: updated.version, at: now };
+      this.lastRenew = now;
+      return true;
+    } catch (error) {
+      if (error instanceof LeaseConflict) return false;
+      throw error;
+    }
   }
 
   /** Who holds the Lease, as last seen. */

@@ -10,7 +10,7 @@ import { FencedWrite, type GatewayState, type RevokedToken } from '../state/stat
 import { healthEvent, tokenGeneratedEvent, type EventRecorder } from './events.js';
 import { addFinalizer, needsFinalizer, readyToRelease, releaseFinalizer } from './finalizers.js';
 import { ensureGeneratedTokenSecret } from './generated-tokens.js';
-import { generatedSecretOwnership, isDeleting, SECRET_LABEL, SECRET_LABEL_VALUE, SECRET_SELECTOR, type ClusterResource, type ClusterToken } from './kube-objects.js';
+import { generatedSecretOwnership, hasFinalizer, isDeleting, SECRET_LABEL, SECRET_LABEL_VALUE, SECRET_SELECTOR, type ClusterResource, type ClusterToken } from './kube-objects.js';
 import { NamespaceTerminating, type KubeWriter } from './kube-writer.js';
 import type { OperatorMetrics } from './operator-metrics.js';
 import { resourceSetOf, snapshotOf, type ClusterView, type NamespaceSnapshot } from './snapshot.js';
@@ -34,8 +34,17 @@ export interface ReconcilerDeps {
 /** Thrown when leadership went away during a reconcile; the new leader redoes the namespace. */
 export class NotLeader extends Error {}
 
+/** Redis refused a write: a writer of epoch `current` wrote there (a takeover, or a Lease that was deleted and restarted its count). */
+export class Fenced extends NotLeader {
+  constructor(readonly current: number, message: string) {
+    super(message);
+  }
+}
+
 const ABSENT = 'absent';
 const API_PARALLEL = 16;
+/** API writes of one status pass at a time (finalizers, status): with two passes running, at most 16 beside the creates of a burst. */
+const STATUS_PARALLEL = 8;
 
 /** Runs `work` over `items`, at most `limit` at a time; the first failure fails the lot (after the others settle). */
 async function eachLimited<T>(items: readonly T[], limit: number, work: (item: T) => Promise<void>): Promise<void> {
@@ -53,7 +62,7 @@ async function eachLimited<T>(items: readonly T[], limit: number, work: (item: T
  * older live token elsewhere holds) revokes nothing: copying someone's hash
  * and deleting the copy must not kill their token.
  */
-export function revocationsOf(snapshot: NamespaceSnapshot, view: ClusterView): RevokedToken[] {
+export function revocationsOf(snapshot: NamespaceSnapshot, view: ClusterView, written?: CompanyRecords): RevokedToken[] {
   const out: RevokedToken[] = [];
   for (const token of snapshot.tokens) {
     if (!token.spec.revoked && !isDeleting(token)) continue;
@@ -61,10 +70,16 @@ export function revocationsOf(snapshot: NamespaceSnapshot, view: ClusterView): R
     if (!hash) {
       const name = generatedTokenSecretName(token.metadata.name);
       const secret = snapshot.secrets.find((s) => s.metadata.name === name);
-      if (generatedSecretOwnership(secret, token) !== 'ours') continue;
-      const value = readSecretKey(snapshot.secrets, snapshot.namespace, name, GENERATED_TOKEN_KEY);
-      if (!value.ok) continue;
-      hash = hashToken(value.value);
+      let known: string | undefined;
+      if (secret === undefined) {
+        // Its Secret already collected (the token owns it): the hash we wrote for it, if any.
+        known = written?.tokens.find((t) => t.name === token.metadata.name)?.hash;
+      } else if (generatedSecretOwnership(secret, token) === 'ours') {
+        const value = readSecretKey(snapshot.secrets, snapshot.namespace, name, GENERATED_TOKEN_KEY);
+        if (value.ok) known = hashToken(value.value);
+      }
+      if (!known) continue;
+      hash = known;
     }
     const heldByOlder = view.tokens().some((t) => t !== token && t.spec.tokenHash === hash && !t.spec.revoked && !isDeleting(t) && olderFirst(t, token) < 0);
     if (!heldByOlder) out.push({ hash, company: snapshot.namespace, name: token.metadata.name });
@@ -76,17 +91,39 @@ function digestOf(records: CompanyRecords | null): string {
   return records === null ? ABSENT : createHash('sha256').update(JSON.stringify(records)).digest('hex');
 }
 
+/** A condition computed by a reconcile, waiting to be written into status by `reportStatus`. */
+interface PendingReport {
+  readonly kind: ClusterResource['kind'];
+  readonly name: string;
+  readonly uid: string | undefined;
+  readonly generation: number;
+  readonly condition: ResourceCondition;
+}
+
+interface PendingReports {
+  readonly entries: readonly PendingReport[];
+  readonly company: CompanyRecords | null;
+}
+
 /**
  * Reconciles one namespace (one company), level-triggered and idempotent:
  * whatever event brought it here, it reads the whole namespace from the
  * informer caches, computes the records with desiredState (the function
  * `gw serve -f` runs over its file) and makes Redis, finalizers, generated
- * Secrets and status agree with them. Order matters:
- *   1. finalizers on live resources, so nothing reaches Redis unguarded;
+ * Secrets and status agree with them. Two passes, so Redis never waits for
+ * the API server (a burst of creates would otherwise queue every token
+ * behind a thousand finalizer and status patches):
+ *
+ * `reconcile` — the path to Redis:
+ *   1. revocations (the durable ledger, then tombstones): revoked and deleted
+ *      tokens, including tokens deleted before they carried our finalizer;
  *   2. generated token Secrets, so a new token is live in this same pass;
- *   3. the Redis write (revocations and deletions take effect here);
+ *   3. the Redis write, fenced (revocations and deletions take effect here);
  *   4. finalizers released on deleted resources, only after that write;
- *   5. status and Events, last: they report what is already true.
+ *   then it hands the conditions it computed to the second pass.
+ * `reportStatus` — the API work, per namespace, bounded and debounced:
+ *   5. the finalizer on every live resource that lacks it;
+ *   6. status and Events: they report what is already true.
  */
 export class NamespaceReconciler {
   /** What Redis holds per company, as far as this replica wrote it; a match skips the write. */
@@ -95,6 +132,14 @@ export class NamespaceReconciler {
   /** The settings last written per company: what stays in force when its GatewaySettings turns invalid. */
   private readonly settingsInForce = new Map<string, CompanySettings>();
   private readonly status: StatusSync;
+  /** Per namespace, the conditions its last reconcile computed, until reportStatus has written them. */
+  private readonly reports = new Map<string, PendingReports>();
+  /** Resources whose finalizer patch was sent and whose cached copy does not show it yet: not patched twice. */
+  private readonly finalizerSent = new Set<string>();
+  /** The token records last written per company: where a deleted generated token's hash is found once its Secret is gone. */
+  private readonly writtenRecords = new Map<string, CompanyRecords>();
+  /** Tokens deleted before they carried our finalizer (no reconcile saw them Terminating): revoked by the next reconcile. */
+  private readonly unguardedDeletions = new Map<string, ClusterToken[]>();
 
   constructor(private readonly deps: ReconcilerDeps) {
     this.status = new StatusSync(deps.writer);
@@ -112,7 +157,23 @@ export class NamespaceReconciler {
   /** Forget what was written (a new term as leader: another replica may have written since). */
   forgetWrites(): void {
     this.written.clear();
+    this.writtenRecords.clear();
+    this.reports.clear();
+    this.finalizerSent.clear();
     this.status.forgetAll();
+  }
+
+  /**
+   * A GatewayToken left the cluster. With our finalizer on it, a reconcile saw
+   * it Terminating and revoked it already; without (deleted before the status
+   * pass added one), its hash is revoked by the next reconcile of its namespace.
+   */
+  tokenGone(token: ClusterToken): void {
+    if (hasFinalizer(token) || token.spec.revoked) return;
+    const namespace = token.metadata.namespace ?? 'default';
+    const list = this.unguardedDeletions.get(namespace) ?? [];
+    list.push({ ...token, metadata: { ...token.metadata, deletionTimestamp: token.metadata.deletionTimestamp ?? new Date().toISOString() } });
+    this.unguardedDeletions.set(namespace, list);
   }
 
   async reconcile(namespace: string): Promise<'ok' | 'skipped'> {
@@ -121,18 +182,18 @@ export class NamespaceReconciler {
     const { snapshot, unlabelled } = await this.withUncachedSecrets(snapshotOf(this.deps.view, namespace));
     const all: ClusterResource[] = [...snapshot.settings, ...snapshot.tokens, ...snapshot.credentials];
 
-    // Independent API calls per object: sent side by side, so a namespace of a thousand tokens is not a thousand round trips in a row.
-    await eachLimited(all.filter(needsFinalizer), API_PARALLEL, (obj) => this.write(() => addFinalizer(this.deps.writer, obj)));
-
     if (!this.deps.ledger.loaded()) throw new Error('the revocation ledger is not loaded yet');
     // Revocations first and for good: the durable record, then the tombstones in Redis, then the records.
-    const revoked = revocationsOf(snapshot, this.deps.view);
+    const gone = this.unguardedDeletions.get(namespace) ?? [];
+    const revoked = revocationsOf({ ...snapshot, tokens: [...snapshot.tokens, ...gone] }, this.deps.view, this.writtenRecords.get(namespace));
     if (revoked.length > 0) {
       await this.write(async () => {
         await this.deps.ledger.record(revoked);
         await this.deps.state.revokeTokens(revoked);
       });
     }
+    if (gone.length > 0 && this.unguardedDeletions.get(namespace) === gone) this.unguardedDeletions.delete(namespace);
+    else if (gone.length > 0) this.unguardedDeletions.set(namespace, (this.unguardedDeletions.get(namespace) ?? []).filter((t) => !gone.includes(t)));
 
     const { secrets, conflicts } = await this.generatedSecrets(snapshot);
     const inForce = (await this.deps.state.getCompany(namespace))?.settings ?? this.settingsInForce.get(namespace);
@@ -151,13 +212,18 @@ export class NamespaceReconciler {
           if (company) await this.deps.state.replaceCompany(company, fence);
           else await this.deps.state.removeCompany(namespace, fence);
         } catch (error) {
-          if (error instanceof FencedWrite) throw new NotLeader(`Redis refused the write of ${namespace}: ${error.message}`);
+          if (error instanceof FencedWrite) throw new Fenced(error.current, `Redis refused the write of ${namespace}: ${error.message}`);
           throw error;
         }
       });
       this.written.set(namespace, digest);
-      if (company) this.settingsInForce.set(namespace, company.settings);
-      else this.settingsInForce.delete(namespace);
+      if (company) {
+        this.settingsInForce.set(namespace, company.settings);
+        this.writtenRecords.set(namespace, company);
+      } else {
+        this.settingsInForce.delete(namespace);
+        this.writtenRecords.delete(namespace);
+      }
       this.deps.metrics.redisWrites.inc({ operation: company ? 'replace' : 'remove' });
       this.deps.logger.debug({ namespace, tokens: company?.tokens.length ?? 0, credentials: company?.credentials.length ?? 0, forced }, company ? 'company written' : 'company removed');
     }
@@ -170,15 +236,44 @@ export class NamespaceReconciler {
       this.status.forget(obj.metadata.uid);
     }
 
-    const reports: Array<() => Promise<void>> = [];
+    const entries: PendingReport[] = [];
     for (const condition of desired.conditions) {
       if (condition.namespace !== namespace) continue;
       const obj = all.find((o) => o.kind === condition.kind && o.metadata.name === condition.name && !isDeleting(o));
       if (!obj) continue;
       const conflict = condition.kind === 'GatewayToken' ? conflicts.get(condition.name) : undefined;
-      reports.push(() => this.report(obj, conflict ?? condition, company));
+      entries.push({ kind: obj.kind, name: obj.metadata.name, uid: obj.metadata.uid, generation: obj.metadata.generation ?? 0, condition: conflict ?? condition });
     }
-    await eachLimited(reports, API_PARALLEL, (report) => report());
+    this.reports.set(namespace, { entries, company });
+    return 'ok';
+  }
+
+  /**
+   * The second pass (see the class comment): finalizers on live resources,
+   * then status and Events for what the last reconcile computed. A resource
+   * that changed since (a new generation) is left to the reconcile its change
+   * brings; our own patches change no generation, so they bring none.
+   */
+  async reportStatus(namespace: string): Promise<'ok' | 'skipped'> {
+    if (!this.deps.isLeader()) return 'skipped';
+    const snapshot = snapshotOf(this.deps.view, namespace);
+    const all: ClusterResource[] = [...snapshot.settings, ...snapshot.tokens, ...snapshot.credentials];
+    for (const obj of all) if (obj.metadata.uid && hasFinalizer(obj)) this.finalizerSent.delete(obj.metadata.uid);
+    const unguarded = all.filter((obj) => needsFinalizer(obj) && !(obj.metadata.uid && this.finalizerSent.has(obj.metadata.uid)));
+    await eachLimited(unguarded, STATUS_PARALLEL, async (obj) => {
+      await this.write(() => addFinalizer(this.deps.writer, obj));
+      if (obj.metadata.uid) this.finalizerSent.add(obj.metadata.uid);
+    });
+
+    const pending = this.reports.get(namespace);
+    if (!pending) return 'ok';
+    const byKey = new Map(all.map((o) => [`${o.kind}/${o.metadata.name}`, o]));
+    await eachLimited(pending.entries, STATUS_PARALLEL, async (entry) => {
+      const obj = byKey.get(`${entry.kind}/${entry.name}`);
+      if (!obj || isDeleting(obj) || obj.metadata.uid !== entry.uid || (obj.metadata.generation ?? 0) !== entry.generation) return;
+      await this.report(obj, entry.condition, pending.company);
+    });
+    if (this.reports.get(namespace) === pending) this.reports.delete(namespace);
     return 'ok';
   }
 

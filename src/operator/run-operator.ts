@@ -17,7 +17,8 @@ import { electionTiming, LeaderElector } from './leader-election.js';
 import { kubeLeaseStore } from './lease-store.js';
 import { createOperatorAdminServer } from './operator-admin.js';
 import { OperatorMetrics } from './operator-metrics.js';
-import { NamespaceReconciler, NotLeader } from './reconcile-namespace.js';
+import { Fenced, NamespaceReconciler, NotLeader } from './reconcile-namespace.js';
+import { FencedWrite } from '../state/state.js';
 import { startTelemetry } from '../observability/telemetry.js';
 import { PeriodicResync, rebuildRedis, resyncAll } from './resync.js';
 import { configMapLedgerStore, RevocationLedger } from './revocation-ledger.js';
@@ -37,6 +38,11 @@ export interface OperatorHandle {
 }
 
 const GENERATION_CHECK_MS = 1_000;
+/** Events of one namespace within this window make one reconcile (a burst of creates is written in a few batches). */
+const RECONCILE_DEBOUNCE_MS = 50;
+/** The status pass (finalizers, status, Events) of a namespace waits this long, gathering every reconcile meanwhile. */
+const STATUS_DEBOUNCE_MS = 250;
+const STATUS_WORKERS = 2;
 const HEALTH_CHECK_MS = 2_000;
 
 const errorText = kubeErrorLine;
@@ -76,6 +82,26 @@ export async function runOperator(config: OperatorConfig, deps: { logger: Logger
   const reconciler = new NamespaceReconciler({ view, writer, state, events, metrics, logger, isLeader, epoch, ledger });
   const telemetry = await startTelemetry(config.otel, logger);
 
+  // Fenced while holding the Lease: the Lease's count restarted (deleted Lease) below what Redis has seen.
+  // The holder raises its epoch above the fence and rewrites everything; a replica that lost the Lease cannot.
+  let raising = false;
+  const onFenced = (fence: number): void => {
+    if (raising || !elector || !isLeader()) return;
+    raising = true;
+    const before = epoch();
+    void elector
+      .raiseEpoch(fence)
+      .then((raised) => {
+        if (!raised) return;
+        logger.warn({ from: before, to: epoch(), fence }, 'Redis holds a newer epoch than the Lease (was the Lease deleted?): raised the epoch and rewriting every company');
+        reconciler.forgetWrites();
+        void rebuild('epoch raised');
+      })
+      .catch((error: unknown) => logger.warn({ detail: errorText(error) }, 'could not raise the epoch; the next refused write tries again'))
+      .finally(() => {
+        raising = false;
+      });
+  };
   const queue: WorkQueue = new WorkQueue(
     async (namespace) => {
       const end = metrics.reconcileDuration.startTimer();
@@ -84,8 +110,10 @@ export async function runOperator(config: OperatorConfig, deps: { logger: Logger
         const result = await reconciler.reconcile(namespace);
         metrics.reconciles.inc({ result });
         span?.end({ 'gw.reconcile.result': result });
+        if (result === 'ok') statusQueue.addAfter(namespace, STATUS_DEBOUNCE_MS);
       } catch (error) {
         if (error instanceof NotLeader) {
+          if (error instanceof Fenced) onFenced(error.current);
           metrics.reconciles.inc({ result: 'skipped' });
           span?.end({ 'gw.reconcile.result': 'skipped' });
           return;
@@ -105,25 +133,60 @@ export async function runOperator(config: OperatorConfig, deps: { logger: Logger
       onRetry: (namespace, error, attempt, delayMs) => logger.warn({ namespace, attempt, retry_in_ms: delayMs, detail: errorText(error) }, 'reconcile failed; will retry'),
     },
   );
-  const enqueue = (namespace: string): void => {
+  // The API work of a namespace, after its Redis write and off its path (see NamespaceReconciler).
+  const statusQueue: WorkQueue = new WorkQueue(
+    async (namespace) => {
+      try {
+        await reconciler.reportStatus(namespace);
+      } catch (error) {
+        if (error instanceof NotLeader) return;
+        throw error;
+      }
+    },
+    {
+      workers: STATUS_WORKERS,
+      baseDelayMs: 200,
+      maxDelayMs: 30_000,
+      onRetry: (namespace, error, attempt, delayMs) => logger.warn({ namespace, attempt, retry_in_ms: delayMs, detail: errorText(error) }, 'status update failed; will retry'),
+    },
+  );
+  const enqueue = (namespace: string, delayMs = 0): void => {
     if (!isLeader()) return;
-    queue.add(namespace);
+    // A namespace waiting out a retry backoff goes now: something changed.
+    if (delayMs > 0 && queue.failuresOf(namespace) === 0) queue.addAfter(namespace, delayMs);
+    else queue.add(namespace);
     metrics.queueDepth.set(queue.depth());
   };
 
-  const onResource = (obj: ClusterResource): void => {
-    enqueue(namespaceOf(obj));
+  // Our own finalizer and status patches come back as update events, as does any metadata edit: none of
+  // them changes what a reconcile computes. A new generation (spec) or a deletion does.
+  const seen = new Map<string, string>();
+  const changedForReconcile = (change: 'add' | 'update' | 'delete', obj: ClusterResource): boolean => {
+    const id = obj.metadata.uid ?? `${obj.kind}/${namespaceOf(obj)}/${obj.metadata.name}`;
+    if (change === 'delete') {
+      seen.delete(id);
+      return true;
+    }
+    const mark = `${obj.metadata.generation ?? 0}|${obj.metadata.deletionTimestamp ?? ''}`;
+    const before = seen.get(id);
+    seen.set(id, mark);
+    return change === 'add' || before !== mark;
+  };
+  const onResource = (change: 'add' | 'update' | 'delete', obj: ClusterResource): void => {
+    if (obj.kind === 'GatewayToken' && change === 'delete' && isLeader()) reconciler.tokenGone(obj);
+    if (!changedForReconcile(change, obj)) return;
+    enqueue(namespaceOf(obj), RECONCILE_DEBOUNCE_MS);
     // A hash belongs to one company: whoever else names it may win or lose it now.
-    if (obj.kind === 'GatewayToken') for (const namespace of namespacesNaming(view, obj.spec.tokenHash)) enqueue(namespace);
+    if (obj.kind === 'GatewayToken') for (const namespace of namespacesNaming(view, obj.spec.tokenHash)) enqueue(namespace, RECONCILE_DEBOUNCE_MS);
   };
   for (const informer of [informers.tokens, informers.credentials, informers.settings]) {
-    for (const change of ['add', 'update', 'delete'] as const) informer.on(change, (obj) => onResource(obj as ClusterResource));
+    for (const change of ['add', 'update', 'delete'] as const) informer.on(change, (obj) => onResource(change, obj as ClusterResource));
   }
   const hasResources = (namespace: string): boolean => view.tokens(namespace).length + view.credentials(namespace).length + view.settings(namespace).length > 0;
   for (const change of ['add', 'update', 'delete'] as const) {
     informers.secrets.on(change, (obj) => {
       const namespace = obj.metadata?.namespace ?? 'default';
-      if (hasResources(namespace)) enqueue(namespace);
+      if (hasResources(namespace)) enqueue(namespace, RECONCILE_DEBOUNCE_MS);
     });
   }
 
@@ -147,6 +210,7 @@ export async function runOperator(config: OperatorConfig, deps: { logger: Logger
           const done = await rebuildRedis({ view, state, ledger, epoch, isLeader, namespace: config.namespace, lastValid: (c) => reconciler.lastSettings(c) });
           logger.info({ why, companies: done.companies, tokens: done.tokens, revoked: ledger.all().length, ms: Date.now() - startedAt }, 'redis rebuilt from the cluster');
         } catch (error) {
+          if (error instanceof FencedWrite) onFenced(error.current);
           logger.warn({ why, detail: errorText(error) }, 'redis rebuild failed; the generation check retries it');
         }
         await resync();
@@ -244,6 +308,7 @@ export async function runOperator(config: OperatorConfig, deps: { logger: Logger
         generationWatch.stop();
         clearInterval(healthTimer);
         await queue.stop();
+        await statusQueue.stop();
         // Hand the Lease back only after the last write: the next leader starts on a quiet Redis.
         await elector?.stop(true);
         await informers.stop();

@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import { Cluster, type Redis } from 'ioredis';
 import type { UsageRecord } from '../../metering/usage-record.js';
 import { USAGE_GROUPS, addToTotals, emptyTotals, sameModel, type LogQuery, type UsageQuery, type UsageTotals } from '../queries.js';
 import type { CompanyRecords, TokenRecord } from '../records.js';
@@ -404,11 +405,12 @@ export class RedisState implements GatewayState {
       // Never take over a hash another company holds, nor one that was revoked.
       Promise.all(records.tokens.map((t) => this.run.claim(1, keys.token(t.hash), JSON.stringify({ ...t, epoch: tokenEpoch }), c, tokenEpoch))),
     ]);
-    const stale = [...dropped, ...claims].some((r) => r === -1);
+    // A negative answer -(E + 1): a writer of epoch E wrote that token; this one is stale.
+    const newest = Math.max(-1, ...[...dropped, ...claims].map((r) => (Number(r) < 0 ? -Number(r) - 1 : -1)));
     const claimed = records.tokens.filter((_, i) => claims[i] === 1).map((t) => t.hash);
     if (claimed.length > 0) await this.redis.sadd(keys.tokenSet(c), ...claimed);
     await this.redis.publish(keys.invalidations(), c);
-    if (stale) throw new FencedWrite(tokenEpoch, tokenEpoch + 1);
+    if (newest >= 0) throw new FencedWrite(tokenEpoch, newest);
   }
 
   async removeCompany(company: string, fence?: WriteFence): Promise<void> {
@@ -424,9 +426,32 @@ export class RedisState implements GatewayState {
     const result = (await this.run.remove(keyArgs.length, ...keyArgs, epoch)) as string[];
     if (result[0] === 'fenced') throw new FencedWrite(epoch, Number(result[1]));
     await Promise.all(result.slice(1).map((hash) => this.run.drop(1, keys.token(hash), company, Math.max(epoch, 0))));
+    // Sticky choices and caller slots serve only requests of live tokens, which are gone now; the
+    // fingerprints, health and leases of credentials the company dropped before it went (the stored
+    // records name only the last ones) go too. Spend counters stay until their window ends (their own
+    // expiry): a company deleted and created again in the same window must not start its caps from zero.
+    for (const pattern of [keys.sticky(company, '*'), keys.slots(company, '*'), keys.fingerprint(company, '*'), keys.health(company, '*'), keys.leases(company, '*')]) {
+      const found = await this.scanKeys(pattern);
+      for (let i = 0; i < found.length; i += 500) await this.redis.del(...found.slice(i, i + 500));
+    }
     await this.redis.srem(keys.companies(), company);
     await this.redis.publish(keys.invalidations(), company);
     this.parsed.delete(company);
+  }
+
+  /** Every key matching `pattern` (no glob characters but the trailing *); a Cluster is scanned master by master. */
+  private async scanKeys(pattern: string): Promise<string[]> {
+    const nodes: Redis[] = this.redis instanceof Cluster ? this.redis.nodes('master') : [this.redis];
+    const found: string[] = [];
+    for (const node of nodes) {
+      let cursor = '0';
+      do {
+        const [next, batch] = await node.scan(cursor, 'MATCH', pattern, 'COUNT', 1000);
+        cursor = next;
+        found.push(...batch);
+      } while (cursor !== '0');
+    }
+    return found;
   }
 
   async revokeTokens(revoked: readonly RevokedToken[]): Promise<void> {

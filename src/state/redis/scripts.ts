@@ -205,7 +205,8 @@ return out
 /**
  * KEYS: token. ARGV: record JSON, company, epoch. Sets the token unless it
  * is revoked (0: revocation is final), another company holds it (0), or a
- * newer epoch wrote it (-1: this writer is stale).
+ * newer epoch E wrote it (-(E + 1), always < 0: this writer is stale, and
+ * learns which epoch to rise above if it still holds the Lease).
  */
 export const CLAIM_TOKEN = `
 local current = redis.call('GET', KEYS[1])
@@ -213,19 +214,21 @@ if current then
   local held = cjson.decode(current)
   if held.revoked then return 0 end
   if held.company ~= ARGV[2] then return 0 end
-  if tonumber(held.epoch or 0) > tonumber(ARGV[3]) then return -1 end
+  local newer = tonumber(held.epoch or 0)
+  if newer > tonumber(ARGV[3]) then return -(newer + 1) end
 end
 redis.call('SET', KEYS[1], ARGV[1])
 return 1
 `;
 
-/** KEYS: token. ARGV: company, epoch. Deletes a live token only if this company holds it and no newer epoch wrote it. */
+/** KEYS: token. ARGV: company, epoch. Deletes a live token only if this company holds it and no newer epoch E wrote it (-(E + 1) then, as CLAIM_TOKEN). */
 export const DROP_TOKEN = `
 local current = redis.call('GET', KEYS[1])
 if not current then return 0 end
 local held = cjson.decode(current)
 if held.revoked or held.company ~= ARGV[1] then return 0 end
-if tonumber(held.epoch or 0) > tonumber(ARGV[2]) then return -1 end
+local newer = tonumber(held.epoch or 0)
+if newer > tonumber(ARGV[2]) then return -(newer + 1) end
 redis.call('DEL', KEYS[1])
 return 1
 `;

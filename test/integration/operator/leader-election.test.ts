@@ -1,7 +1,8 @@
 import { randomBytes } from 'node:crypto';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { AuthorizationV1Api, CoordinationV1Api } from '@kubernetes/client-node';
+import { AuthorizationV1Api, CoordinationV1Api, V1MicroTime } from '@kubernetes/client-node';
+import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { generateToken, hashToken } from '../../../src/auth/token.js';
 import { connectRedis } from '../../../src/state/redis/connect.js';
@@ -146,5 +147,41 @@ describe('two gw operator replicas and one Lease', () => {
     sampling = false;
     await sampler;
     expect(overlaps).toEqual([]);
+  });
+
+  it('a deleted Lease restarts its transition count at 0: the leader raises its epoch above the fence in Redis and keeps writing', { timeout: 120_000 }, async () => {
+    for (const p of running.splice(0)) await p.stop('SIGKILL');
+    const coordination = kube.kc.makeApiClient(CoordinationV1Api);
+    // A Lease as a long-lived cluster has it: many terms, the last holder gone.
+    await coordination.deleteNamespacedLease(LEASE).catch(() => undefined);
+    const long = new Date(Date.now() - 60_000);
+    await coordination.createNamespacedLease({ namespace: LEASE.namespace, body: { metadata: { name: LEASE.name, namespace: LEASE.namespace }, spec: { holderIdentity: 'gone', leaseDurationSeconds: 1, leaseTransitions: 41, acquireTime: new V1MicroTime(long), renewTime: new V1MicroTime(long) } } });
+    const d = await replica('replica-d');
+    await eventually('replica-d leads', async () => (await leaderGauge(d)) === 1, 20_000, 50);
+    const ns = 'lease-deleted';
+    await createNamespace(kube, ns);
+    const before = generateToken();
+    await create(kube, gwObject('GatewayToken', ns, 'before', { tokenHash: hashToken(before) }));
+    await eventually('token live', async () => (await reader.findToken(hashToken(before)))?.company === ns);
+    const raw = new Redis(redis.url);
+    try {
+      expect(Number(await raw.get(`gw:{${ns}}:fence`))).toBe(42);
+
+      // Deleted (by hand, or by a namespace cleanup): the leader's next renewal creates it again at 0.
+      await coordination.deleteNamespacedLease(LEASE);
+      await eventually('Lease recreated by the leader', async () => (await holder().catch(() => undefined)) === 'replica-d', 20_000, 50);
+      const after = generateToken();
+      await create(kube, gwObject('GatewayToken', ns, 'after', { tokenHash: hashToken(after) }));
+      await eventually('a new token still reaches Redis', async () => (await reader.findToken(hashToken(after)))?.company === ns, 30_000);
+      const lease = await coordination.readNamespacedLease(LEASE);
+      expect(lease.spec?.leaseTransitions ?? 0).toBeGreaterThan(42);
+      expect(Number(await raw.get(`gw:{${ns}}:fence`))).toBeGreaterThan(42);
+      expect(d.output.some((l) => l.includes('raised the epoch'))).toBe(true);
+      // A revocation goes through the raised epoch too.
+      await patchSpec(kube, 'GatewayToken', ns, 'before', { revoked: true });
+      await eventually('revoked', async () => (await reader.findToken(hashToken(before))) === null);
+    } finally {
+      raw.disconnect();
+    }
   });
 });

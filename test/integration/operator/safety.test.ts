@@ -10,7 +10,7 @@ import { startMockProvider, type MockProvider } from '../../support/mock-provide
 import { startOperator, startReaderGateway, type OperatorProcess, type ReaderGateway } from '../../support/operator-process.js';
 import { waitForOutput } from '../../support/gateway-process.js';
 import { startRedis, type TestRedis } from '../../support/redis-server.js';
-import { create, createNamespace, eventually, get, gwObject, installCrds, kubeFor, patchSpec, putSecret, remove, waitForReady, type Kube } from './kube-helpers.js';
+import { create, createNamespace, eventually, get, gwObject, installCrds, kubeFor, patchSpec, putSecret, ready, remove, waitForReady, type Kube } from './kube-helpers.js';
 
 // Operator safety on a real kube-apiserver + etcd + Redis: a revoked hash
 // never comes back, a paused leader cannot write, a lost Redis is rebuilt
@@ -119,6 +119,15 @@ async function events(ns: string, name: string): Promise<Array<{ reason?: string
   return list.items.map((e) => ({ reason: e.reason, type: e.type, message: e.message }));
 }
 
+async function redisGet(key: string): Promise<string | null> {
+  const raw = new Redis(redis.url);
+  try {
+    return await raw.get(key);
+  } finally {
+    raw.disconnect();
+  }
+}
+
 async function gone(ns: string, name: string): Promise<void> {
   await remove(kube, 'GatewayToken', ns, name);
   await eventually(`${ns}/${name} deleted`, async () => (await get(kube, 'GatewayToken', ns, name)) === null);
@@ -157,10 +166,26 @@ describe('a revoked token never authenticates again', () => {
     const token = generateToken();
     await create(kube, gwObject('GatewayToken', ns, 'temp', { tokenHash: hashToken(token) }));
     await eventually('token serves', async () => (await status(token)) === 200, 20_000, 100);
+    // Ready: its finalizer is on, so the object goes only after the revocation is written.
+    await waitForReady(kube, 'GatewayToken', ns, 'temp', { status: 'True' });
     await gone(ns, 'temp');
     expect(await status(token)).toBe(401);
     await create(kube, gwObject('GatewayToken', ns, 'temp', { tokenHash: hashToken(token) }));
     await waitForReady(kube, 'GatewayToken', ns, 'temp', { status: 'False', reason: 'HashRevoked' });
+    expect(await status(token)).toBe(401);
+  });
+
+  it('a token deleted the moment it served, before its finalizer was on, is revoked all the same (by the reconcile its delete event brings)', { timeout: 90_000 }, async () => {
+    const ns = await company();
+    const token = generateToken();
+    await create(kube, gwObject('GatewayToken', ns, 'quick', { tokenHash: hashToken(token) }));
+    await eventually('token serves', async () => (await status(token)) === 200, 20_000, 20);
+    await remove(kube, 'GatewayToken', ns, 'quick');
+    await eventually('revoked', async () => JSON.parse((await redisGet(`gw:token:${hashToken(token)}`)) ?? '{}').revoked === true, 20_000, 20);
+    expect(await status(token)).toBe(401);
+    await eventually('gone', async () => (await get(kube, 'GatewayToken', ns, 'quick')) === null);
+    await create(kube, gwObject('GatewayToken', ns, 'quick', { tokenHash: hashToken(token) }));
+    await waitForReady(kube, 'GatewayToken', ns, 'quick', { status: 'False', reason: 'HashRevoked' });
     expect(await status(token)).toBe(401);
   });
 
@@ -329,5 +354,91 @@ describe('credential health', () => {
       mock.options = before;
     }
     await eventually('token serves again', async () => (await status(token)) === 200, 20_000, 100);
+  });
+});
+
+// The test API server runs no controller manager, so the namespace controller's part is played here as
+// Kubernetes does it (pkg/controller/namespace/deletion/namespaced_resources_deleter.go): a deleted
+// namespace gets a deletionTimestamp and phase Terminating (from the API server itself), the
+// NamespaceLifecycle admission plugin refuses anything new in it, the controller deletes its content
+// collection by collection (deletecollection per resource type, in no order we can count on), waits
+// while objects with finalizers remain, then removes its `kubernetes` finalizer through the
+// namespace's finalize subresource and the namespace goes.
+describe('namespace deletion', () => {
+  it('writes no generated Secret into a terminating namespace, and removes the company\'s keys from Redis (usage history, spend counters and the ledger stay)', { timeout: 120_000 }, async () => {
+    const ns = await company();
+    await patchSpec(kube, 'GatewaySettings', ns, 'settings', { spendLimits: { company: [{ window: 'daily', usd: 100 }] } });
+    const token = generateToken();
+    await create(kube, gwObject('GatewayToken', ns, 'hashed', { tokenHash: hashToken(token) }));
+    await create(kube, gwObject('GatewayToken', ns, 'generated', {}));
+    await waitForReady(kube, 'GatewayToken', ns, 'generated', { status: 'True' });
+    const secret = await kube.core.readNamespacedSecret({ namespace: ns, name: 'generated-gwct' });
+    const generated = Buffer.from(secret.data?.token ?? '', 'base64').toString('utf8');
+    await eventually('both tokens serve', async () => (await status(token)) === 200 && (await status(generated)) === 200, 20_000, 100);
+    // A request with a session (a sticky choice) and usage and spend recorded; a caller slot left by a
+    // gateway that died with a request in flight (it would stay until its TTL).
+    const res = await fetch(`${gateway.url}/v1/messages`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json', 'anthropic-version': '2023-06-01', 'x-claude-code-session-id': 'session-1' },
+      body: JSON.stringify({ model: 'claude-haiku-4-5', max_tokens: 16, messages: [{ role: 'user', content: 'hi' }] }),
+    });
+    expect(res.status).toBe(200);
+    await res.text();
+    const raw = new Redis(redis.url);
+    try {
+      await raw.zadd(`gw:{${ns}}:slots:${hashToken(token)}`, Date.now() + 60_000, 'crashed-request');
+      const prefix = `gw:{${ns}}:`;
+      const companyKeys = async (): Promise<string[]> => (await raw.keys(`${prefix}*`)).map((k) => k.slice(prefix.length)).sort();
+      // Usage is written by the gateway's flush, a moment after the response.
+      await eventually('runtime keys written', async () => {
+        const before = await companyKeys();
+        return ['records', 'tokens', 'fp:vendor', 'sticky:', 'slots:', 'spend:', 'usage'].every((kind) => before.some((k) => k.startsWith(kind)));
+      });
+
+      // kubectl delete namespace.
+      await kube.core.deleteNamespace({ name: ns });
+      expect((await kube.core.readNamespace({ name: ns })).status?.phase).toBe('Terminating');
+      const operator = await leader();
+      const warningsBefore = operator.output.filter((l) => l.includes(ns) && l.includes('will retry')).length;
+      // Secrets first: the generated one goes before its token. The operator must not write it again.
+      await kube.core.deleteCollectionNamespacedSecret({ namespace: ns });
+      await eventually('the generated token is no longer live (the operator saw its Secret go)', async () => (await reader.findToken(hashToken(generated))) === null);
+      // Its next reconciles still find the token without a Secret: every create is refused, none retried in a loop.
+      await patchSpec(kube, 'GatewayToken', ns, 'generated', { displayName: 'touched' });
+      await eventually('the touched token reconciled', async () => ready(await get(kube, 'GatewayToken', ns, 'generated'))?.observedGeneration === 2, 20_000, 100);
+      expect((await kube.core.listNamespacedSecret({ namespace: ns })).items.map((s) => s.metadata?.name)).toEqual([]);
+      expect(operator.output.filter((l) => l.includes(ns) && l.includes('will retry')).length).toBe(warningsBefore);
+
+      // Then the kinds, as the controller deletes every collection: our finalizers hold each until its records are out.
+      for (const plural of ['gatewaytokens', 'providercredentials', 'gatewaysettings']) {
+        await kube.custom.deleteCollectionNamespacedCustomObject({ group: 'gw.io', version: 'v1alpha1', namespace: ns, plural });
+      }
+      await eventually('every resource gone', async () => {
+        for (const plural of ['gatewaytokens', 'providercredentials', 'gatewaysettings']) {
+          const list = (await kube.custom.listNamespacedCustomObject({ group: 'gw.io', version: 'v1alpha1', namespace: ns, plural })) as { items: unknown[] };
+          if (list.items.length > 0) return false;
+        }
+        return true;
+      }, 30_000, 100);
+      await kube.core.replaceNamespaceFinalize({ name: ns, body: { metadata: { name: ns }, spec: { finalizers: [] } } });
+      await eventually('namespace gone', async () => (await kube.core.readNamespace({ name: ns }).then(() => false, () => true)), 20_000, 100);
+
+      // Nothing was written into it meanwhile, and the company's runtime keys are gone.
+      await eventually('company removed from Redis', async () => (await reader.getCompany(ns)) === null && !(await raw.sismember('gw:companies', ns)));
+      const after = await companyKeys();
+      for (const kind of ['records', 'tokens', 'fp:', 'health:', 'leases:', 'sticky:', 'slots:']) expect(after.filter((k) => k.startsWith(kind)), `${kind} after`).toEqual([]);
+      // Kept, as docs/operator.md says: usage history and spend counters (until their window ends).
+      expect(after.some((k) => k === 'usage')).toBe(true);
+      expect(after.some((k) => k.startsWith('spend:'))).toBe(true);
+      expect(await raw.pttl(`${prefix}${after.find((k) => k.startsWith('spend:')) ?? ''}`)).toBeGreaterThan(0);
+      // Deleting revoked the hashed token: a tombstone, and the ledger entry in the Lease's namespace.
+      expect(JSON.parse((await raw.get(`gw:token:${hashToken(token)}`)) ?? '{}')).toMatchObject({ revoked: true });
+      const ledger = await kube.core.listNamespacedConfigMap({ namespace: 'default' });
+      expect(ledger.items.some((c) => Object.keys(c.data ?? {}).includes(hashToken(token).replace(':', '.')))).toBe(true);
+      expect(await status(token)).toBe(401);
+      expect(await status(generated)).toBe(401);
+    } finally {
+      raw.disconnect();
+    }
   });
 });

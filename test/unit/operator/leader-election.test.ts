@@ -179,4 +179,31 @@ describe('LeaderElector (fake clock, Lease in memory)', () => {
     expect(restarted.elector.isLeader()).toBe(true);
     expect(store.lease?.record).toMatchObject({ holderIdentity: 'pod-1', leaseTransitions: 0, acquireTime: 0 });
   });
+
+  it('raiseEpoch: the holder lifts its epoch above a fence (a deleted Lease restarted the count); a replica that lost the Lease cannot', async () => {
+    const store = new MemoryLeaseStore();
+    const clockA = new FakeClock(0);
+    const clockB = new FakeClock(0);
+    const a = candidate(store, 'a', clockA);
+    await a.elector.step();
+    expect(a.elector.epoch()).toBe(0);
+    expect(await a.elector.raiseEpoch(41)).toBe(true);
+    expect(a.elector.epoch()).toBe(42);
+    expect(store.lease?.record).toMatchObject({ holderIdentity: 'a', leaseTransitions: 42 });
+    // Already above: nothing to write.
+    const version = store.lease?.version;
+    expect(await a.elector.raiseEpoch(10)).toBe(true);
+    expect(store.lease?.version).toBe(version);
+
+    // b takes over; a, paused through it, still believes it leads and is refused.
+    const b = candidate(store, 'b', clockB);
+    await b.elector.step();
+    clockB.t += 16_000;
+    await b.elector.step();
+    expect(b.elector.isLeader()).toBe(true);
+    expect(b.elector.epoch()).toBe(43);
+    expect(a.elector.isLeader()).toBe(true);
+    expect(await a.elector.raiseEpoch(43)).toBe(false);
+    expect(store.lease?.record).toMatchObject({ holderIdentity: 'b', leaseTransitions: 43 });
+  });
 });

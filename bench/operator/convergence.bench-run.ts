@@ -49,12 +49,17 @@ async function untilAllReady(kube: Kube, namespaces: readonly string[], names: R
   const deadline = Date.now() + WAIT_LIMIT_MS * 3;
   for (;;) {
     let done = 0;
+    const missing: string[] = [];
     for (const namespace of namespaces) {
       const list = (await kube.custom.listNamespacedCustomObject({ group: GROUP, version: VERSION, namespace, plural: PLURAL.GatewayToken })) as { items: Obj[] };
-      done += list.items.filter((o) => names.has(o.metadata.name) && ready(o)?.status === 'True' && o.metadata.finalizers?.includes('gw.io/cleanup')).length;
+      for (const o of list.items) {
+        if (!names.has(o.metadata.name)) continue;
+        if (ready(o)?.status === 'True' && o.metadata.finalizers?.includes('gw.io/cleanup')) done++;
+        else missing.push(`${namespace}/${o.metadata.name} generation ${o.metadata.generation} finalizers ${JSON.stringify(o.metadata.finalizers ?? [])} ready ${JSON.stringify(ready(o) ?? null)}`);
+      }
     }
     if (done === names.size) return Date.now() - since;
-    if (Date.now() > deadline) throw new Error(`only ${done} of ${names.size} tokens were Ready within ${WAIT_LIMIT_MS * 3} ms`);
+    if (Date.now() > deadline) throw new Error(`only ${done} of ${names.size} tokens were Ready within ${WAIT_LIMIT_MS * 3} ms; not: ${missing.slice(0, 10).join('; ')}`);
     await new Promise((r) => setTimeout(r, 250));
   }
 }

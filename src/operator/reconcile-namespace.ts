@@ -256,6 +256,9 @@ export class NamespaceReconciler {
    */
   async reportStatus(namespace: string): Promise<'ok' | 'skipped'> {
     if (!this.deps.isLeader()) return 'skipped';
+    // Taken together: the cache is at least as new as the reconcile that computed these reports. One
+    // computed later (while the patches below run) may name objects this snapshot lacks: it stays for the next pass.
+    const pending = this.reports.get(namespace);
     const snapshot = snapshotOf(this.deps.view, namespace);
     const all: ClusterResource[] = [...snapshot.settings, ...snapshot.tokens, ...snapshot.credentials];
     for (const obj of all) if (obj.metadata.uid && hasFinalizer(obj)) this.finalizerSent.delete(obj.metadata.uid);
@@ -265,7 +268,6 @@ export class NamespaceReconciler {
       if (obj.metadata.uid) this.finalizerSent.add(obj.metadata.uid);
     });
 
-    const pending = this.reports.get(namespace);
     if (!pending) return 'ok';
     const byKey = new Map(all.map((o) => [`${o.kind}/${o.metadata.name}`, o]));
     await eachLimited(pending.entries, STATUS_PARALLEL, async (entry) => {

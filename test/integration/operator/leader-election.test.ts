@@ -176,7 +176,8 @@ describe('two gw operator replicas and one Lease', () => {
       const lease = await coordination.readNamespacedLease(LEASE);
       expect(lease.spec?.leaseTransitions ?? 0).toBeGreaterThan(42);
       expect(Number(await raw.get(`gw:{${ns}}:fence`))).toBeGreaterThan(42);
-      expect(d.output.some((l) => l.includes('raised the epoch'))).toBe(true);
+      // The log line is written asynchronously: it may arrive a moment after the write it announced.
+      await eventually('the raise is logged', () => d.output.some((l) => l.includes('raised the epoch')));
       // A revocation goes through the raised epoch too.
       await patchSpec(kube, 'GatewayToken', ns, 'before', { revoked: true });
       await eventually('revoked', async () => (await reader.findToken(hashToken(before))) === null);

@@ -7,7 +7,7 @@
 // loaded shared machine disturbs least; each round's ratio to the baseline is paired, and the
 // report gives the median and the smallest over rounds. Prints a markdown table.
 //
-//   node bench/extproc-ab.mjs [--rounds 8] [--seconds 2] [--case before=/path/to/dist] [--no-floor] [--http2-floor]
+//   node bench/extproc-ab.mjs [--rounds 8] [--seconds 2] [--case before=/path/to/dist[,--v8-flag]] [--no-floor] [--http2-floor]
 import { join, resolve } from 'node:path';
 import { BASELINE_COMMIT, baselineDist } from './lib/baseline.mjs';
 import { brief, runLoad } from './lib/load-runner.mjs';
@@ -21,8 +21,11 @@ const ROUNDS_N = Number(option('rounds', '8'));
 const SECONDS = Number(option('seconds', '2'));
 const argv = process.argv.slice(2);
 const extra = argv.flatMap((a, i) => (a === '--case' ? [argv[i + 1]] : [])).map((s) => {
-  const [name, dir] = s.split('=');
-  return { name, dist: resolve(dir) };
+  // NAME=DIST[,--node-flag…]: node flags (V8 options) for that case's process.
+  const name = s.slice(0, s.indexOf('='));
+  const rest = s.slice(s.indexOf('=') + 1);
+  const [dir, ...nodeArgs] = rest.split(',');
+  return { name, dist: resolve(dir), nodeArgs };
 });
 installLifetime(30 * 60_000);
 
@@ -46,7 +49,7 @@ if (flag('http2-floor')) {
   cases.push({ name: 'http2-floor', target, pid: child.pid, child });
 }
 for (const b of builds) {
-  const gw = await startGw(`ab-${b.name}`, 'extproc', memFile.file, { bin: join(b.dist, 'cli', 'main.js') });
+  const gw = await startGw(`ab-${b.name}`, 'extproc', memFile.file, { bin: join(b.dist, 'cli', 'main.js'), nodeArgs: b.nodeArgs ?? [] });
   cases.push({ name: b.name, target: gw.target, pid: gw.pid, child: gw.child, idleMB: memory(gw.pid)?.rssMB });
 }
 const job = (c, concurrency, ms, warmupMs) => ({ kind: 'extproc', target: c.target, recording: recording.file, token: memFile.token, concurrency, durationMs: ms, warmupMs });

@@ -69,6 +69,9 @@ export function writeGatewayFile(name, mockUrl, { secretScanning }) {
   return { file, token };
 }
 
+/** The V8 flags the image runs gw with (Dockerfile, NODE_OPTIONS): the bench measures gw as shipped. */
+export const GW_NODE_FLAGS = ['--max-semi-space-size=2'];
+
 export async function startGw(name, command, file, { redisUrl = null, extraArgs = [], nodeArgs = [], bin = GW_BIN } = {}) {
   const port = await freePort();
   const adminPort = await freePort();
@@ -76,7 +79,7 @@ export async function startGw(name, command, file, { redisUrl = null, extraArgs 
   const fd = openSync(logFile, 'a');
   const env = { ...process.env, GW_LOG_LEVEL: process.env.GW_LOG_LEVEL ?? 'info' };
   delete env.GW_ADMIN_TOKEN;
-  const args = [...nodeArgs, bin, command, '-f', file, '--host', '127.0.0.1', '--port', String(port), '--admin-host', '127.0.0.1', '--admin-port', String(adminPort), '--shutdown-grace-ms', '3000', ...extraArgs];
+  const args = [...GW_NODE_FLAGS, ...nodeArgs, bin, command, '-f', file, '--host', '127.0.0.1', '--port', String(port), '--admin-host', '127.0.0.1', '--admin-port', String(adminPort), '--shutdown-grace-ms', '3000', ...extraArgs];
   if (redisUrl) {
     args.push('--redis', redisUrl);
     env.GW_ENCRYPTION_KEY = randomBytes(32).toString('base64');

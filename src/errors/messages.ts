@@ -10,8 +10,9 @@ export const MESSAGES = {
     `gw: "${id}" is not a model ${provider} serves for your company; models you can use there: ${usable.length > 0 ? usable.join(', ') : '(none)'}`,
   providerNotConnected: (provider: string) =>
     `gw: provider "${provider}" is not connected for your company; an owner connects it with a ProviderCredential`,
-  unknownProvider: (provider: string) =>
-    `gw: "${provider}" is not a provider; use a bare model id or one of provider_a, provider_b, provider_c, provider_d before the colon`,
+  /** `pinnable`: the provider table's names (src/models/providers.ts), so a new provider needs no edit here. */
+  unknownProvider: (provider: string, pinnable: readonly string[]) =>
+    `gw: "${provider}" is not a provider; use a bare model id or one of ${pinnable.join(', ')} before the colon`,
   xApiKeyNeverRead:
     'gw: the x-api-key header is never read by this gateway; send your gwct_ token as "Authorization: Bearer <token>" (SDK option authToken / auth_token with apiKey unset, or ANTHROPIC_AUTH_TOKEN for Claude Code, and unset ANTHROPIC_API_KEY)',
   noBearer: 'gw: no bearer token; send your gwct_ token as "Authorization: Bearer <token>" (SDK option authToken, or ANTHROPIC_AUTH_TOKEN)',

@@ -20,6 +20,6 @@ export function parseModel(raw: string): ParsedModel {
   if (colon === -1) return { raw, provider: 'vendor', id: raw, pinned: false };
   const prefix = raw.slice(0, colon);
   const provider = PINNABLE.get(normalizeModelId(prefix));
-  if (!provider) throw new GatewayError('model_not_allowed', MESSAGES.unknownProvider(prefix));
+  if (!provider) throw new GatewayError('model_not_allowed', MESSAGES.unknownProvider(prefix, PINNABLE_PROVIDERS));
   return { raw, provider, id: raw.slice(colon + 1), pinned: true };
 }

@@ -66,6 +66,7 @@ describe('parseModel', () => {
     const error = refusal(raw);
     expect(error.fault).toBe('model_not_allowed');
     expect(error.status).toBe(403);
-    expect(error.message).toBe(MESSAGES.unknownProvider(prefix));
+    expect(error.message).toBe(MESSAGES.unknownProvider(prefix, PINNABLE_PROVIDERS));
+    expect(error.message).toBe(`gw: "${prefix}" is not a provider; use a bare model id or one of provider_a, provider_b, provider_c, provider_d before the colon`);
   });
 });

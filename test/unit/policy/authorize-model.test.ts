@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { GatewayError } from '../../../src/errors/gateway-error.js';
 import { CREDENTIAL_MESSAGES, MESSAGES } from '../../../src/errors/messages.js';
 import { priceFromBase } from '../../../src/models/price.js';
-import type { ProviderName } from '../../../src/models/providers.js';
+import { PINNABLE_PROVIDERS, type ProviderName } from '../../../src/models/providers.js';
 import { ServedModels } from '../../../src/models/served-models.js';
 import { authorizeModel, isSwitchedOn, usableIds } from '../../../src/policy/authorize-model.js';
 import type { CompanySettings, CredentialRecord } from '../../../src/state/records.js';
@@ -61,7 +61,7 @@ describe('authorizeModel: refusals (403 model_not_allowed)', () => {
   });
 
   it('refuses an unknown provider prefix', async () => {
-    expect((await refusal('provider_x:m', [vendorKey])).message).toBe(MESSAGES.unknownProvider('provider_x'));
+    expect((await refusal('provider_x:m', [vendorKey])).message).toBe(MESSAGES.unknownProvider('provider_x', PINNABLE_PROVIDERS));
   });
 
   it('refuses a listed vendor model left out of an explicit list, quoting the id as written', async () => {

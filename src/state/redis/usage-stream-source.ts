@@ -28,6 +28,8 @@ export class RedisUsageSource implements UsageSource {
   private readonly joined = new Map<string, number>();
   /** Companies whose pending entries (delivered, never acknowledged) were read since this holder started. */
   private readonly pendingDrained = new Set<string>();
+  /** The last pending entry handed out per company, while its pending entries are being read. */
+  private readonly pendingFrom = new Map<string, string>();
   private cursor = 0;
 
   constructor(private readonly redis: RedisClient) {}
@@ -35,6 +37,7 @@ export class RedisUsageSource implements UsageSource {
   /** Called when this process (re)gains the lease: re-read what the previous holder left pending. */
   restart(): void {
     this.pendingDrained.clear();
+    this.pendingFrom.clear();
   }
 
   private async refreshCompanies(): Promise<void> {
@@ -55,46 +58,76 @@ export class RedisUsageSource implements UsageSource {
     }
   }
 
+  /**
+   * Reads the companies' streams at once (one round trip for all, not one
+   * each), sharing `max` among them, and tops up from those that had more.
+   */
   async next(max: number): Promise<ExportBatch | null> {
     await this.refreshCompanies();
-    const taken: Array<{ company: string; ids: string[] }> = [];
-    const records: UsageRecord[] = [];
     const n = this.companies.length;
-    for (let i = 0; i < n && records.length < max; i++) {
-      const company = this.companies[(this.cursor + i) % n] as string;
-      const stream = keys.usageStream(company);
-      const ids: string[] = [];
-      let entries = this.pendingDrained.has(company) ? [] : await this.read(stream, max - records.length, '0');
-      if (entries.length === 0) {
-        this.pendingDrained.add(company);
-        entries = await this.read(stream, max - records.length, '>');
-      }
-      for (const [id, fields] of entries) {
-        ids.push(id);
-        // An entry deleted after delivery has no fields left: acknowledge it and move on.
-        const json = fields?.[1];
-        if (json !== undefined) records.push(JSON.parse(json) as UsageRecord);
-      }
-      if (ids.length > 0) taken.push({ company, ids });
-    }
+    const order = Array.from({ length: n }, (_, i) => this.companies[(this.cursor + i) % n] as string);
     this.cursor = n === 0 ? 0 : (this.cursor + 1) % n;
-    if (taken.length === 0) return null;
+    const taken = new Map<string, string[]>();
+    const records: UsageRecord[] = [];
+    let wanting = order;
+    while (wanting.length > 0 && records.length < max) {
+      const room = max - records.length;
+      const counts = wanting.map((_, i) => Math.floor(room / wanting.length) + (i < room % wanting.length ? 1 : 0));
+      const asked = wanting.filter((_, i) => (counts[i] as number) > 0);
+      const replies = await Promise.all(asked.map((company, i) => this.readCompany(company, counts[i] as number)));
+      const more: string[] = [];
+      replies.forEach((entries, i) => {
+        const company = asked[i] as string;
+        const ids = taken.get(company) ?? [];
+        for (const [id, fields] of entries) {
+          ids.push(id);
+          // An entry deleted after delivery has no fields left: acknowledge it and move on.
+          const json = fields?.[1];
+          if (json !== undefined) records.push(JSON.parse(json) as UsageRecord);
+        }
+        if (ids.length > 0) taken.set(company, ids);
+        if (entries.length === counts[i]) more.push(company);
+      });
+      wanting = more;
+    }
+    if (taken.size === 0) return null;
     return {
       records,
+      // Every XACK and XDEL is sent before any answer is awaited (one round trip, not one per command).
       ack: async () => {
-        for (const { company, ids } of taken) {
+        const sent: Array<Promise<unknown>> = [];
+        for (const [company, ids] of taken) {
           const stream = keys.usageStream(company);
           for (let i = 0; i < ids.length; i += 1_000) {
             const slice = ids.slice(i, i + 1_000);
-            await this.redis.xack(stream, EXPORT_GROUP, ...slice);
-            await this.redis.xdel(stream, ...slice);
+            sent.push(this.redis.xack(stream, EXPORT_GROUP, ...slice), this.redis.xdel(stream, ...slice));
           }
         }
+        await Promise.all(sent);
       },
     };
   }
 
-  private async read(stream: string, count: number, from: '0' | '>'): Promise<StreamEntry[]> {
+  /**
+   * Up to `count` of one company's entries: first those delivered before and
+   * never acknowledged (read on from the last one handed out, so a batch not
+   * yet acknowledged is not handed out twice), then new ones.
+   */
+  private async readCompany(company: string, count: number): Promise<StreamEntry[]> {
+    const stream = keys.usageStream(company);
+    if (!this.pendingDrained.has(company)) {
+      const pending = await this.read(stream, count, this.pendingFrom.get(company) ?? '0');
+      const last = pending[pending.length - 1];
+      if (last !== undefined) {
+        this.pendingFrom.set(company, last[0]);
+        return pending;
+      }
+      this.pendingDrained.add(company);
+    }
+    return this.read(stream, count, '>');
+  }
+
+  private async read(stream: string, count: number, from: string): Promise<StreamEntry[]> {
     const reply = (await this.redis.xreadgroup('GROUP', EXPORT_GROUP, CONSUMER, 'COUNT', count, 'STREAMS', stream, from)) as StreamReply;
     return reply?.[0]?.[1] ?? [];
   }

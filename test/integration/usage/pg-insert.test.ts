@@ -9,8 +9,9 @@ import { usageRecord } from '../../support/usage-records.js';
 
 /**
  * The exporter's insert on a real PostgreSQL: a batch is cut into parts
- * committed in parallel, the records' JSON travels newline-joined, and rows
- * go in request-id order. None of that may change what is stored: each
+ * committed in parallel, each sent with COPY (text format, which escapes
+ * with backslashes and spells null \N) into a staging table, and rows go in
+ * request-id order. None of that may change what is stored: each
  * request id once, every record byte-for-byte as written.
  */
 
@@ -65,7 +66,7 @@ describe('PgUsageStore.insert', () => {
 
   test('records whose text holds newlines, quotes, backslashes, commas and braces come back as written', async () => {
     const store = new PgUsageStore(pool);
-    const awkward = ['line\nbreak', 'tab\tand\r\nCRLF', 'quote " and \\ backslash', '{brace,comma}', 'NULL', '', 'emoji 🙂 and \u2028 separator'];
+    const awkward = ['line\nbreak', 'tab\tand\r\nCRLF', 'quote " and \\ backslash', '{brace,comma}', 'NULL', '', 'emoji 🙂 and \u2028 separator', '\\N', '\\.', 'ends in a backslash \\'];
     const records = Array.from({ length: 1_400 }, (_, i) =>
       usageRecord('acme', i, {
         address: `${awkward[i % awkward.length]}@acme.example`,
@@ -73,8 +74,8 @@ describe('PgUsageStore.insert', () => {
       }),
     );
     expect(await store.insert(records)).toBe(records.length);
-    const { rows } = await pool.query<{ request_id: string; address: string; record: UsageRecord; raw: string }>(
-      'SELECT request_id, address, record, record::text AS raw FROM gw_usage',
+    const { rows } = await pool.query<{ request_id: string; address: string; repo: string | null; record: UsageRecord; raw: string }>(
+      'SELECT request_id, address, repo, record, record::text AS raw FROM gw_usage',
     );
     const byId = new Map(records.map((r) => [r.request_id, r]));
     expect(rows).toHaveLength(records.length);
@@ -83,6 +84,7 @@ describe('PgUsageStore.insert', () => {
       expect(row.record).toEqual(sent);
       expect(row.raw).toBe(JSON.stringify(sent));
       expect(row.address).toBe(sent.address);
+      expect(row.repo).toBe(sent.repo ?? null);
     }
   });
 

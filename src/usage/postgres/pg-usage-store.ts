@@ -23,8 +23,11 @@ const MODEL_MATCHES = `(lower(translate(u.model, '-.', '')) = $5 OR lower(transl
 const MIN_PART_ROWS = 500;
 const COLUMNS = `request_id, time, company, address, model, provider, repo, application, end_user,
   input_tokens, output_tokens, cache_creation_input_tokens, cache_read_input_tokens, cost_micros, status, record`;
+/** Most parts hold only records never stored: copied straight in, one statement that is its own transaction. */
+const DIRECT_COPY_SQL = `COPY gw_usage (${COLUMNS}) FROM STDIN`;
+const UNIQUE_VIOLATION = '23505';
 /**
- * Where a part is copied first: a temporary table (no WAL, no indexes, this
+ * Where a part that holds a stored request id is copied instead: a temporary table (no WAL, no indexes, this
  * session's alone) emptied at each commit. Created in every transaction if
  * missing, so a pooler that hands out another server session still works.
  */
@@ -60,12 +63,15 @@ export class PgUsageStore implements UsageReader {
    * Why it is shaped this way (the exporter's throughput, measured in
    * docs/benchmarks.md): the batch is cut into up to `parallel` parts
    * committed at once on their own connections (PostgreSQL inserts on one
-   * core per connection). Each part is sent with COPY into a temporary
-   * table, the cheapest way in for both sides (one text, parsed column by
-   * column, no WAL), then moved by one prepared INSERT … SELECT … ON
-   * CONFLICT DO NOTHING in the same transaction. Rows move in request-id
-   * order, so two writers of the same ids (re-delivery, two exporters) wait
-   * on each other in one order and cannot deadlock.
+   * core per connection). Each part is sent with COPY (one text, parsed
+   * column by column: the cheapest way in for both sides) straight into
+   * the table; COPY is all or nothing, so a part holding a request id
+   * already stored (a re-delivery, a second exporter) fails whole with a
+   * unique violation and is then copied into a temporary table (no WAL, no
+   * indexes) and moved by one prepared INSERT … SELECT … ON CONFLICT DO
+   * NOTHING in one transaction. Rows go in request-id order both ways, so
+   * two writers of the same ids wait on each other in one order and cannot
+   * deadlock.
    */
   async insert(records: readonly UsageRecord[]): Promise<number> {
     if (records.length === 0) return 0;
@@ -89,6 +95,12 @@ export class PgUsageStore implements UsageReader {
     const client = await this.pool.connect();
     let broken: Error | undefined;
     try {
+      try {
+        return await copyFrom(client, DIRECT_COPY_SQL, data);
+      } catch (error) {
+        if ((error as { code?: unknown }).code !== UNIQUE_VIOLATION) throw error;
+      }
+      // A re-delivery or a second writer: the copy stored nothing; skip by request id what is there.
       await client.query(`BEGIN; ${STAGE_SQL}`);
       await copyFrom(client, COPY_SQL, data);
       const moved = await client.query({ name: MOVE_STATEMENT, text: MOVE_SQL });

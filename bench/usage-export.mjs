@@ -2,15 +2,17 @@
 // Usage exporter throughput (issue: every request's record in PostgreSQL). Starts a real
 // redis-server and a real PostgreSQL (fsync on, as in production) in temp directories, lets
 // the data plane's own RedisState write N records into the per-company streams, then runs the
-// built UsageExporter (Redis stream consumer group -> PostgreSQL, batches of 2,000 inserted as
-// up to two parts committed at once) until every
-// record is stored, and reports records/s. A second phase writes records while the exporter
-// drains, and compares the data plane's recordUsage latency with the exporter idle: the data
-// plane never waits on PostgreSQL. Prints one JSON line. Needs `npm run build`.
+// built UsageExporter (Redis stream consumer group -> PostgreSQL) until every record is stored,
+// and reports records/s together with the CPU the exporter process, PostgreSQL and Redis spent
+// per 1,000 records (the machine this runs on is shared, so wall-clock alone says little).
+// Meanwhile a probe writes one record at a time (as a request's end does) and its latency is
+// compared with the exporter idle and busy: the data plane never waits on PostgreSQL, but it
+// shares Redis and, with the exporter in-process as in `gw serve`, the event loop.
+// Prints one JSON line. Needs `npm run build`.
 //   node bench/usage-export.mjs [--records N]
 import { spawn, spawnSync } from 'node:child_process';
 import { randomBytes, randomUUID } from 'node:crypto';
-import { chmodSync, chownSync, existsSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { chmodSync, chownSync, existsSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer, createConnection } from 'node:net';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
@@ -30,6 +32,8 @@ const { PgUsageStore } = await dist('usage/postgres/pg-usage-store.js');
 const argIndex = process.argv.indexOf('--records');
 const N = argIndex === -1 ? 200_000 : Number(process.argv[argIndex + 1]);
 const COMPANIES = 4;
+const batchIndex = process.argv.indexOf('--batch');
+const BATCH = batchIndex === -1 ? 2_000 : Number(process.argv[batchIndex + 1]);
 
 const freePort = () =>
   new Promise((resolve) => {
@@ -85,14 +89,15 @@ async function startPostgres() {
   const init = spawnSync(join(bin, 'initdb'), ['-D', join(dir, 'data'), '-U', 'gw', '--auth=scram-sha-256', `--pwfile=${join(dir, 'pw')}`, '-E', 'UTF8', '--no-sync'], { cwd: dir, encoding: 'utf8', ...ids });
   if (init.status !== 0) throw new Error(init.stderr);
   const port = await freePort();
-  children.push(spawn(join(bin, 'postgres'), ['-D', join(dir, 'data'), '-p', String(port), '-k', dir, '-c', 'listen_addresses=127.0.0.1', '-c', 'fsync=on'], { cwd: dir, stdio: 'ignore', ...ids }));
+  const server = spawn(join(bin, 'postgres'), ['-D', join(dir, 'data'), '-p', String(port), '-k', dir, '-c', 'listen_addresses=127.0.0.1', '-c', 'fsync=on'], { cwd: dir, stdio: 'ignore', ...ids });
+  children.push(server);
   await waitPort(port);
   const url = `postgres://gw:${password}@127.0.0.1:${port}/postgres`;
   for (let i = 0; ; i++) {
     const pool = connectPostgres(url);
     try {
       await pool.query('SELECT 1');
-      return { url, pool };
+      return { url, pool, pid: server.pid };
     } catch (e) {
       await pool.end();
       if (i > 300) throw e;
@@ -105,9 +110,10 @@ async function startRedis() {
   const dir = mkdtempSync(join(tmpdir(), 'gw-bench-redis-'));
   dirs.push(dir);
   const port = await freePort();
-  children.push(spawn('redis-server', ['--port', String(port), '--bind', '127.0.0.1', '--dir', dir, '--save', '', '--appendonly', 'no'], { stdio: 'ignore' }));
+  const server = spawn('redis-server', ['--port', String(port), '--bind', '127.0.0.1', '--dir', dir, '--save', '', '--appendonly', 'no'], { stdio: 'ignore' });
+  children.push(server);
   await waitPort(port);
-  return `redis://127.0.0.1:${port}`;
+  return { url: `redis://127.0.0.1:${port}`, pid: server.pid };
 }
 
 const record = (company, i) => ({
@@ -140,7 +146,31 @@ const percentile = (xs, p) => {
   return s[Math.min(s.length - 1, Math.floor((p / 100) * s.length))];
 };
 
-const [pg, redisUrl] = await Promise.all([startPostgres(), startRedis()]);
+// CPU time (ms) of a process and, with `withChildren`, of its live children and those it reaped
+// (PostgreSQL runs one backend process per connection). Linux /proc; 100 ticks a second.
+function cpuMs(pid, withChildren) {
+  let ticks = 0;
+  for (const entry of withChildren ? readdirSync('/proc') : [String(pid)]) {
+    if (!/^\d+$/.test(entry)) continue;
+    let stat;
+    try {
+      stat = readFileSync(`/proc/${entry}/stat`, 'utf8');
+    } catch {
+      continue;
+    }
+    const f = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    if (Number(entry) === pid) ticks += Number(f[11]) + Number(f[12]) + (withChildren ? Number(f[13]) + Number(f[14]) : 0);
+    else if (Number(f[1]) === pid) ticks += Number(f[11]) + Number(f[12]);
+  }
+  return ticks * 10;
+}
+const cpuNow = () => {
+  const self = process.cpuUsage();
+  return { exporter: (self.user + self.system) / 1000, postgres: cpuMs(pg.pid, true), redis: cpuMs(redisPid, false) };
+};
+const loadAverage = () => Number(readFileSync('/proc/loadavg', 'utf8').split(' ')[0]);
+
+const [pg, { url: redisUrl, pid: redisPid }] = await Promise.all([startPostgres(), startRedis()]);
 await migrate(pg.pool);
 const redis = connectRedis(redisUrl);
 const state = new RedisState(redis, new SecretBox(randomBytes(32)));
@@ -154,18 +184,33 @@ const source = new RedisUsageSource(exporterRedis);
 await source.next(0).catch(() => null);
 await source.backlog();
 
-async function write(count, latencies) {
+async function fill(count) {
   const all = Array.from({ length: count }, (_, i) => record(companies[i % COMPANIES], i));
-  for (let i = 0; i < all.length; i += 500) {
-    await Promise.all(
-      all.slice(i, i + 500).map(async (r) => {
-        const t = performance.now();
-        await state.recordUsage(r);
-        latencies?.push(performance.now() - t);
-      }),
-    );
-  }
+  for (let i = 0; i < all.length; i += 500) await Promise.all(all.slice(i, i + 500).map((r) => state.recordUsage(r)));
 }
+
+// One record at a time with a pause between, as the end of a request writes it; latencies in ms.
+const PROBE_PAUSE_MS = 5;
+let probed = 0;
+function probe() {
+  const latencies = [];
+  let running = true;
+  const done = (async () => {
+    for (let i = 0; running; i++) {
+      const t = performance.now();
+      await state.recordUsage(record(companies[i % COMPANIES], i));
+      latencies.push(performance.now() - t);
+      probed++;
+      await new Promise((r) => setTimeout(r, PROBE_PAUSE_MS));
+    }
+  })();
+  return async () => {
+    running = false;
+    await done;
+    return latencies;
+  };
+}
+const summary = (xs) => ({ samples: xs.length, p50: Number(percentile(xs, 50).toFixed(3)), p99: Number(percentile(xs, 99).toFixed(3)), max: Number(Math.max(...xs).toFixed(3)) });
 
 const store = new PgUsageStore(pg.pool);
 let insertMs = 0;
@@ -173,37 +218,43 @@ const sink = { prepare: async () => {}, insert: async (r) => { const t = perform
 let exported = 0;
 const observer = { exported: (n) => (exported += n), backlog: () => {}, active: () => {}, failed: (stage, e) => console.error(`export ${stage}: ${e.message}`) };
 
-// Phase 1: the data plane writes N records; then the exporter drains them. Throughput = N / drain time.
-const idleLatencies = [];
-await write(N, idleLatencies);
-const before = exported;
-const exporter = new UsageExporter(source, sink, new RedisExportLease(exporterRedis, 15_000, undefined, () => source.restart()), observer, { batchSize: 2_000, idleMs: 20 });
-const t0 = performance.now();
-exporter.start();
-while (exported < before + N) await new Promise((r) => setTimeout(r, 20));
-const drainSeconds = (performance.now() - t0) / 1000;
+// Phase 1: the data plane writes N records while no exporter runs; the probe measures the idle latency.
+await fill(N);
+const stopIdleProbe = probe();
+await new Promise((r) => setTimeout(r, 5_000));
+const idleLatencies = await stopIdleProbe();
+const waiting = N + COMPANIES + probed;
 
-// Phase 2: the data plane writes while the exporter works; its write latency is compared with phase 1.
-const busyLatencies = [];
-const exported2 = exported;
-await write(Math.min(N, 50_000), busyLatencies);
-while (exported < exported2 + Math.min(N, 50_000)) await new Promise((r) => setTimeout(r, 20));
+// Phase 2: the exporter drains them (throughput = records / drain time) while the probe keeps writing.
+const exporter = new UsageExporter(source, sink, new RedisExportLease(exporterRedis, 15_000, undefined, () => source.restart()), observer, { batchSize: BATCH, idleMs: 20 });
+const load0 = loadAverage();
+const cpu0 = cpuNow();
+const t0 = performance.now();
+const stopBusyProbe = probe();
+exporter.start();
+while (exported < waiting) await new Promise((r) => setTimeout(r, 20));
+const drainSeconds = (performance.now() - t0) / 1000;
+const cpu1 = cpuNow();
+const drained = exported;
+const busyLatencies = await stopBusyProbe();
+const load1 = loadAverage();
+while (exported < N + COMPANIES + probed) await new Promise((r) => setTimeout(r, 20));
 await exporter.stop(0);
+const per1k = (what) => Number((((cpu1[what] - cpu0[what]) / drained) * 1000).toFixed(1));
 const result = {
   records: N,
   companies: COMPANIES,
-  batchSize: 2_000,
-  insertParts: 2,
+  batchSize: BATCH,
   postgresFsync: true,
+  loadAverage: [load0, load1],
   drainSeconds: Number(drainSeconds.toFixed(2)),
   postgresInsertSeconds: Number((insertMs / 1000).toFixed(2)),
-  recordsPerSecond: Math.round(N / drainSeconds),
-  recordUsageMs: {
-    exporterIdle: { p50: Number(percentile(idleLatencies, 50).toFixed(3)), p99: Number(percentile(idleLatencies, 99).toFixed(3)) },
-    exporterBusy: { p50: Number(percentile(busyLatencies, 50).toFixed(3)), p99: Number(percentile(busyLatencies, 99).toFixed(3)) },
-  },
+  recordsPerSecond: Math.round(waiting / drainSeconds),
+  cpuMsPer1000Records: { exporter: per1k('exporter'), postgres: per1k('postgres'), redis: per1k('redis') },
+  recordUsageMs: { exporterIdle: summary(idleLatencies), exporterBusy: summary(busyLatencies), probePauseMs: PROBE_PAUSE_MS },
   stored: await store.count(),
 };
+result.cpuMsPer1000Records.total = Number((result.cpuMsPer1000Records.exporter + result.cpuMsPer1000Records.postgres + result.cpuMsPer1000Records.redis).toFixed(1));
 console.log(JSON.stringify(result));
 redis.disconnect();
 exporterRedis.disconnect();

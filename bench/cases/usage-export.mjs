@@ -1,5 +1,6 @@
 // s13: the usage exporter's throughput from Redis streams into a local PostgreSQL (fsync on), and
-// the data plane's record-write latency with the exporter idle and busy (bench/usage-export.mjs).
+// the CPU the exporter, PostgreSQL and Redis spend per 1,000 records, and the data plane's
+// record-write latency with the exporter idle and busy (bench/usage-export.mjs).
 import { spawnSync } from 'node:child_process';
 import { join } from 'node:path';
 import { BENCH, ROOT, log, runs } from '../lib/options.mjs';
@@ -24,8 +25,9 @@ export default {
       sections: [
         '### s13: usage export, Redis streams to PostgreSQL (fsync on)',
         '',
-        `${r.records} records of ${r.companies} companies, batches of ${r.batchSize}: drained in ${r.drainSeconds} s = **${r.recordsPerSecond} records/s**.`,
-        `Data plane record write (RedisState.recordUsage) p50/p99: exporter idle ${r.recordUsageMs.exporterIdle.p50}/${r.recordUsageMs.exporterIdle.p99} ms, exporter busy ${r.recordUsageMs.exporterBusy.p50}/${r.recordUsageMs.exporterBusy.p99} ms.`,
+        `${r.records} records of ${r.companies} companies, batches of ${r.batchSize}: drained in ${r.drainSeconds} s = **${r.recordsPerSecond} records/s** (load average ${r.loadAverage.join(' → ')} on a shared machine).`,
+        `CPU per 1,000 records: exporter process ${r.cpuMsPer1000Records.exporter} ms, PostgreSQL ${r.cpuMsPer1000Records.postgres} ms, Redis ${r.cpuMsPer1000Records.redis} ms, total ${r.cpuMsPer1000Records.total} ms (one free core would move about ${Math.round(1e6 / r.cpuMsPer1000Records.total)} records/s).`,
+        `Data plane record write (RedisState.recordUsage, one at a time, exporter in the same process as in \`gw serve\`) p50/p99/max: exporter idle ${r.recordUsageMs.exporterIdle.p50}/${r.recordUsageMs.exporterIdle.p99}/${r.recordUsageMs.exporterIdle.max} ms, exporter busy ${r.recordUsageMs.exporterBusy.p50}/${r.recordUsageMs.exporterBusy.p99}/${r.recordUsageMs.exporterBusy.max} ms.`,
       ],
       budgets: [{ what: 'usage exporter throughput', target: `≥ ${GOAL} records/s`, measured: r.recordsPerSecond, unit: 'records/s', ok: r.recordsPerSecond >= GOAL }],
     };

@@ -25,6 +25,8 @@ export const keys = {
   usageStream: (c: string) => `gw:{${c}}:usage`,
   /** Present while an exporter moves this company's stream to PostgreSQL: then the stream is never trimmed. */
   usageExported: (c: string) => `gw:{${c}}:usage-exported`,
+  /** Present while exporters run against this Redis (set by each, 7 days): a data plane marks a company it writes first. */
+  usageExportOn: () => 'gw:usage-export-on',
   /** Held by the one exporter working now. */
   exporterLease: () => 'gw:usage-exporter',
   aggregate: (c: string, day: string, group: string) => `gw:{${c}}:agg:${day}:${group}`,

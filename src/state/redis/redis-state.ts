@@ -21,6 +21,7 @@ import {
 import { decodeCompany, encodeCompany } from './company-codec.js';
 import type { RedisClient } from './connect.js';
 import { keys } from './keys.js';
+import { EXPORTED_MARKER_TTL_MS } from './usage-stream-source.js';
 import { ACQUIRE_LEASE, ACQUIRE_SLOT, ADJUST_SPEND, CLAIM_TOKEN, DROP_TOKEN, RECORD_USAGE, REMOVE_COMPANY, RENEW_ZSET_MEMBER, REPLACE_COMPANY, RESERVE_SPEND } from './scripts.js';
 
 const STICKY_TTL_MS = 60 * 60 * 1000;
@@ -270,6 +271,9 @@ export class RedisState implements GatewayState {
   private async writeUsage(record: UsageRecord): Promise<void> {
     const c = record.company;
     if (!this.knownUsageCompanies.has(c)) {
+      // Exporters run here but none may have seen this company yet: mark its stream now, so not even
+      // its first records can be trimmed before they are exported.
+      if ((await this.redis.exists(keys.usageExportOn())) === 1) await this.redis.set(keys.usageExported(c), '1', 'PX', EXPORTED_MARKER_TTL_MS, 'NX');
       await this.redis.sadd(keys.usageCompanies(), c);
       this.knownUsageCompanies.add(c);
     }

@@ -25,6 +25,7 @@ type StreamReply = Array<[key: string, entries: StreamEntry[]]> | null;
 export class RedisUsageSource implements UsageSource {
   private companies: string[] = [];
   private companiesAt = 0;
+  private announcedAt = 0;
   private readonly joined = new Map<string, number>();
   /** Companies whose pending entries (delivered, never acknowledged) were read since this holder started. */
   private readonly pendingDrained = new Set<string>();
@@ -43,6 +44,11 @@ export class RedisUsageSource implements UsageSource {
   private async refreshCompanies(): Promise<void> {
     const now = Date.now();
     if (now - this.companiesAt < COMPANIES_REFRESH_MS) return;
+    if (now - this.announcedAt >= MARKER_REFRESH_MS) {
+      // Tells data planes to mark a company they write first, before this exporter has seen it.
+      await this.redis.set(keys.usageExportOn(), '1', 'PX', EXPORTED_MARKER_TTL_MS);
+      this.announcedAt = now;
+    }
     this.companies = (await this.redis.smembers(keys.usageCompanies())).sort();
     this.companiesAt = now;
     for (const c of this.companies) {

@@ -45,6 +45,19 @@ function copyLine(r: UsageRecord): string {
   return `${copyField(r.request_id)}\t${copyField(r.time)}\t${copyField(r.company)}\t${copyField(r.address)}\t${copyField(r.model)}\t${copyField(r.provider)}\t${copyField(r.repo)}\t${copyField(r.application)}\t${copyField(r.end_user)}\t${copyField(r.input_tokens)}\t${copyField(r.output_tokens)}\t${copyField(r.cache_creation_input_tokens)}\t${copyField(r.cache_read_input_tokens)}\t${copyField(costMicros(r))}\t${copyField(r.status)}\t${copyField(JSON.stringify(r))}\n`;
 }
 
+/** Records per synchronous slice of COPY text: the exporter may share its event loop with the data plane (gw serve). */
+const TEXT_SLICE = 250;
+
+/** The records as COPY text, built a slice at a time, yielding to the event loop between slices. */
+async function copyText(records: readonly UsageRecord[]): Promise<Buffer> {
+  const chunks: Buffer[] = [];
+  for (let i = 0; i < records.length; i += TEXT_SLICE) {
+    if (i > 0) await new Promise<void>((resolve) => setImmediate(resolve));
+    chunks.push(Buffer.from(records.slice(i, i + TEXT_SLICE).map(copyLine).join('')));
+  }
+  return Buffer.concat(chunks);
+}
+
 /** The durable Usage and Logs: written by the exporter, read by the admin API and the CLI. */
 export class PgUsageStore implements UsageReader {
   /** `parallel`: connections one insert may use at once (keep it below the pool's size, which readers share). */
@@ -91,7 +104,7 @@ export class PgUsageStore implements UsageReader {
 
   private async insertPart(records: readonly UsageRecord[]): Promise<number> {
     if (records.length === 0) return 0;
-    const data = Buffer.from(records.map(copyLine).join(''));
+    const data = await copyText(records);
     const client = await this.pool.connect();
     let broken: Error | undefined;
     try {

@@ -175,6 +175,31 @@ describe('usage export from Redis to PostgreSQL', () => {
     expect(await state.usageDropped('bigco')).toBe(0);
   }, 300_000);
 
+  test('a company first written while no exporter runs (one ran before) is marked at once, so not even its first records are trimmed', async () => {
+    const observer = counting();
+    const first = exporter(observer);
+    first.start();
+    const state = await dataPlane();
+    const early = usageRecord('acme', 0);
+    await write(state, [early]);
+    await expectExactly([early]);
+    await first.stop(0);
+    // No exporter now, and none has seen newco: the data plane itself marks its stream before the first write.
+    const fresh = await dataPlane();
+    const records = Array.from({ length: 2_000 }, (_, i) => usageRecord('newco', i));
+    await write(fresh, records);
+    const r = new Redis(redisServer.url);
+    try {
+      expect(await r.exists(keys.usageExported('newco'))).toBe(1);
+      expect(await r.pttl(keys.usageExported('newco'))).toBeGreaterThan(24 * 60 * 60 * 1000);
+    } finally {
+      r.disconnect();
+    }
+    exporter(observer).start();
+    await expectExactly([early, ...records]);
+    expect(await fresh.usageDropped('newco')).toBe(0);
+  }, 120_000);
+
   test('PostgreSQL down for a while and back: records wait in Redis, then arrive once', async () => {
     const state = await dataPlane();
     const observer = counting();

@@ -24,5 +24,3 @@ export const FAULTS = {
 } as const;
 
 export type Fault = keyof typeof FAULTS;
-
-export const FAULT_NAMES = Object.keys(FAULTS) as Fault[];

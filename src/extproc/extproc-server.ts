@@ -12,7 +12,12 @@ export interface ExtProcServer {
 }
 
 /** The ext_proc gRPC service: one Process stream per HTTP request Envoy carries. */
-export async function startExtProcServer(pipeline: Pipeline, bind: { host: string; port: number } | { socketPath: string }, onInFlight?: (n: number) => void): Promise<ExtProcServer> {
+export async function startExtProcServer(
+  pipeline: Pipeline,
+  bind: { host: string; port: number } | { socketPath: string },
+  logger: { error(fields: { detail: string }, message: string): void },
+  onInFlight?: (n: number) => void,
+): Promise<ExtProcServer> {
   const server = new grpc.Server({
     // Request bodies reach tens of MB; Envoy's buffer limit is the real cap.
     'grpc.max_receive_message_length': 64 * 1024 * 1024,
@@ -20,12 +25,18 @@ export async function startExtProcServer(pipeline: Pipeline, bind: { host: strin
     'grpc.keepalive_permit_without_calls': 1,
   });
   const active = new Set<ProcessStream>();
+  const logFailure = (message: string, error: unknown): void => logger.error({ detail: error instanceof Error ? error.message : String(error) }, message);
   const handlers: ExternalProcessorHandlers = {
     Process: (call) => {
-      const stream = new ProcessStream(call, pipeline, (s) => {
-        active.delete(s);
-        onInFlight?.(active.size);
-      });
+      const stream = new ProcessStream(
+        call,
+        pipeline,
+        (s) => {
+          active.delete(s);
+          onInFlight?.(active.size);
+        },
+        logFailure,
+      );
       active.add(stream);
       onInFlight?.(active.size);
     },

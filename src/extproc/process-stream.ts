@@ -7,6 +7,9 @@ import { clusterNameForOrigin, ROUTE_HEADER, UPSTREAM_HOST_HEADER, upstreamHostF
 import { decodeHeaders, setHeader } from './header-codec.js';
 import type { ProcessingRequest, ProcessingResponse, ProcessServerStream } from './proto.js';
 
+/** Where a stream reports a failure it cannot answer Envoy about (the process's logger). */
+export type StreamFailureLog = (message: string, error: unknown) => void;
+
 function immediate(response: LocalResponse, fault: string | null): ProcessingResponse {
   return {
     immediate_response: {
@@ -69,6 +72,7 @@ export class ProcessStream {
     private readonly call: ProcessServerStream,
     private readonly pipeline: Pipeline,
     private readonly onDone: (stream: ProcessStream) => void,
+    private readonly logFailure: StreamFailureLog,
   ) {
     call.on('data', (message: ProcessingRequest) => this.receive(message));
     call.on('end', () => {
@@ -79,6 +83,9 @@ export class ProcessStream {
     });
     // A client disconnect never delivers end_of_stream: Envoy cancels the call.
     call.on('cancelled', () => this.finish('client_disconnect'));
+    // grpc-js emits 'error' on a server stream when the peer resets it or the transport breaks:
+    // either way the caller is gone and there is no one to answer, so it ends as a disconnect
+    // (recorded in the usage record), which is not the processor's failure to log.
     call.on('error', () => this.finish('client_disconnect'));
   }
 
@@ -103,7 +110,9 @@ export class ProcessStream {
     this.pending++;
     this.tail = this.tail
       .then(() => this.handle(message))
-      .catch(() => {
+      .catch((error: unknown) => {
+        // The pipeline answers its own faults; reaching here is a bug or a broken stream.
+        this.logFailure('ext_proc stream failed; the stream is reset', error);
         this.finish('gateway_error');
         this.call.destroy(new Error('processor failed'));
       })
@@ -272,6 +281,8 @@ export class ProcessStream {
     if (this.finished) return;
     this.finished = true;
     this.onDone(this);
-    if (this.ctx) void this.pipeline.finish(this.ctx, outcome);
+    if (this.ctx) {
+      this.pipeline.finish(this.ctx, outcome).catch((error: unknown) => this.logFailure('finishing an ext_proc request failed (lease, slot or usage record)', error));
+    }
   }
 }

@@ -33,9 +33,8 @@ export function kubeClients(kc: KubeConfig): KubeClients {
   };
 }
 
-/** client-node sends JSON Patch by default; these pick the other patch kinds. */
+/** client-node sends JSON Patch by default; this picks a merge patch. */
 export const MERGE_PATCH = setHeaderOptions('Content-Type', PatchStrategy.MergePatch);
-export const APPLY_PATCH = setHeaderOptions('Content-Type', PatchStrategy.ServerSideApply);
 
 /** The HTTP status of a failed API call, or null when the call never got an answer. */
 export function apiStatus(error: unknown): number | null {

@@ -21,7 +21,6 @@ export const SECRET_LABEL_VALUE = 'true';
 export const SECRET_SELECTOR = `${SECRET_LABEL}=${SECRET_LABEL_VALUE}`;
 
 export type ManagedKind = 'GatewayToken' | 'ProviderCredential' | 'GatewaySettings';
-export const MANAGED_KINDS: readonly ManagedKind[] = ['GatewaySettings', 'GatewayToken', 'ProviderCredential'];
 
 export const PLURALS: Readonly<Record<ManagedKind, string>> = {
   GatewayToken: 'gatewaytokens',

@@ -32,11 +32,3 @@ export interface TraceIds {
   readonly traceId: string;
   readonly spanId: string;
 }
-
-export const SILENT_EVENTS: PipelineEvents = {
-  requestFinished() {},
-  seatWindowExhausted() {},
-  redaction() {},
-  stateError() {},
-  leaseChanged() {},
-};

@@ -298,7 +298,7 @@ function upstreamHeaders(req: IncomingMessage, plan: ForwardPlan): Record<string
   const raw = req.rawHeaders;
   for (let i = 0; i < raw.length; i += 2) {
     const name = (raw[i] as string).toLowerCase();
-    if (remove.has(name) || isHopByHop(name, undefined) || listed?.has(name) === true) continue;
+    if (remove.has(name) || isHopByHop(name) || listed?.has(name) === true) continue;
     const value = raw[i + 1] as string;
     out[name] = out[name] === undefined ? value : `${out[name]}, ${value}`;
   }
@@ -347,7 +347,7 @@ async function forward(
   const out: string[] = [];
   const listed = connectionTokens(typeof upstream.headers.connection === 'string' ? upstream.headers.connection : undefined);
   for (const [name, value] of Object.entries(upstream.headers)) {
-    if (value === undefined || isHopByHop(name, undefined) || listed?.has(name) === true) continue;
+    if (value === undefined || isHopByHop(name) || listed?.has(name) === true) continue;
     lower[name] = Array.isArray(value) ? value.join(', ') : value;
   }
   const decision = pipeline.onResponseHeaders(ctx, upstream.statusCode, lower);

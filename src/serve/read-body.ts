@@ -12,15 +12,12 @@ export interface BodyRateFloor {
 /**
  * Buffer the request body up to `limit` bytes; stop reading as soon as it is
  * exceeded, or as soon as a whole window passes with fewer bytes than the
- * rate floor asks (a stalled upload must not hold its caller slot).
+ * rate floor asks (a stalled upload must not hold its caller slot). A declared
+ * content-length over the limit never gets here: the pipeline refuses it with
+ * the request headers, before the body is read.
  */
 export function readBody(req: IncomingMessage, limit: number, floor?: BodyRateFloor): Promise<BodyRead> {
   return new Promise((resolve) => {
-    const declared = req.headers['content-length'];
-    if (declared !== undefined && Number(declared) > limit) {
-      resolve({ ok: false, reason: 'too_large' });
-      return;
-    }
     const chunks: Buffer[] = [];
     let size = 0;
     let sizeAtWindowStart = 0;

@@ -5,7 +5,7 @@ import { generateToken, hashToken } from '../../../src/auth/token.js';
 import { startExtProcServer, type ExtProcServer } from '../../../src/extproc/extproc-server.js';
 import { openProcessStream, type HeaderMap, type ProcessingRequest, type ProcessingResponse } from '../../../src/extproc/proto.js';
 import { ServedModels } from '../../../src/models/served-models.js';
-import { SILENT_EVENTS } from '../../../src/pipeline/events.js';
+import type { PipelineEvents } from '../../../src/pipeline/events.js';
 import { DEFAULT_PIPELINE_CONFIG } from '../../../src/pipeline/config.js';
 import { Pipeline } from '../../../src/pipeline/pipeline.js';
 import { MemoryState } from '../../../src/state/memory.js';
@@ -45,8 +45,18 @@ interface StreamResult {
   responses: ProcessingResponse[];
 }
 
+const SILENT_EVENTS: PipelineEvents = {
+  requestFinished() {},
+  seatWindowExhausted() {},
+  redaction() {},
+  stateError() {},
+  leaseChanged() {},
+};
+
 describe('ext_proc protocol order', () => {
   let server: ExtProcServer;
+  /** Stream failures the server logged: a protocol violation is answered (INVALID_ARGUMENT), never one of these. */
+  const failures: string[] = [];
   let client: grpc.Client;
 
   beforeAll(async () => {
@@ -58,7 +68,7 @@ describe('ext_proc protocol order', () => {
       }),
     );
     const pipeline = new Pipeline({ state, servedModels: new ServedModels(async () => null), redactor: null, events: SILENT_EVENTS, config: DEFAULT_PIPELINE_CONFIG });
-    server = await startExtProcServer(pipeline, { host: '127.0.0.1', port: 0 });
+    server = await startExtProcServer(pipeline, { host: '127.0.0.1', port: 0 }, { error: (_fields: unknown, message: string) => failures.push(message) });
     client = new grpc.Client(server.address, grpc.credentials.createInsecure());
   });
 
@@ -139,6 +149,10 @@ describe('ext_proc protocol order', () => {
     // The server took all of it and still serves.
     expect((await exchange(['authed', 'body', 'responseHeaders', 'responseBody'])).code).toBe(grpc.status.OK);
     expect(server.inFlight()).toBe(0);
+  });
+
+  it('answers every violation above with a status and logs no stream failure', () => {
+    expect(failures).toEqual([]);
   });
 });
 

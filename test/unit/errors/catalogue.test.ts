@@ -1,7 +1,9 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { FAULT_NAMES, FAULTS } from '../../../src/errors/catalogue.js';
+import { FAULTS, type Fault } from '../../../src/errors/catalogue.js';
+
+const FAULT_NAMES = Object.keys(FAULTS) as Fault[];
 import { RETRY_ADVICE } from '../../../src/errors/retry-advice.js';
 import { GatewayError } from '../../../src/errors/gateway-error.js';
 import { renderGatewayError } from '../../../src/errors/render.js';

@@ -8,7 +8,7 @@ export GW_ADMIN_TOKEN ?= local-admin-token-change-me
 # Placeholder so the example starts without a key; the vendor then answers 401 (relayed as-is).
 export ANTHROPIC_API_KEY ?= sk-ant-placeholder-set-ANTHROPIC_API_KEY
 
-.PHONY: help install build run test test-deps typecheck unit integration e2e clean
+.PHONY: help install build run test test-deps typecheck lint format format-check unit integration e2e clean
 
 help:
 	@echo "make run    install, build and start gw serve on examples/gateway.yaml"
@@ -37,9 +37,20 @@ typecheck: install
 	npx tsc -p tsconfig.json --noEmit
 	npx tsc -p test/tsconfig.json --noEmit
 
+# typescript-eslint with type information (eslint.config.js); any finding fails.
+lint: install
+	npm run --silent lint
+
+# Prettier over the code (.prettierrc.json); `make format` rewrites, format-check only reports.
+format: install
+	npm run --silent format
+
+format-check: install
+	npm run --silent format:check
+
 # After the suite, docs/conformance.md must equal what its generator makes from the statements, the test
 # titles and this run's results (`make docs-conformance` after a full run rewrites it).
-test: build test-deps typecheck
+test: build test-deps typecheck lint
 	@rc=0; npx vitest run || rc=$$?; node test/tools/summary.mjs; node scripts/gen-conformance.mjs --check || rc=1; \
 	  bash test/tools/check-clean-tree.sh || rc=1; exit $$rc
 

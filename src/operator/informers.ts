@@ -1,6 +1,5 @@
 import { ListWatch, Watch, type KubeConfig, type KubernetesListObject, type KubernetesObject } from '@kubernetes/client-node';
 import type { Logger } from '../observability/logger.js';
-import type { Secret } from '../resources/types.js';
 import { kubeErrorLine, type KubeClients } from './kube-client.js';
 import { CRD_VERSION, GROUP, PLURALS, SECRET_SELECTOR, type ClusterCredential, type ClusterSettings, type ClusterToken, type ManagedKind } from './kube-objects.js';
 import { toSecret } from './kube-writer.js';

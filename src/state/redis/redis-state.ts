@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { Cluster, type Redis } from 'ioredis';
 import type { UsageRecord } from '../../metering/usage-record.js';
-import { USAGE_GROUPS, addToTotals, emptyTotals, sameModel, type LogQuery, type UsageQuery, type UsageTotals } from '../queries.js';
+import { USAGE_GROUPS, emptyTotals, sameModel, type LogQuery, type UsageQuery, type UsageTotals } from '../queries.js';
 import type { CompanyRecords, TokenRecord } from '../records.js';
 import type { SecretBox } from '../secret-box.js';
 import {

@@ -76,7 +76,8 @@ describe('values.schema.json', () => {
   });
 
   it('gateway.envoy.settings has exactly the gw envoy-config settings the chart does not own', () => {
-    const settings = (((schema.properties as Record<string, any>).gateway.properties.envoy.properties.settings) as { properties: Record<string, unknown> }).properties;
+    type Props = { properties: Record<string, Props> };
+    const settings = (schema.properties as Record<string, Props>).gateway!.properties.envoy!.properties.settings!.properties;
     // The chart sets these itself: the sidecar socket (never a TCP address), the prefix and the body limit it also gives the processor,
     // and Envoy's tracer from the otel section.
     const owned = ['processorSocket', 'processorAddress', 'pathPrefix', 'maxBodyMb', 'tracingCollector', 'tracingCollectorTls', 'tracingServiceName', 'tracingSamplingPercent'];

@@ -44,12 +44,6 @@ function manifestsOf(name: string): Manifest[] {
   return m;
 }
 
-function setNamed(name: string): ValueSet {
-  const set = sets.find((s) => s.name === name);
-  if (!set) throw new Error(`test/fixtures/chart-values/${name}.yaml is missing`);
-  return set;
-}
-
 const podSpec = (workload: Manifest): Any => (workload as Any).spec.template.spec;
 const byName = (list: Any[]): Record<string, Any> => Object.fromEntries(list.map((x) => [x.name, x]));
 const workloads = (manifests: Manifest[]): Manifest[] => manifests.filter((m) => m.kind === 'Deployment' || m.kind === 'StatefulSet');

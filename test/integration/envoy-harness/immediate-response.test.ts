@@ -90,7 +90,7 @@ describe('immediate_response', () => {
 
   it('applies dynamic_metadata sent with it, only for receiving namespaces', async () => {
     const r = await rig(
-      (m, call) =>
+      (_m, call) =>
         call.send({
           immediate_response: { status: { code: 'TooManyRequests' } },
           dynamic_metadata: {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { chooseCredential, exhaustedUntil, type CandidateLoad } from '../../../src/state/lease-choice.js';
+import { chooseCredential, type CandidateLoad } from '../../../src/state/lease-choice.js';
 import type { CredentialHealth, SeatWindow } from '../../../src/state/state.js';
 import { credential } from '../support/records.js';
 

@@ -124,19 +124,6 @@ for (const [id, , keyword, token] of PREFIXED) {
   const context = literal.startsWith(keyword) ? '' : `${keyword} `;
   table[id] = { tp: [tp(`${context}value: `, value, '\n')], fp: [`${context}value: ${sample(token, 2)}-`, `value: x${value}`] };
 }
-/** The first alternative at the top level of a regex source. */
-function topAlternative(source: string): string {
-  let depth = 0;
-  for (let i = 0; i < source.length; i++) {
-    const c = source[i];
-    if (c === '\\') i++;
-    else if (c === '(' || c === '[') depth++;
-    else if (c === ')' || c === ']') depth--;
-    else if (c === '|' && depth === 0) return source.slice(0, i);
-  }
-  return source;
-}
-
 for (const [id, , keywords, nameSource, valueSource] of CONTEXT) {
   const value = sample(valueSource.replace(/\{(\d+),(\d+)\}/g, (_, a: string, b: string) => `{${Math.max(Number(a), Math.min(Number(b), 24))}}`));
   const fits = new RegExp(`^(?:${nameSource})`, 'i');

@@ -25,10 +25,17 @@ function requestHeaders(): object {
   return { request_headers: { headers: { headers: Object.entries(headers).map(([key, value]) => ({ key, raw_value: Buffer.from(value ?? '') })) } } };
 }
 
+/** A logger that fails the test on any stream failure: none of these streams may fail. */
+const NO_FAILURES = {
+  error(fields: { detail: string }, message: string): void {
+    throw new Error(`unexpected stream failure: ${message}: ${fields.detail}`);
+  },
+};
+
 describe('startExtProcServer', () => {
   it('binds TCP on an ephemeral port and reports host:port', async () => {
     const h = await harness();
-    const server = await startExtProcServer(h.pipeline, { host: '127.0.0.1', port: 0 });
+    const server = await startExtProcServer(h.pipeline, { host: '127.0.0.1', port: 0 }, NO_FAILURES);
     servers.push(server);
     expect(server.address).toMatch(/^127\.0\.0\.1:[1-9]\d*$/);
   });
@@ -37,7 +44,7 @@ describe('startExtProcServer', () => {
     const h = await harness();
     const counts: number[] = [];
     const socket = join(mkdtempSync(join(tmpdir(), 'gw-extproc-')), 'p.sock');
-    const server = await startExtProcServer(h.pipeline, { socketPath: socket }, (count) => counts.push(count));
+    const server = await startExtProcServer(h.pipeline, { socketPath: socket }, NO_FAILURES, (count) => counts.push(count));
     expect(server.address).toBe(`unix:${socket}`);
     const client = new grpc.Client(server.address, grpc.credentials.createInsecure());
     clients.push(client);
@@ -59,7 +66,7 @@ describe('startExtProcServer', () => {
 
   it('shuts down at once when no stream is open', async () => {
     const h = await harness();
-    const server = await startExtProcServer(h.pipeline, { host: '127.0.0.1', port: 0 });
+    const server = await startExtProcServer(h.pipeline, { host: '127.0.0.1', port: 0 }, NO_FAILURES);
     await server.shutdown(60_000);
     expect(server.inFlight()).toBe(0);
   });

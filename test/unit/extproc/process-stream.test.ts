@@ -79,6 +79,8 @@ interface Open {
   readonly h: Harness;
   readonly done: ProcessStream[];
   readonly outcomes: EndOutcome[];
+  /** What the stream logged as failures (message and error text). */
+  readonly failures: string[];
 }
 
 /** A stream over the real pipeline; `wrap` may replace pipeline methods (to fail, or to watch them). */
@@ -100,8 +102,11 @@ async function open(options: Parameters<typeof harness>[0] = {}, wrap?: (pipelin
   });
   const call = new FakeCall();
   const done: ProcessStream[] = [];
-  const stream = new ProcessStream(call as unknown as ProcessServerStream, wrap ? wrap(watched) : watched, (s) => done.push(s));
-  return { call, stream, h, done, outcomes };
+  const failures: string[] = [];
+  const stream = new ProcessStream(call as unknown as ProcessServerStream, wrap ? wrap(watched) : watched, (s) => done.push(s), (message, error) =>
+    failures.push(`${message}: ${error instanceof Error ? error.message : String(error)}`),
+  );
+  return { call, stream, h, done, outcomes, failures };
 }
 
 /** Waits until `n` answers were written. */
@@ -402,8 +407,8 @@ describe('endings', () => {
     expect(call.written).toEqual([]);
   });
 
-  it('destroys the call and records a gateway error when a phase throws', async () => {
-    const { call, outcomes } = await open({}, (pipeline) =>
+  it('destroys the call, records a gateway error and logs the failure when a phase throws', async () => {
+    const { call, outcomes, failures } = await open({}, (pipeline) =>
       new Proxy(pipeline, {
         get(target, property, receiver) {
           if (property === 'onResponseHeaders') return () => {
@@ -420,5 +425,31 @@ describe('endings', () => {
     await vi.waitFor(() => expect(call.destroyed).toBe(true));
     expect(call.destroyError?.message).toBe('processor failed');
     expect(outcomes).toEqual(['gateway_error']);
+    expect(failures).toEqual(['ext_proc stream failed; the stream is reset: defect']);
+  });
+
+  it('logs a finish that fails (lease, slot or usage record) instead of dropping it', async () => {
+    const { call, failures } = await open({}, (pipeline) =>
+      new Proxy(pipeline, {
+        get(target, property, receiver) {
+          if (property === 'finish') return () => Promise.reject(new Error('state gone'));
+          const value = Reflect.get(target, property, receiver) as unknown;
+          return typeof value === 'function' ? (value as (...a: unknown[]) => unknown).bind(target) : value;
+        },
+      }),
+    );
+    call.send(AUTHED);
+    await answers(call, 1);
+    call.emit('cancelled');
+    await vi.waitFor(() => expect(failures).toEqual(['finishing an ext_proc request failed (lease, slot or usage record): state gone']));
+  });
+
+  it('ends as a client disconnect on a stream error, without logging a failure of its own', async () => {
+    const { call, outcomes, failures } = await open();
+    call.send(AUTHED);
+    await answers(call, 1);
+    call.emit('error', new Error('reset by peer'));
+    await vi.waitFor(() => expect(outcomes).toEqual(['client_disconnect']));
+    expect(failures).toEqual([]);
   });
 });

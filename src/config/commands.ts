@@ -181,7 +181,7 @@ export const ENVOY_CONFIG_COMMAND: CommandDef = {
 
 export const REDACT_COMMAND: CommandDef = {
   name: 'redact',
-  summary: 'show what secret scanning does to a request body: reads it on stdin, writes it with every credential replaced by [REDACTED: <rule_id>]',
+  summary: 'show what secret scanning does to a request body: reads it on stdin, writes it with every credential replaced by [REDACTED: rule-id]',
   positionals: [],
   options: [
     bool('text', 'treat the input as plain text instead of a request body'),

@@ -21,6 +21,26 @@ export const MESSAGES = {
   stateRebuilding: 'gw: the gateway\'s token state is being rebuilt (it was lost or never written); nothing was forwarded, retry shortly',
 } as const;
 
+/** What is wrong with the request itself (its head, its body, its encoding, its query). */
+export const REQUEST_MESSAGES = {
+  bodyNotJson: 'gw: the request body is not valid JSON',
+  bodyNotObject: 'gw: the request body must be a JSON object',
+  modelMissing: 'gw: "model" is required and must be a non-empty string',
+  modelTooLong: 'gw: "model" is longer than 256 characters',
+  maxTokensMissing: 'gw: "max_tokens" is required and must be a positive integer',
+  messagesMissing: 'gw: "messages" is required and must be an array',
+  streamNotBoolean: 'gw: "stream" must be a boolean',
+  encodingUnsupported: (coding: string) => `gw: Content-Encoding "${coding}" is not supported; send the body as gzip, deflate or br, or without Content-Encoding`,
+  encodingUndecodable: (coding: string) => `gw: the request body does not decode as Content-Encoding "${coding}"`,
+  headerRepeated: (name: string) => `gw: the ${name} header appears more than once; send it exactly once`,
+  tooManyHeaders: (fields: number, max: number) => `gw: the request carries ${fields} header fields; the gateway accepts at most ${max}`,
+  headersTooLarge: (bytes: number, max: number) => `gw: the request headers take ${bytes} bytes; the gateway accepts at most ${max}`,
+  bodyTooLarge: (limitMiB: number) => `gw: the request body is larger than the gateway's limit of ${limitMiB} MiB`,
+  listLimit: (max: number) => `gw: "limit" must be an integer from 1 to ${max}`,
+  listOneCursor: 'gw: give at most one of "after_id" and "before_id"',
+  listUnknownCursor: (cursor: string) => `gw: "${cursor}" is not a model id of this list; page with the first_id or last_id of a previous page`,
+} as const;
+
 export const CREDENTIAL_MESSAGES = {
   notOnCredentials: (id: string, provider: string) =>
     `gw: "${id}" is not allowed on any of your company's ${provider} credentials; an owner can add it to a ProviderCredential's models`,

@@ -1,4 +1,5 @@
 import { GatewayError } from '../errors/gateway-error.js';
+import { REQUEST_MESSAGES } from '../errors/messages.js';
 import type { RequestHead } from './types.js';
 
 /** Headers whose meaning changes when sent twice: refused, never resolved first-wins. */
@@ -22,7 +23,7 @@ export interface HeaderLimits {
 export function refuseDuplicates(head: RequestHead): void {
   for (const name of head.repeated ?? []) {
     if (mustAppearOnce(name)) {
-      throw new GatewayError('invalid_request', `gw: the ${name.slice(0, 64)} header appears more than once; send it exactly once`);
+      throw new GatewayError('invalid_request', REQUEST_MESSAGES.headerRepeated(name.slice(0, 64)));
     }
   }
 }
@@ -38,9 +39,9 @@ export function refuseOversizedHead(head: RequestHead, limits: HeaderLimits): vo
   }
   fields = Math.max(fields, head.fieldCount ?? 0);
   if (fields > limits.maxHeaders) {
-    throw new GatewayError('headers_too_large', `gw: the request carries ${fields} header fields; the gateway accepts at most ${limits.maxHeaders}`);
+    throw new GatewayError('headers_too_large', REQUEST_MESSAGES.tooManyHeaders(fields, limits.maxHeaders));
   }
   if (bytes > limits.maxHeaderBytes) {
-    throw new GatewayError('headers_too_large', `gw: the request headers take ${bytes} bytes; the gateway accepts at most ${limits.maxHeaderBytes}`);
+    throw new GatewayError('headers_too_large', REQUEST_MESSAGES.headersTooLarge(bytes, limits.maxHeaderBytes));
   }
 }

@@ -1,4 +1,5 @@
 import { GatewayError } from '../errors/gateway-error.js';
+import { REQUEST_MESSAGES } from '../errors/messages.js';
 import { CATALOGUE } from '../models/catalogue.js';
 import { PROVIDERS } from '../models/providers.js';
 import type { ServedModels } from '../models/served-models.js';
@@ -24,11 +25,11 @@ export function readModelsPage(query: string): ModelsPage {
   let limit = DEFAULT_LIMIT;
   if (rawLimit !== null) {
     limit = /^\d{1,7}$/.test(rawLimit) ? Number(rawLimit) : Number.NaN;
-    if (!(limit >= 1 && limit <= MAX_LIMIT)) throw new GatewayError('invalid_request', `gw: "limit" must be an integer from 1 to ${MAX_LIMIT}`);
+    if (!(limit >= 1 && limit <= MAX_LIMIT)) throw new GatewayError('invalid_request', REQUEST_MESSAGES.listLimit(MAX_LIMIT));
   }
   const afterId = params.get('after_id');
   const beforeId = params.get('before_id');
-  if (afterId !== null && beforeId !== null) throw new GatewayError('invalid_request', 'gw: give at most one of "after_id" and "before_id"');
+  if (afterId !== null && beforeId !== null) throw new GatewayError('invalid_request', REQUEST_MESSAGES.listOneCursor);
   return { limit, afterId, beforeId };
 }
 
@@ -47,7 +48,7 @@ export async function modelsListBody(company: CompanyRecords, served: ServedMode
   const cursor = page.afterId ?? page.beforeId;
   if (cursor !== null) {
     const at = all.findIndex((m) => m.id === cursor);
-    if (at === -1) throw new GatewayError('invalid_request', `gw: "${cursor.slice(0, 256)}" is not a model id of this list; page with the first_id or last_id of a previous page`);
+    if (at === -1) throw new GatewayError('invalid_request', REQUEST_MESSAGES.listUnknownCursor(cursor.slice(0, 256)));
     if (page.afterId !== null) start = at + 1;
     else end = at;
   }

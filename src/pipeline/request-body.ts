@@ -1,4 +1,5 @@
 import { GatewayError } from '../errors/gateway-error.js';
+import { REQUEST_MESSAGES } from '../errors/messages.js';
 
 export interface BodyFields {
   readonly model: string;
@@ -17,22 +18,22 @@ export function readBodyFields(body: Buffer, requireMaxTokens: boolean): BodyFie
   try {
     parsed = JSON.parse(body.toString('utf8'));
   } catch {
-    throw new GatewayError('invalid_request', 'gw: the request body is not valid JSON');
+    throw new GatewayError('invalid_request', REQUEST_MESSAGES.bodyNotJson);
   }
   if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) {
-    throw new GatewayError('invalid_request', 'gw: the request body must be a JSON object');
+    throw new GatewayError('invalid_request', REQUEST_MESSAGES.bodyNotObject);
   }
   const fields = parsed as Record<string, unknown>;
   const model = fields.model;
-  if (typeof model !== 'string' || model.length === 0) throw new GatewayError('invalid_request', 'gw: "model" is required and must be a non-empty string');
-  if (model.length > 256) throw new GatewayError('invalid_request', 'gw: "model" is longer than 256 characters');
+  if (typeof model !== 'string' || model.length === 0) throw new GatewayError('invalid_request', REQUEST_MESSAGES.modelMissing);
+  if (model.length > 256) throw new GatewayError('invalid_request', REQUEST_MESSAGES.modelTooLong);
   const maxTokens = fields.max_tokens;
   if (requireMaxTokens && (typeof maxTokens !== 'number' || !Number.isInteger(maxTokens) || maxTokens < 1)) {
-    throw new GatewayError('invalid_request', 'gw: "max_tokens" is required and must be a positive integer');
+    throw new GatewayError('invalid_request', REQUEST_MESSAGES.maxTokensMissing);
   }
-  if (!Array.isArray(fields.messages)) throw new GatewayError('invalid_request', 'gw: "messages" is required and must be an array');
+  if (!Array.isArray(fields.messages)) throw new GatewayError('invalid_request', REQUEST_MESSAGES.messagesMissing);
   const stream = fields.stream;
-  if (stream !== undefined && stream !== null && typeof stream !== 'boolean') throw new GatewayError('invalid_request', 'gw: "stream" must be a boolean');
+  if (stream !== undefined && stream !== null && typeof stream !== 'boolean') throw new GatewayError('invalid_request', REQUEST_MESSAGES.streamNotBoolean);
   return {
     model,
     stream: stream === true,

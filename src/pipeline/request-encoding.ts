@@ -1,6 +1,7 @@
 import { promisify } from 'node:util';
 import { brotliDecompress, gunzip, inflate, inflateRaw } from 'node:zlib';
 import { GatewayError } from '../errors/gateway-error.js';
+import { REQUEST_MESSAGES } from '../errors/messages.js';
 import { tooLarge } from './too-large.js';
 
 type Decoder = (body: Buffer, options: { maxOutputLength: number }) => Promise<Buffer>;
@@ -35,7 +36,7 @@ export async function decodeRequestBody(body: Buffer, contentEncoding: string | 
   if (codings.length === 0) return null;
   for (const coding of codings) {
     if (DECODERS[coding] === undefined) {
-      throw new GatewayError('unsupported_encoding', `gw: Content-Encoding "${coding.slice(0, 40)}" is not supported; send the body as gzip, deflate or br, or without Content-Encoding`);
+      throw new GatewayError('unsupported_encoding', REQUEST_MESSAGES.encodingUnsupported(coding.slice(0, 40)));
     }
   }
   let out = body;
@@ -46,7 +47,7 @@ export async function decodeRequestBody(body: Buffer, contentEncoding: string | 
       out = await decode(out, { maxOutputLength: limit });
     } catch (error) {
       if (isTooLarge(error)) throw tooLarge(limit);
-      throw new GatewayError('unsupported_encoding', `gw: the request body does not decode as Content-Encoding "${coding}"`);
+      throw new GatewayError('unsupported_encoding', REQUEST_MESSAGES.encodingUndecodable(coding));
     }
     if (out.length > limit) throw tooLarge(limit);
   }

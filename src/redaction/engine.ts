@@ -2,6 +2,7 @@ import { shannonEntropy } from './entropy.js';
 import { notPlaceholder } from './filters.js';
 import { KeywordIndex } from './keyword-index.js';
 import type { Budget } from './budget.js';
+import type { Precheck } from './prechecks.js';
 import type { MatchContext, Rule } from './rule.js';
 
 /** A secret found in a scanned string, in that string's offsets. */
@@ -20,6 +21,7 @@ interface CompiledRule {
   readonly before: number;
   readonly after: number;
   readonly anchorBack: number;
+  readonly precheck: Precheck | null;
   readonly entropy: number;
   readonly accept: (secret: string, context: MatchContext) => boolean;
 }
@@ -78,8 +80,12 @@ export class Scanner {
     this.lastAnchor = new Int32Array(rules.length).fill(-1);
   }
 
-  /** Appends to `out` every candidate in `text`, until the budget runs out. */
-  scan(text: string, budget: Budget, out: Candidate[]): void {
+  /**
+   * Appends to `out` every candidate in `text`, until the budget runs out.
+   * `bytes` from `bytesStart` on, if given, are `text` read as latin1 (the
+   * raw body, when a string has no escapes); otherwise they are made here.
+   */
+  scan(text: string, budget: Budget, out: Candidate[], bytes?: Uint8Array, bytesStart = 0): void {
     const { compiled, dispatch, keywordLength, winStart, winEnd, lastAnchor, open } = this;
     const length = text.length;
     const onHit = (keyword: number, start: number): void => {
@@ -107,6 +113,11 @@ export class Scanner {
         } else {
           const at = start - c.anchorBack;
           if (at < 0 || lastAnchor[r] === at) continue;
+          const precheck = c.precheck;
+          if (precheck !== null) {
+            this.work++;
+            if (!precheck(text, at)) continue;
+          }
           if (lastAnchor[r]! < 0) open.push(r);
           lastAnchor[r] = at;
           this.matchAt(r, text, at, out);
@@ -116,9 +127,11 @@ export class Scanner {
     };
 
     this.work += length;
+    const b = bytes ?? Buffer.from(text, 'latin1');
+    const base = bytes === undefined ? 0 : bytesStart;
     let state = 0;
     for (let from = 0; from < length && !budget.exhausted; from += CHUNK) {
-      state = this.index.scan(text, from, Math.min(length, from + CHUNK), onHit, state);
+      state = this.index.scan(b, base + from, base + Math.min(length, from + CHUNK), onHit, state, base);
       budget.check();
     }
     for (const r of open) {
@@ -221,6 +234,7 @@ function compile(rule: Rule): CompiledRule {
     before: rule.window?.before ?? 0,
     after: rule.window?.after ?? 0,
     anchorBack: rule.anchorBack ?? 0,
+    precheck: rule.precheck ?? null,
     entropy: rule.entropy ?? 0,
     accept: rule.accept ?? notPlaceholder,
   };

@@ -79,7 +79,7 @@ export class Redactor {
 
   private scanText(input: Buffer, budget: Budget): RedactionResult {
     const candidates: Candidate[] = [];
-    if (!budget.check()) this.scanner.scan(input.toString('latin1'), budget, candidates);
+    if (!budget.check()) this.scanner.scan(input.toString('latin1'), budget, candidates, input);
     return this.finish(input, candidates, budget, false);
   }
 
@@ -93,8 +93,10 @@ export class Redactor {
   ): void {
     const { key, value } = seg;
     const v = decoded(whole, value);
+    // An unescaped string's characters are its raw bytes.
+    const vBytes = value.escaped ? undefined : input;
     if (key === null) {
-      this.scanner.scan(v, budget, found);
+      this.scanner.scan(v, budget, found, vBytes, value.start);
       if (found.length > 0) this.mapToRaw(input, value, found, 0, v.length, spans);
       return;
     }
@@ -117,7 +119,7 @@ export class Redactor {
     }
     if (long) {
       found.length = 0;
-      this.scanner.scan(v, budget, found);
+      this.scanner.scan(v, budget, found, vBytes, value.start);
       if (found.length > 0) this.mapToRaw(input, value, found, 0, v.length, spans);
     }
   }

@@ -1,4 +1,5 @@
 import { notPlaceholder } from './filters.js';
+import { tokenBoundaryBefore, type Precheck } from './prechecks.js';
 
 /** Where a candidate was found, for acceptance tests that need to look around it. */
 export interface MatchContext {
@@ -34,6 +35,12 @@ export interface Rule {
    */
   readonly window?: { readonly before: number; readonly after: number };
   readonly anchorBack?: number;
+  /**
+   * A cheap necessary condition for a match starting at `at`, asked before
+   * each anchored attempt (windowed rules ignore it): false only where the
+   * pattern cannot match there. See prechecks.ts.
+   */
+  readonly precheck?: Precheck;
   /** Minimum Shannon entropy (bits per character) of the secret. */
   readonly entropy?: number;
   /** When findings overlap, the higher value names the replacement. */
@@ -80,6 +87,7 @@ export function prefixedToken(spec: PrefixedTokenSpec): Rule {
     description: spec.description,
     keywords: spec.keywords,
     pattern: new RegExp(`${BEFORE}(${spec.token})${AFTER}`, spec.flags ?? ''),
+    precheck: tokenBoundaryBefore,
     ...(spec.entropy !== undefined ? { entropy: spec.entropy } : {}),
     specificity: Specificity.prefixed,
     accept: spec.accept ?? notPlaceholder,

@@ -2,6 +2,7 @@
 // telling name surrounds them: `docker login -p …`, `--password=…`,
 // `echo "…" | docker login --password-stdin`, `[DEBUG] Using Key=…`.
 import { isCodeReference, looksLikeTemplate } from '../filters.js';
+import { keyThenLongValue } from '../prechecks.js';
 import { Specificity, type Rule } from '../rule.js';
 import { keyLikeValue, passwordLikeValue } from './generic.js';
 
@@ -84,6 +85,7 @@ export const commandLineRules: readonly Rule[] = [
     keywords: ['key=', 'key:', 'key =', 'key :'],
     // Anchored at `key`; what may stand before it is checked behind it.
     pattern: /(?<=(?:^|[^A-Za-z0-9_-])(?:api[_-]?|access[_-]?|secret[_-]?|auth[_-]?|private[_-]?|signing[_-]?|license[_-]?|sdk[_-]?|app[_-]?|client[_-]?)?)key[ \t]{0,2}[=:][ \t]{0,2}(?:\\{0,3}["'])?([^\x00-\x20"'`<>,;&\\]{16,256})(?![^\x00-\x20"'`<>,;&\\])/i,
+    precheck: keyThenLongValue,
     specificity: Specificity.generic,
     accept: (value, ctx) =>
       keyLikeValue(value) && !isCodeReference(value) && !NOT_SECRET_KEYS.test(ctx.text.slice(Math.max(0, ctx.matchStart - 16), ctx.matchStart)),

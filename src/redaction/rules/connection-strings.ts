@@ -1,4 +1,5 @@
 import { hasLongRun, hasPlaceholderWords, looksLikeTemplate } from '../filters.js';
+import { lettersThenEquals, otherSchemeUserinfo, userinfoThenAt } from '../prechecks.js';
 import { Specificity, type Rule } from '../rule.js';
 
 // Words people put where a password goes in documentation and local setups.
@@ -31,6 +32,7 @@ function urlPassword(id: string, what: string, schemes: readonly string[]): Rule
       `(?<![A-Za-z0-9+.-])(?:${schemes.join('|')})(?:\\+[a-z0-9]{1,20})?://${USER}:(${PASSWORD})@`,
       'i',
     ),
+    precheck: userinfoThenAt,
     specificity: Specificity.structured,
     accept: isRealPassword,
   };
@@ -63,6 +65,7 @@ export const connectionStringRules: readonly Rule[] = [
     keywords: ['://'],
     // Anchored at the `://` hit; the scheme is checked behind it.
     pattern: new RegExp(`(?<=(?<![A-Za-z0-9+.-])[A-Za-z][A-Za-z0-9+.-]{1,30})(?<!https?)://${USER}:(${PASSWORD})@(?=[A-Za-z0-9[])`),
+    precheck: otherSchemeUserinfo,
     specificity: Specificity.structured - 1,
     accept: isRealPassword,
   },
@@ -71,6 +74,7 @@ export const connectionStringRules: readonly Rule[] = [
     description: 'Credentials in an http(s) URL (https://user:password@host, .git-credentials): user and password are replaced together.',
     keywords: ['http://', 'https://'],
     pattern: new RegExp(`https?://((?:${USER}:)?${PASSWORD})@(?=[A-Za-z0-9[])`),
+    precheck: userinfoThenAt,
     specificity: Specificity.structured,
     accept: acceptUserinfo,
   },
@@ -99,6 +103,7 @@ export const connectionStringRules: readonly Rule[] = [
     // other uses of the word cheap.
     pattern:
       /(?:Password|Pwd)[ \t]{0,4}=(?<=(?:Server|Data Source|Host|Address|Addr|User ID|UID)[ \t]{0,4}=[^\r\n]{0,300};[ \t]{0,4}(?:Password|Pwd)[ \t]{0,4}=)[ \t]{0,4}([^;"'\r\n]{1,128})/i,
+    precheck: lettersThenEquals,
     specificity: Specificity.structured,
     accept: (s) => isRealPassword(s.trim()),
   },

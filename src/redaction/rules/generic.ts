@@ -8,6 +8,7 @@ import {
   looksLikeIdentifier,
   looksLikeTemplate,
 } from '../filters.js';
+import { assignmentFollows, type Precheck } from '../prechecks.js';
 import { ASSIGN_OPERATOR, Specificity, type MatchContext, type Rule } from '../rule.js';
 
 // The value of an assignment. Unquoted, it ends at a space, quote, bracket
@@ -215,6 +216,13 @@ function acceptCamelKey(value: string, ctx: MatchContext): boolean {
   return !hasDeniedName(name) && !commaOutsideCall(ctx.text, name, ctx.secretStart);
 }
 
+// `(?<=[a-z0-9])Key…`: the look-behind, then what follows the name.
+const keyAssignment = assignmentFollows(16);
+const camelKeyFollows: Precheck = (text, at) => {
+  const c = text.charCodeAt(at - 1);
+  return ((c >= 97 && c <= 122) || (c >= 48 && c <= 57)) && keyAssignment(text, at);
+};
+
 export const genericRules: readonly Rule[] = [
   {
     id: 'generic-camel-key',
@@ -222,6 +230,7 @@ export const genericRules: readonly Rule[] = [
       'A high-entropy value (16+ characters) assigned to a camelCase name ending in Key (apiKey, cosmosKey, mapsSubscriptionKey); name and shape filters as for generic-api-key.',
     keywords: ['Key'],
     pattern: new RegExp(`(?<=[a-z0-9])Key(?:[A-Z][a-z]{1,12})?(?:${valueAlternatives(16)})`),
+    precheck: camelKeyFollows,
     specificity: Specificity.generic,
     accept: acceptCamelKey,
   },
@@ -238,6 +247,7 @@ export const genericRules: readonly Rule[] = [
       ),
     ],
     pattern: new RegExp(`(?:${API_KEY_NAMES})${REST_OF_NAME}(?:${valueAlternatives(10)})`, 'i'),
+    precheck: assignmentFollows(10),
     specificity: Specificity.generic,
     accept: acceptApiKey,
   },
@@ -247,6 +257,7 @@ export const genericRules: readonly Rule[] = [
       'A value assigned to a name containing password, passwd, passphrase or pwd; template, stand-in and name filters applied.',
     keywords: ['password', 'passwd', 'passphrase', 'pwd'],
     pattern: new RegExp(`(?:password|passwd|passphrase|pwd)${REST_OF_NAME}(?:${valueAlternatives(6)})`, 'i'),
+    precheck: assignmentFollows(6),
     specificity: Specificity.generic + 1,
     accept: acceptPassword,
   },

@@ -1,4 +1,5 @@
 import { decodeBase64, isCodeReference, isPrintableAscii, looksLikeTemplate, notPlaceholder } from '../filters.js';
+import { bearerToken, headerSeparator } from '../prechecks.js';
 import { Specificity, type Rule } from '../rule.js';
 import { isRealPassword } from './connection-strings.js';
 
@@ -44,6 +45,7 @@ export const httpAuthRules: readonly Rule[] = [
     description: 'HTTP Bearer token (Authorization header, curl -H, SDK configuration).',
     keywords: ['bearer '],
     pattern: new RegExp(`(?<![A-Za-z0-9])[Bb]earer[ \\t]{1,4}(${TOKEN})`),
+    precheck: bearerToken,
     entropy: 3,
     specificity: Specificity.header,
     accept: acceptToken,
@@ -56,6 +58,7 @@ export const httpAuthRules: readonly Rule[] = [
       `authorization\\\\{0,2}["']?[ \\t]{0,4}[:=][ \\t]{0,4}\\\\{0,2}["']?(?:(?:token|api-token|bot|key|apikey|sso-key|ssws|splunk|dsn)[ \\t]{1,4})?(${TOKEN})`,
       'i',
     ),
+    precheck: headerSeparator(':='),
     entropy: 3,
     specificity: Specificity.header,
     accept: acceptToken,
@@ -68,6 +71,7 @@ export const httpAuthRules: readonly Rule[] = [
       `(?:x-api-key|api-key|x-goog-api-key|ocp-apim-subscription-key|private-token|x-auth-token|x-access-token)\\\\{0,2}["']?[ \\t]{0,4}:[ \\t]{0,4}\\\\{0,2}["']?(${TOKEN})`,
       'i',
     ),
+    precheck: headerSeparator(':'),
     entropy: 3,
     specificity: Specificity.header,
     accept: acceptToken,

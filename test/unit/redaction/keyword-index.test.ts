@@ -13,9 +13,10 @@ function naive(keywords: readonly string[], text: string): string[] {
 
 function scan(index: KeywordIndex, text: string, chunk = text.length): string[] {
   const hits: string[] = [];
+  const bytes = Buffer.from(text, 'latin1');
   let state = 0;
   for (let from = 0; from < text.length; from += chunk) {
-    state = index.scan(text, from, Math.min(text.length, from + chunk), (k, at) => hits.push(`${k}@${at}`), state);
+    state = index.scan(bytes, from, Math.min(text.length, from + chunk), (k, at) => hits.push(`${k}@${at}`), state);
   }
   return hits.sort();
 }

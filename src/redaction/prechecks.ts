@@ -1,0 +1,269 @@
+// Cheap necessary conditions for an anchored match. A keyword hit costs one
+// regex attempt at the hit; most hits are the word in prose or code
+// (`token` in a sentence, `Bearer ${token}`, `https://host/path`) and fail.
+// Entering the regex engine costs far more than reading a few characters, so
+// a rule may first ask a precheck that reads the characters every match must
+// have. A precheck answers false only where its rule's pattern cannot match
+// at `at` (the match start); it never decides that something is a secret.
+// test/unit/redaction/prechecks.test.ts checks that against the patterns.
+
+/** `(at) => whether the rule's pattern could match starting at at`. */
+export type Precheck = (text: string, at: number) => boolean;
+
+// How far a precheck reads before it stops and lets the regex decide.
+const PERMISSIVE_AFTER = 128;
+
+const isNameChar = (c: number): boolean =>
+  (c >= 97 && c <= 122) || (c >= 65 && c <= 90) || (c >= 48 && c <= 57) || c === 95 || c === 46 || c === 45;
+const isSpace = (c: number): boolean => c === 32 || c === 9;
+const isQuote = (c: number): boolean => c === 34 || c === 39 || c === 96;
+
+// VALUE_CHAR of generic.ts: not controls, space, quotes, `\`, `<>;,(){}[]&`, DEL.
+const isValueChar = (c: number): boolean =>
+  c > 32 && c !== 34 && c !== 39 && c !== 96 && c !== 92 && c !== 60 && c !== 62 && c !== 59 && c !== 44 &&
+  c !== 40 && c !== 41 && c !== 123 && c !== 125 && c !== 91 && c !== 93 && c !== 38 && c !== 127;
+
+/**
+ * After spaces from `j`: a value of at least `min` characters, quoted
+ * (after any `\`s) with characters other than controls, space, the quote,
+ * `\` and DEL, or bare with value characters.
+ */
+function valueAt(text: string, j: number, min: number): boolean {
+  const n = text.length;
+  while (isSpace(text.charCodeAt(j))) j++;
+  let p = j;
+  while (text.charCodeAt(p) === 92) p++;
+  const q = text.charCodeAt(p);
+  if (isQuote(q)) {
+    const stop = p + 1 + min;
+    if (stop > n) return false;
+    for (let i = p + 1; i < stop; i++) {
+      const c = text.charCodeAt(i);
+      if (c <= 32 || c === q || c === 92 || c === 127) return false;
+    }
+    return true;
+  }
+  if (p !== j) return false;
+  const stop = j + min;
+  if (stop > n) return false;
+  for (let i = j; i < stop; i++) if (!isValueChar(text.charCodeAt(i))) return false;
+  return true;
+}
+
+/**
+ * At `d`: one of the operators of ASSIGN_OPERATOR (`=` `=>` `:` `:=` `::=`
+ * `:::=` `?=` `.=`, the spaced dash) or, after a quoted name, a comma; then
+ * spaces and a value. Each way to read the operator is tried, since `:=`
+ * may also be `:` and a value that begins with `=`.
+ */
+function operatorThenValue(text: string, d: number, min: number, comma: boolean): boolean {
+  const c = text.charCodeAt(d);
+  const next = text.charCodeAt(d + 1);
+  switch (c) {
+    case 61: // = =>
+      return valueAt(text, d + 1, min) || (next === 62 && valueAt(text, d + 2, min));
+    case 58: {
+      // : := ::= :::=
+      if (valueAt(text, d + 1, min)) return true;
+      let k = d + 1;
+      while (k < d + 3 && text.charCodeAt(k) === 58) {
+        if (text.charCodeAt(k + 1) === 61 && valueAt(text, k + 2, min)) return true;
+        k++;
+      }
+      return next === 61 && valueAt(text, d + 2, min);
+    }
+    case 63: // ?=
+    case 46: // .=
+      return next === 61 && valueAt(text, d + 2, min);
+    case 45: // spaced dash
+      return valueAt(text, d + 1, min);
+    case 44:
+      return comma && valueAt(text, d + 1, min);
+    default:
+      return false;
+  }
+}
+
+/**
+ * For patterns `NAME [A-Za-z0-9_.-]{0,n} (ASSIGN_OPERATOR value | >xml)`
+ * (generic.ts) whose name is made of `[A-Za-z0-9_.-]` or is `word key`
+ * with one space, and whose value has at least `min` characters: after the
+ * name comes an assignment operator, a quote or `\` (quoted name) then an
+ * operator or `,`, a `]` (`ENV["X"] =`), spaces then an operator or a type
+ * word (`token string = …`), or `>`; after the operator and spaces, a value
+ * of `min` characters.
+ *
+ * The name run is read greedily: a name that ends earlier inside it can only
+ * be followed by `.=` (the other operators are not name characters, and the
+ * spaced dash needs a space before it), and then the greedy run ends at that
+ * `=`, where the same value follows.
+ */
+export function assignmentFollows(min: number): Precheck {
+  const check: Precheck = (text, at) => {
+    const n = text.length;
+    const stop = Math.min(n, at + PERMISSIVE_AFTER);
+    let i = at;
+    while (i < stop && isNameChar(text.charCodeAt(i))) i++;
+    if (i === stop) return stop < n;
+    const c = text.charCodeAt(i);
+    if (c === 62) return true; // `>`: the XML form
+    if (c === 93) {
+      i++;
+      while (isSpace(text.charCodeAt(i))) i++;
+      return operatorThenValue(text, i, min, false);
+    }
+    if (c === 92 || isQuote(c)) {
+      while (text.charCodeAt(i) === 92) i++;
+      if (!isQuote(text.charCodeAt(i))) return false;
+      i++;
+      if (text.charCodeAt(i) === 93) i++;
+      while (isSpace(text.charCodeAt(i))) i++;
+      return operatorThenValue(text, i, min, true);
+    }
+    if (isSpace(c)) {
+      const first = i;
+      while (isSpace(text.charCodeAt(i))) i++;
+      const d = text.charCodeAt(i);
+      // `string`, `str`, `String`, `char*` (case-insensitive patterns).
+      if (d === 115 || d === 83 || d === 99 || d === 67) return true;
+      // `api key`, `secret key`: the name goes on after one space.
+      if (c === 32 && i === first + 1 && (d | 32) === 107 && (text.charCodeAt(i + 1) | 32) === 101 && (text.charCodeAt(i + 2) | 32) === 121) {
+        return check(text, i);
+      }
+      return operatorThenValue(text, i, min, false);
+    }
+    return operatorThenValue(text, i, min, false);
+  };
+  return check;
+}
+
+/** The look-behind of prefixed tokens (`BEFORE`), read directly. */
+export const tokenBoundaryBefore: Precheck = (text, at) => {
+  if (at === 0) return true;
+  const c = text.charCodeAt(at - 1);
+  const glued = (c >= 97 && c <= 122) || (c >= 65 && c <= 90) || (c >= 48 && c <= 57) || c === 95 || c === 43 || c === 47 || c === 46;
+  if (!glued) return true;
+  // After a literal `\n`, `\r` or `\t` escape (text JSON-escaped twice).
+  return at >= 2 && text.charCodeAt(at - 2) === 92 && (c === 110 || c === 114 || c === 116);
+};
+
+const isUserinfoChar = (c: number): boolean =>
+  c > 32 && c !== 34 && c !== 39 && c !== 60 && c !== 62 && c !== 64 && c !== 47 && c !== 92 && c !== 63 && c !== 35 && c !== 96;
+
+/**
+ * For `scheme://userinfo@` patterns whose scheme (and `+suffix`) is made of
+ * `[A-Za-z0-9+]` and whose userinfo excludes controls, space, quotes, `<>`,
+ * `/`, `\`, `?`, `#` and `@`: the first character after `://` that
+ * userinfo may not hold is the `@`.
+ */
+export const userinfoThenAt: Precheck = (text, at) => {
+  const n = text.length;
+  let i = at;
+  const schemeStop = Math.min(n, at + PERMISSIVE_AFTER);
+  for (;;) {
+    if (i === schemeStop) return schemeStop < n;
+    const c = text.charCodeAt(i);
+    if ((c >= 97 && c <= 122) || (c >= 65 && c <= 90) || (c >= 48 && c <= 57) || c === 43) i++;
+    else break;
+  }
+  if (text.charCodeAt(i) !== 58 || text.charCodeAt(i + 1) !== 47 || text.charCodeAt(i + 2) !== 47) return false;
+  i += 3;
+  // USER (128) + `:` + PASSWORD (256) is the longest userinfo.
+  const stop = Math.min(n, i + 400);
+  while (i < stop && isUserinfoChar(text.charCodeAt(i))) i++;
+  if (i === stop) return stop < n;
+  return text.charCodeAt(i) === 64;
+};
+
+/**
+ * any-url-password, anchored at `://`: a scheme character stands before it
+ * and the scheme is not http or https (those have url-credentials).
+ */
+export const otherSchemeUserinfo: Precheck = (text, at) => {
+  if (at === 0) return false;
+  const c = text.charCodeAt(at - 1);
+  const schemeChar = (c >= 97 && c <= 122) || (c >= 65 && c <= 90) || (c >= 48 && c <= 57) || c === 43 || c === 46 || c === 45;
+  if (!schemeChar) return false;
+  if ((at >= 4 && text.startsWith('http', at - 4)) || (at >= 5 && text.startsWith('https', at - 5))) return false;
+  return userinfoThenAt(text, at);
+};
+
+/** `Password` / `Pwd`, `[ \t]*`, then `=` (ADO.NET connection strings). */
+export const lettersThenEquals: Precheck = (text, at) => {
+  const n = text.length;
+  const stop = Math.min(n, at + PERMISSIVE_AFTER);
+  let i = at;
+  for (;;) {
+    if (i === stop) return stop < n;
+    const c = text.charCodeAt(i);
+    if ((c >= 97 && c <= 122) || (c >= 65 && c <= 90)) i++;
+    else break;
+  }
+  while (i < n && isSpace(text.charCodeAt(i))) i++;
+  return text.charCodeAt(i) === 61;
+};
+
+const isHeaderTokenChar = (c: number): boolean =>
+  (c >= 97 && c <= 122) || (c >= 65 && c <= 90) || (c >= 48 && c <= 57) || c === 46 || c === 95 || c === 126 || c === 43 || c === 47 || c === 45;
+
+/**
+ * Header rules `NAME \\{0,2}["']? [ \t]* [:=] [ \t]* \\{0,2}["']? …`, NAME
+ * made of letters and `-`: the separator after the name. `separators` are
+ * the accepted separator characters.
+ */
+export function headerSeparator(separators: string): Precheck {
+  const codes = [...separators].map((s) => s.charCodeAt(0));
+  return (text, at) => {
+    const n = text.length;
+    const stop = Math.min(n, at + PERMISSIVE_AFTER);
+    let i = at;
+    for (;;) {
+      if (i === stop) return stop < n;
+      const c = text.charCodeAt(i);
+      if ((c >= 97 && c <= 122) || (c >= 65 && c <= 90) || c === 45) i++;
+      else break;
+    }
+    while (i < n && text.charCodeAt(i) === 92) i++;
+    if (isQuote(text.charCodeAt(i))) i++;
+    while (i < n && isSpace(text.charCodeAt(i))) i++;
+    return codes.includes(text.charCodeAt(i));
+  };
+}
+
+/**
+ * `Bearer`, `[ \t]+`, then at least 16 characters of a header token; not
+ * glued to a letter or digit before it.
+ */
+export const bearerToken: Precheck = (text, at) => {
+  if (at > 0) {
+    const c = text.charCodeAt(at - 1);
+    if ((c >= 97 && c <= 122) || (c >= 65 && c <= 90) || (c >= 48 && c <= 57)) return false;
+  }
+  const n = text.length;
+  let i = at + 6;
+  if (!isSpace(text.charCodeAt(i))) return false;
+  while (i < n && isSpace(text.charCodeAt(i))) i++;
+  const start = i;
+  while (i < n && i - start < 16 && isHeaderTokenChar(text.charCodeAt(i))) i++;
+  return i - start >= 16;
+};
+
+// Characters of a log-key-value value: not controls, space, quotes, `<>,;&`, `\`.
+const isLogValueChar = (c: number): boolean =>
+  c > 32 && c !== 34 && c !== 39 && c !== 96 && c !== 60 && c !== 62 && c !== 44 && c !== 59 && c !== 38 && c !== 92;
+
+/** `key`, `[ \t]*`, `=` or `:`, `[ \t]*`, `\`s and a quote, then at least 16 value characters. */
+export const keyThenLongValue: Precheck = (text, at) => {
+  const n = text.length;
+  let i = at + 3;
+  while (i < n && isSpace(text.charCodeAt(i))) i++;
+  const op = text.charCodeAt(i);
+  if (op !== 61 && op !== 58) return false;
+  i++;
+  while (i < n && isSpace(text.charCodeAt(i))) i++;
+  while (i < n && text.charCodeAt(i) === 92) i++;
+  if (text.charCodeAt(i) === 34 || text.charCodeAt(i) === 39) i++;
+  const start = i;
+  while (i < n && i - start < 16 && isLogValueChar(text.charCodeAt(i))) i++;
+  return i - start >= 16;
+};

@@ -46,7 +46,15 @@ const MAX_WINDOW = 1 << 15;
 export class Scanner {
   private readonly compiled: readonly CompiledRule[];
   private readonly index: KeywordIndex;
-  private readonly dispatch: readonly (readonly Dispatch[])[];
+  // Keyword to rule dispatch, flattened for the per-hit path: keyword k's targets
+  // are entries [targetStart[k], targetStart[k + 1]) of targetRule and
+  // targetExact; per rule, whether it is windowed and its anchor offset.
+  private readonly targetStart: Int32Array;
+  private readonly targetRule: Int32Array;
+  private readonly targetExact: readonly (string | null)[];
+  private readonly ruleWindowed: Uint8Array;
+  private readonly ruleAnchorBack: Int32Array;
+  private readonly rulePrecheck: readonly (Precheck | null)[];
   private readonly keywordLength: Int32Array;
   // Per-rule window state for the string being scanned.
   private readonly winStart: Int32Array;
@@ -73,7 +81,14 @@ export class Scanner {
       }
     });
     this.index = new KeywordIndex([...keywordIds.keys()]);
-    this.dispatch = dispatch;
+    this.targetStart = new Int32Array(dispatch.length + 1);
+    dispatch.forEach((targets, k) => (this.targetStart[k + 1] = this.targetStart[k]! + targets.length));
+    const flat = dispatch.flat();
+    this.targetRule = Int32Array.from(flat, (d) => d.rule);
+    this.targetExact = flat.map((d) => d.exact);
+    this.ruleWindowed = Uint8Array.from(this.compiled, (c) => (c.windowed ? 1 : 0));
+    this.ruleAnchorBack = Int32Array.from(this.compiled, (c) => c.anchorBack);
+    this.rulePrecheck = this.compiled.map((c) => c.precheck);
     this.keywordLength = Int32Array.from(this.index.keywords, (k) => k.length);
     this.winStart = new Int32Array(rules.length).fill(-1);
     this.winEnd = new Int32Array(rules.length);
@@ -86,16 +101,18 @@ export class Scanner {
    * raw body, when a string has no escapes); otherwise they are made here.
    */
   scan(text: string, budget: Budget, out: Candidate[], bytes?: Uint8Array, bytesStart = 0): void {
-    const { compiled, dispatch, keywordLength, winStart, winEnd, lastAnchor, open } = this;
+    const { compiled, keywordLength, winStart, winEnd, lastAnchor, open } = this;
+    const { targetStart, targetRule, targetExact, ruleWindowed, ruleAnchorBack, rulePrecheck } = this;
     const length = text.length;
     const onHit = (keyword: number, start: number): void => {
       if (budget.exhausted) return;
-      const targets = dispatch[keyword]!;
-      for (let t = 0; t < targets.length; t++) {
-        const { rule: r, exact } = targets[t]!;
+      const end = targetStart[keyword + 1]!;
+      for (let t = targetStart[keyword]!; t < end; t++) {
+        const r = targetRule[t]!;
+        const exact = targetExact[t]!;
         if (exact !== null && !text.startsWith(exact, start)) continue;
-        const c = compiled[r]!;
-        if (c.windowed) {
+        if (ruleWindowed[r] === 1) {
+          const c = compiled[r]!;
           const ws = Math.max(0, start - c.before);
           const we = Math.min(length, start + keywordLength[keyword]! + c.after);
           if (winStart[r]! >= 0) {
@@ -111,9 +128,9 @@ export class Scanner {
           winStart[r] = ws;
           winEnd[r] = we;
         } else {
-          const at = start - c.anchorBack;
+          const at = start - ruleAnchorBack[r]!;
           if (at < 0 || lastAnchor[r] === at) continue;
-          const precheck = c.precheck;
+          const precheck = rulePrecheck[r]!;
           if (precheck !== null) {
             this.work++;
             if (!precheck(text, at)) continue;

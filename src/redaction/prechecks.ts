@@ -13,15 +13,29 @@ export type Precheck = (text: string, at: number) => boolean;
 // How far a precheck reads before it stops and lets the regex decide.
 const PERMISSIVE_AFTER = 128;
 
-const isNameChar = (c: number): boolean =>
-  (c >= 97 && c <= 122) || (c >= 65 && c <= 90) || (c >= 48 && c <= 57) || c === 95 || c === 46 || c === 45;
+const isNameChar = (c: number): boolean => (c >= 97 && c <= 122) || (c >= 65 && c <= 90) || (c >= 48 && c <= 57) || c === 95 || c === 46 || c === 45;
 const isSpace = (c: number): boolean => c === 32 || c === 9;
 const isQuote = (c: number): boolean => c === 34 || c === 39 || c === 96;
 
 // VALUE_CHAR of generic.ts: not controls, space, quotes, `\`, `<>;,(){}[]&`, DEL.
 const isValueChar = (c: number): boolean =>
-  c > 32 && c !== 34 && c !== 39 && c !== 96 && c !== 92 && c !== 60 && c !== 62 && c !== 59 && c !== 44 &&
-  c !== 40 && c !== 41 && c !== 123 && c !== 125 && c !== 91 && c !== 93 && c !== 38 && c !== 127;
+  c > 32 &&
+  c !== 34 &&
+  c !== 39 &&
+  c !== 96 &&
+  c !== 92 &&
+  c !== 60 &&
+  c !== 62 &&
+  c !== 59 &&
+  c !== 44 &&
+  c !== 40 &&
+  c !== 41 &&
+  c !== 123 &&
+  c !== 125 &&
+  c !== 91 &&
+  c !== 93 &&
+  c !== 38 &&
+  c !== 127;
 
 /**
  * After spaces from `j`: a value of at least `min` characters, quoted
@@ -147,8 +161,7 @@ export const tokenBoundaryBefore: Precheck = (text, at) => {
   return at >= 2 && text.charCodeAt(at - 2) === 92 && (c === 110 || c === 114 || c === 116);
 };
 
-const isUserinfoChar = (c: number): boolean =>
-  c > 32 && c !== 34 && c !== 39 && c !== 60 && c !== 62 && c !== 64 && c !== 47 && c !== 92 && c !== 63 && c !== 35 && c !== 96;
+const isUserinfoChar = (c: number): boolean => c > 32 && c !== 34 && c !== 39 && c !== 60 && c !== 62 && c !== 64 && c !== 47 && c !== 92 && c !== 63 && c !== 35 && c !== 96;
 
 /**
  * For `scheme://userinfo@` patterns whose scheme (and `+suffix`) is made of
@@ -203,8 +216,7 @@ export const lettersThenEquals: Precheck = (text, at) => {
   return text.charCodeAt(i) === 61;
 };
 
-const isHeaderTokenChar = (c: number): boolean =>
-  (c >= 97 && c <= 122) || (c >= 65 && c <= 90) || (c >= 48 && c <= 57) || c === 46 || c === 95 || c === 126 || c === 43 || c === 47 || c === 45;
+const isHeaderTokenChar = (c: number): boolean => (c >= 97 && c <= 122) || (c >= 65 && c <= 90) || (c >= 48 && c <= 57) || c === 46 || c === 95 || c === 126 || c === 43 || c === 47 || c === 45;
 
 /**
  * Header rules `NAME \\{0,2}["']? [ \t]* [:=] [ \t]* \\{0,2}["']? …`, NAME
@@ -249,8 +261,7 @@ export const bearerToken: Precheck = (text, at) => {
 };
 
 // Characters of a log-key-value value: not controls, space, quotes, `<>,;&`, `\`.
-const isLogValueChar = (c: number): boolean =>
-  c > 32 && c !== 34 && c !== 39 && c !== 96 && c !== 60 && c !== 62 && c !== 44 && c !== 59 && c !== 38 && c !== 92;
+const isLogValueChar = (c: number): boolean => c > 32 && c !== 34 && c !== 39 && c !== 96 && c !== 60 && c !== 62 && c !== 44 && c !== 59 && c !== 38 && c !== 92;
 
 /** `key`, `[ \t]*`, `=` or `:`, `[ \t]*`, `\`s and a quote, then at least 16 value characters. */
 export const keyThenLongValue: Precheck = (text, at) => {

@@ -11,6 +11,8 @@ import { isIP } from 'node:net';
 import { Document, isMap, isSeq, type Node } from 'yaml';
 import { DYNAMIC_CLUSTERS, ROUTE_HEADER, UPSTREAM_HOST_HEADER } from './cluster-name.js';
 import { accessLogFormat } from './access-log.js';
+import { downstreamRequestLimits, listenerConnectionLimitKey, maxDownstreamConnections } from './downstream-limits.js';
+import { ENVOY_REPLY_MARK_HEADERS, localReplyConfig, PROCESSOR_REPLY_NAMESPACE } from './local-reply.js';
 import { assertEnvoySettings, type EnvoySettings, HEAP_SHARE, preresolvedHosts } from './settings.js';
 
 export { DEFAULT_ENVOY_SETTINGS, resolveEnvoySettings, type EnvoySettings } from './settings.js';
@@ -218,6 +220,9 @@ function routes(s: EnvoySettings): object[] {
     typed_per_filter_config: { [DFP_FILTER]: { '@type': TYPE.dfpPerRoute, host_rewrite_header: UPSTREAM_HOST_HEADER } },
     // Applied by the router, after the processor: the provider never sees the routing headers.
     request_headers_to_remove: [ROUTE_HEADER, UPSTREAM_HOST_HEADER],
+    // Applied to a provider's response before the processor sees it (and before
+    // local_reply_config adds them to Envoy's own replies): only Envoy's replies carry these.
+    response_headers_to_remove: [...ENVOY_REPLY_MARK_HEADERS],
   }));
   // The catch-all. Envoy matches a route before the processor has answered;
   // that first match sees no routing header (Envoy strips any the client sent)
@@ -226,11 +231,12 @@ function routes(s: EnvoySettings): object[] {
   // re-matches one of the routes above before forwarding. Reaching this route
   // at forwarding time means the processor let the request pass without
   // deciding (a clean stream close): nothing checked it and no credential was
-  // chosen, so it fails closed with a local reply.
+  // chosen, so it fails closed with a local reply: a gateway defect (500
+  // internal_error once local_reply_config has put it in our shape).
   const catchAll = {
     name: 'gw_no_upstream',
     match: { prefix: '/' },
-    direct_response: { status: 502, body: { inline_string: 'gw: the gateway did not choose an upstream for this request\n' } },
+    direct_response: { status: 500, body: { inline_string: 'the gateway did not choose an upstream for this request' } },
   };
   return [...byHeader, catchAll];
 }
@@ -260,6 +266,8 @@ function extProcFilter(s: EnvoySettings): object {
       // A header change Envoy refuses becomes a 500 instead of being dropped silently.
       mutation_rules: { disallow_is_error: true },
       allow_mode_override: true,
+      // The processor marks its own immediate_response here, so local_reply_config leaves it alone.
+      metadata_options: { receiving_namespaces: { untyped: [PROCESSOR_REPLY_NAMESPACE] } },
     },
   };
 }
@@ -300,12 +308,17 @@ function connectionManager(s: EnvoySettings): object {
       // Over HTTP/2 Envoy would forward the caller's :scheme (http for an in-cluster caller)
       // to a TLS provider; send the scheme of the upstream connection instead.
       scheme_header_transformation: { match_upstream: true },
-      // No whole-request deadline: a stream lasts as long as the model writes.
-      request_timeout: '0s',
+      // Head and request receipt deadlines, header count and size (request_timeout stops
+      // once the request has gone upstream: a stream still lasts as long as the model writes).
+      ...downstreamRequestLimits(),
+      // No byte in either direction for this long ends the stream: a stalled upload gets 408,
+      // and a caller that stops reading stalls the stream by flow control until it is reset.
       stream_idle_timeout: duration(s.streamIdleTimeoutSeconds),
       drain_timeout: duration(s.drainTimeoutSeconds),
       http2_protocol_options: { connection_keepalive: HTTP2_KEEPALIVE },
       early_header_mutation_extensions: [earlyHeaderMutation()],
+      // Envoy's own answers (timeouts, codec refusals, overflow, the catch-all) in our error shape.
+      local_reply_config: localReplyConfig(),
       access_log: [{ name: 'envoy.access_loggers.stdout', typed_config: { '@type': TYPE.stdoutLog, log_format: { json_format: accessLogFormat() } } }],
       route_config: {
         name: LISTENER,
@@ -399,12 +412,28 @@ function overloadManager(s: EnvoySettings): object {
   };
 }
 
+/**
+ * The caller listener's connection limit (Envoy has it only as a runtime
+ * value): past it a new connection is closed at once. Envoy core has no
+ * limit per client address; see docs/extproc.md.
+ */
+function connectionLimitRuntime(s: EnvoySettings): object {
+  return {
+    layers: [
+      { name: 'gw_static', static_layer: { [listenerConnectionLimitKey(LISTENER)]: maxDownstreamConnections(s.maxConcurrentRequests) } },
+      // What Envoy has without a layered_runtime: runtime changes through the (loopback) admin interface.
+      { name: 'admin', admin_layer: {} },
+    ],
+  };
+}
+
 /** The bootstrap as a plain object (snake_case field names, as Envoy reads them). Throws ConfigError on bad settings. */
 export function envoyBootstrap(settings: EnvoySettings): object {
   assertEnvoySettings(settings);
   return {
     admin: { address: socketAddress(settings.adminAddress, settings.adminPort) },
     overload_manager: overloadManager(settings),
+    layered_runtime: connectionLimitRuntime(settings),
     static_resources: {
       listeners: [
         {

@@ -21,6 +21,8 @@ export const FAULTS = {
   internal_error: { status: 500, type: 'api_error', when: 'a defect in the gateway; nothing was forwarded' },
   no_capacity: { status: 503, type: 'overloaded_error', when: 'no credential could take the request; no `retry-after`' },
   unavailable: { status: 503, type: 'api_error', when: 'the gateway cannot reach its state (fails closed)' },
+  overloaded: { status: 503, type: 'overloaded_error', when: "Envoy in front of the gateway is at one of its own limits (overload manager, a cluster's circuit breaker)" },
+  gateway_timeout: { status: 504, type: 'timeout_error', when: 'no byte from the provider, or no answer from the processor, within the timeout (Envoy plane)' },
 } as const;
 
 export type Fault = keyof typeof FAULTS;

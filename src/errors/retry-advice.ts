@@ -31,4 +31,8 @@ export const RETRY_ADVICE: Readonly<Record<Fault, boolean>> = {
   // Busy credentials free up soon; the exhausted-window case sends x-should-retry: false itself.
   no_capacity: true,
   unavailable: true,
+  // Envoy sheds load near its limits; a little later it takes the request again.
+  overloaded: true,
+  // Nothing arrived for the whole idle timeout (minutes): the same call would most likely wait as long again.
+  gateway_timeout: false,
 };

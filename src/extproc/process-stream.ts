@@ -4,14 +4,26 @@ import type { Pipeline } from '../pipeline/pipeline.js';
 import type { TraceParent } from '../pipeline/tracing.js';
 import type { EndOutcome, LocalResponse } from '../pipeline/types.js';
 import { clusterNameForOrigin, ROUTE_HEADER, UPSTREAM_HOST_HEADER, upstreamHostForOrigin } from '../envoy/cluster-name.js';
+import { PROCESSOR_REPLY_KEY, PROCESSOR_REPLY_NAMESPACE, PROCESSOR_REPLY_ORIGIN } from '../envoy/local-reply.js';
+import { envoyLocalReplyFault, withRequestId } from './envoy-local-reply.js';
 import { decodeHeaders, setHeader } from './header-codec.js';
 import type { ProcessingRequest, ProcessingResponse, ProcessServerStream } from './proto.js';
 
 /** Where a stream reports a failure it cannot answer Envoy about (the process's logger). */
 export type StreamFailureLog = (message: string, error: unknown) => void;
 
+/**
+ * Envoy's local_reply_config rewrites every local reply, this one included;
+ * the mark (stored by the ext_proc filter before it sends the reply) tells it
+ * the reply is already ours. See src/envoy/local-reply.ts.
+ */
+const PROCESSOR_REPLY_MARK = Object.freeze({
+  fields: { [PROCESSOR_REPLY_NAMESPACE]: { structValue: { fields: { [PROCESSOR_REPLY_KEY]: { stringValue: PROCESSOR_REPLY_ORIGIN } } } } },
+});
+
 function immediate(response: LocalResponse, fault: string | null): ProcessingResponse {
   return {
+    dynamic_metadata: PROCESSOR_REPLY_MARK,
     immediate_response: {
       status: { code: response.status },
       headers: { set_headers: [...response.headers.map(([k, v]) => setHeader(k, v)), setHeader('content-length', String(Buffer.byteLength(response.body)))] },
@@ -67,6 +79,8 @@ export class ProcessStream {
   private answeredImmediately = false;
   /** A gRPC status has been sent; nothing more is read. */
   private closed = false;
+  /** The response is Envoy's own local reply (already in our shape): its body gets this request's id. */
+  private envoyReply = false;
 
   constructor(
     private readonly call: ProcessServerStream,
@@ -249,6 +263,29 @@ export class ProcessStream {
     if (!ctx) throw new Error('response headers before request headers');
     const { map, pseudo } = decodeHeaders(message.response_headers?.headers);
     const status = Number(pseudo[':status'] ?? '0');
+    const envoyFault = envoyLocalReplyFault(map);
+    if (envoyFault !== null) {
+      // Envoy's own answer, already in our shape: the gateway's, not the provider's. It keeps
+      // its shape and takes this request's id (in the headers here, in the body below), so the
+      // id the caller quotes finds this request's record and logs.
+      ctx.status = status;
+      ctx.fault = envoyFault;
+      const endOfStream = message.response_headers?.end_of_stream === true;
+      this.envoyReply = !endOfStream;
+      this.write({
+        response_headers: {
+          response: {
+            header_mutation: {
+              remove_headers: ['content-length'],
+              set_headers: [setHeader('x-gw-request-id', ctx.requestId), setHeader('request-id', ctx.requestId)],
+            },
+          },
+        },
+        ...(endOfStream ? {} : { mode_override: { response_body_mode: 'BUFFERED' } }),
+      });
+      if (endOfStream) this.finish('gateway_error');
+      return;
+    }
     const decision = this.pipeline.onResponseHeaders(ctx, status, map);
     const endOfStream = message.response_headers?.end_of_stream === true;
     this.write({
@@ -269,6 +306,12 @@ export class ProcessStream {
   }
 
   private responseBody(message: ProcessingRequest): void {
+    if (this.envoyReply && this.ctx) {
+      const body = withRequestId(Buffer.from(message.response_body?.body ?? Buffer.alloc(0)), this.ctx.requestId);
+      this.write(body ? { response_body: { response: { body_mutation: { body } } } } : CONTINUE_RESPONSE_BODY);
+      if (message.response_body?.end_of_stream) this.finish('gateway_error');
+      return;
+    }
     this.write(CONTINUE_RESPONSE_BODY);
     const ctx = this.ctx;
     if (!ctx) return;

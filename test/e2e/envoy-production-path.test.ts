@@ -165,12 +165,18 @@ describe('the Envoy production path, through the harness configured from the gen
     expect(tlsProvider.messageRequests().at(-1)?.scheme).toBe('http');
   });
 
-  it('refuses a provider certificate from a CA it does not trust: 503, nothing delivered', async () => {
+  it('refuses a provider certificate from a CA it does not trust: 502 upstream_unreachable in our shape, nothing delivered', async () => {
     const h = await harness();
     const before = wrongCaProvider.seen.length;
     const res = await post(h, 'provider_b:b-model');
-    expect(res.status).toBe(503);
-    expect(await res.text()).toMatch(/TLS_error/);
+    // Envoy's own 503 (response flag UF), rewritten by local_reply_config; the processor sees
+    // its headers and leaves them: it is the gateway's answer, not the provider's.
+    expect(res.status).toBe(502);
+    expect(res.headers.get('x-gw-source')).toBe('gateway');
+    expect(res.headers.get('x-gw-fault')).toBe('upstream_unreachable');
+    const body = (await res.json()) as { source: string; fault: string; request_id: string; error: { message: string } };
+    expect(body).toMatchObject({ source: 'gateway', fault: 'upstream_unreachable', request_id: res.headers.get('x-gw-request-id') });
+    expect(body.error.message).toMatch(/^gw: .*TLS_error/);
     expect(wrongCaProvider.seen.length).toBe(before);
   });
 
@@ -226,7 +232,7 @@ describe('the Envoy production path, through the harness configured from the gen
     expect(Object.keys(seen?.headers ?? {}).filter((k) => k.startsWith('x-envoy-') || k.startsWith('x-gw-upstream'))).toEqual([]);
   });
 
-  it('a request the processor lets through undecided ends at the 502 catch-all, even with routing headers from the client', async () => {
+  it('a request the processor lets through undecided ends at the catch-all (500 internal_error in our shape), even with routing headers from the client', async () => {
     // A processor that closes every stream cleanly: Envoy continues without it (reference §2.8).
     const { startScriptedProcessor } = await import('../integration/envoy-harness/fixtures.js');
     const quitter = await startScriptedProcessor((_m, call) => call.finish());
@@ -238,8 +244,9 @@ describe('the Envoy production path, through the harness configured from the gen
         headers: { 'x-gw-upstream': DYNAMIC_CLUSTERS.http, 'x-gw-upstream-host': new URL(intruder.url).host, 'content-type': 'application/json' },
         body: JSON.stringify(BODY),
       });
-      expect(res.status).toBe(502);
-      await res.text();
+      expect(res.status).toBe(500);
+      expect(res.headers.get('x-gw-fault')).toBe('internal_error');
+      expect(await res.json()).toMatchObject({ type: 'error', source: 'gateway', fault: 'internal_error', error: { type: 'api_error', message: expect.stringMatching(/^gw: .*\(envoy: direct_response\)$/) } });
       expect(intruder.seen).toHaveLength(0);
     } finally {
       await quitter.close();

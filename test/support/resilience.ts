@@ -217,7 +217,10 @@ export function classify(res: ResponseLike): Fault | null {
  */
 export function isParserRefusal(res: RawResponse, parsesHttp: boolean): boolean {
   if (res.status !== 400 && res.status !== 431) return false;
-  if (!parsesHttp) return res.headers['x-gw-source'] === undefined;
   const fault = res.status === 431 ? 'headers_too_large' : 'invalid_request';
+  // Envoy's HTTP/1 codec refused it before any filter ran; local_reply_config put it in our shape.
+  if (!parsesHttp) {
+    return res.headers['x-gw-source'] === 'gateway' && res.headers['x-gw-fault'] === fault && /"message":"gw: [^"]*\(envoy: http1\.[a-z_.]+\)"/.test(res.body.toString('utf8'));
+  }
   return res.headers['x-gw-source'] === 'gateway' && res.headers['x-gw-fault'] === fault && res.headers['x-gw-request-id'] === 'req_unparsed' && /"message":"gw: /.test(res.body.toString('utf8'));
 }

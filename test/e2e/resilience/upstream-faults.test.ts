@@ -132,12 +132,14 @@ describe.each(PLANES)('upstream faults through $name', (plane) => {
       expect(record).toMatchObject({ status: 502, fault: 'upstream_unreachable', outcome: 'gateway_error', cost_usd: 0 });
     } else {
       // Envoy: the route's idle timeout answers "stream timeout" itself, 504 because the
-      // request was fully received (Http::Utility::maybeRequestTimeoutCode); it passes the
-      // processor's encode path like any response, which tags it and records it.
+      // request was fully received (Http::Utility::maybeRequestTimeoutCode); local_reply_config
+      // puts it in our shape, and the processor, which sees it on its encode path, keeps it the
+      // gateway's answer, gives it this request's id and records it.
       expect(res.status).toBe(504);
-      expect(body).toBe('stream timeout');
+      expect(classify(fromFetch(res, body))).toBe('gateway_timeout');
+      expect(JSON.parse(body)).toMatchObject({ request_id: requestId, error: { message: expect.stringMatching(/\(envoy: stream_idle_timeout\)$/) } });
       const record = await recordOf(gateway, requestId as string);
-      expect(record).toMatchObject({ status: 504, input_tokens: 0, output_tokens: 0 });
+      expect(record).toMatchObject({ status: 504, fault: 'gateway_timeout', outcome: 'gateway_error', input_tokens: 0, output_tokens: 0 });
     }
     expect(provider.messageRequests().length).toBeGreaterThan(0);
     await expectLeaseFree();

@@ -157,6 +157,35 @@ describe('the validator checks the production-path fields too', () => {
   });
 });
 
+describe('the validator checks the caller bounds and local_reply_config too', () => {
+  const hcm = (doc: J): J => doc.static_resources.listeners[0].filter_chains[0].filters[0].typed_config;
+  const mapper = (doc: J, i: number): J => hcm(doc).local_reply_config.mappers[i];
+  async function edited(name: string, edit: (doc: J) => void): Promise<string> {
+    const { text } = await render(`${name}.source.yaml`, []);
+    const doc = parse(text) as J;
+    edit(doc);
+    const path = join(dir, `${name}.yaml`);
+    writeFileSync(path, stringify(doc));
+    return path;
+  }
+
+  it.each([
+    ['a negative header timeout', (doc: J) => (hcm(doc).request_headers_timeout = '-1s'), 'RequestHeadersTimeout: value must be greater than or equal to 0s'],
+    ['a header size limit above Envoy\'s maximum', (doc: J) => (hcm(doc).max_request_headers_kb = 9000), 'MaxRequestHeadersKb: value must be inside range'],
+    ['a header count limit of zero', (doc: J) => (hcm(doc).common_http_protocol_options.max_headers_count = 0), 'MaxHeadersCount: value must be greater than or equal to 1'],
+    ['a response flag Envoy does not have', (doc: J) => (mapper(doc, 1).filter.response_flag_filter.flags = ['UF', 'XX']), 'value must be in list'],
+    ['a mapper rewriting to a status outside 200-599', (doc: J) => (mapper(doc, 1).status_code = 99), 'StatusCode: value must be inside range'],
+    ['a status comparison Envoy does not have', (doc: J) => (mapper(doc, 3).filter.status_code_filter.comparison.op = 7), 'Op: value must be one of the defined enum values'],
+    ['a mapper without a filter', (doc: J) => delete mapper(doc, 0).filter, 'Filter: value is required'],
+    ['a header to add without a key', (doc: J) => (mapper(doc, 2).headers_to_add[0].header.key = ''), 'Key: value length must be at least 1'],
+  ])('%s', async (name, edit, message) => {
+    const path = await edited(name.replace(/\W+/g, '-'), edit);
+    const result = await runGoTool('envoy-validate', [path]);
+    expect(result.code, result.stderr).toBe(1);
+    expect(result.stderr).toContain(message);
+  });
+});
+
 describe('golden default render', () => {
   it('matches test/fixtures/envoy/generated-default.yaml', async () => {
     const { text } = await render('golden-candidate.yaml', []);

@@ -113,7 +113,9 @@ describe('ext_proc protocol order', () => {
   it('ends the stream after an immediate_response instead of processing what follows', async () => {
     for (const next of ['body', 'responseHeaders', 'responseBody', 'authed'] as const) {
       const result = await exchange(['anonymous', next]);
-      expect(result.responses.map((r) => Object.keys(r).filter((k) => k !== 'response'))).toEqual([['immediate_response']]);
+      // The immediate_response, with the dynamic metadata that marks it as the processor's own reply.
+      expect(result.responses.map((r) => Object.keys(r).filter((k) => k !== 'response' && k !== 'dynamic_metadata'))).toEqual([['immediate_response']]);
+      expect(result.responses[0]?.dynamic_metadata?.fields).toHaveProperty(['gw.local_reply']);
       expect(result.responses[0]?.immediate_response?.details).toBe('gw_no_session');
       expect(result.code, next).toBe(grpc.status.INVALID_ARGUMENT);
       expect(result.details).toContain('after the immediate_response');

@@ -3,8 +3,12 @@
  * the response headers have not left; afterwards an error resets the
  * stream, which an HTTP/1 client sees as a connection closed mid-body.
  */
-import type { ServerResponse } from 'node:http';
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { HeaderMap } from './header-map.js';
+import type { LocalReply } from './local-reply.js';
+
+/** local_reply_config applied to a reply with its details and response flags. */
+export type RewriteLocalReply = (reply: LocalReply, details: string, flags: readonly string[]) => LocalReply;
 
 export interface DownstreamHooks {
   /**
@@ -33,8 +37,10 @@ export class Downstream {
   readonly closed: Promise<void>;
 
   constructor(
+    private readonly req: IncomingMessage,
     private readonly res: ServerResponse,
     onClientGone: () => void,
+    private readonly rewrite: RewriteLocalReply,
     private readonly hooks: DownstreamHooks = {},
   ) {
     this.closed = new Promise((resolve) => {
@@ -108,15 +114,28 @@ export class Downstream {
     });
   }
 
-  /** A local reply, or a reset when the response has already started. */
-  localReply(status: number, headers: HeaderMap, body: Buffer, details: string): void {
+  /**
+   * A local reply (through local_reply_config), or a reset when the response
+   * has already started. Over HTTP/1 a reply sent before the request has fully
+   * arrived closes the connection: the rest of the body is never read
+   * (envoy/source/common/http/conn_manager_impl.cc, a local complete stream with
+   * the remote side open is reset, and an HTTP/1 reset closes the connection).
+   */
+  localReply(status: number, headers: HeaderMap, body: Buffer, details: string, flags: readonly string[] = []): void {
     if (this.finished) return;
     if (this.res.headersSent) {
       this.resetStream(details);
       return;
     }
-    headers.set('content-length', String(body.length));
-    if (this.sendHeaders(status, headers, details)) this.end(body);
+    const reply = this.rewrite({ status, headers, body }, details, flags);
+    reply.headers.set('content-length', String(reply.body.length));
+    if (!this.req.complete) {
+      reply.headers.set('connection', 'close');
+      // Node detaches the socket from the response once it is written: hold on to it now.
+      const socket = this.res.socket;
+      this.res.once('finish', () => socket?.destroy());
+    }
+    if (this.sendHeaders(reply.status, reply.headers, details)) this.end(reply.body);
   }
 
   resetStream(details: string): void {

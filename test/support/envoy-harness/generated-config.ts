@@ -5,6 +5,7 @@
  */
 import { DEFAULT_ENVOY_SETTINGS, envoyBootstrap } from '../../../src/envoy/bootstrap.js';
 import type { EnvoySettings } from '../../../src/envoy/settings.js';
+import type { LocalReplyConfigDoc } from './local-reply.js';
 import type { EnvoyHarnessOptions } from './options.js';
 import { readOverloadConfig } from './overload.js';
 
@@ -13,6 +14,7 @@ interface RouteDoc {
   route?: { cluster: string };
   direct_response?: { status: number; body?: { inline_string?: string } };
   request_headers_to_remove?: string[];
+  response_headers_to_remove?: string[];
   typed_per_filter_config?: Record<string, { host_rewrite_header?: string }>;
 }
 
@@ -30,9 +32,25 @@ interface AccessLogDoc {
 interface HcmDoc {
   access_log?: AccessLogDoc[];
   generate_request_id?: boolean;
+  request_headers_timeout?: string;
+  request_timeout?: string;
+  stream_idle_timeout?: string;
+  max_request_headers_kb?: number;
+  common_http_protocol_options?: { max_headers_count?: number };
+  local_reply_config?: LocalReplyConfigDoc;
+  http_filters: Array<{ name: string; typed_config: { metadata_options?: { receiving_namespaces?: { untyped?: string[] } } } }>;
   scheme_header_transformation?: { match_upstream?: boolean };
   early_header_mutation_extensions?: Array<{ typed_config: { mutations: Array<{ remove?: string; remove_on_match?: { key_matcher: { prefix?: string } } }> } }>;
   route_config: { virtual_hosts: Array<{ routes: RouteDoc[] }> };
+}
+
+/** An Envoy Duration as the generator writes it ("30s", "2.5s"); "0s" disables. */
+function millis(duration: string | undefined): number | undefined {
+  if (duration === undefined) return undefined;
+  const match = /^(\d+(?:\.\d+)?)s$/.exec(duration);
+  if (!match) throw new Error(`the generated bootstrap has a duration the harness cannot read: ${duration}`);
+  const ms = Math.round(Number(match[1]) * 1000);
+  return ms === 0 ? undefined : ms;
 }
 
 /** The harness options for the bootstrap the generator makes from these settings (default: the defaults). */
@@ -68,6 +86,7 @@ export function harnessOptionsFromBootstrap(bootstrap: object): Omit<EnvoyHarnes
   let hostHeader: string | undefined;
   let routeHeader: string | undefined;
   let toRemove: string[] = [];
+  let responseToRemove: string[] = [];
   for (const route of routes) {
     const cluster = doc.static_resources.clusters.find((c) => c.name === route.route?.cluster);
     if (!cluster || cluster.cluster_type?.name !== 'envoy.clusters.dynamic_forward_proxy') continue;
@@ -75,6 +94,7 @@ export function harnessOptionsFromBootstrap(bootstrap: object): Omit<EnvoyHarnes
     hostHeader = Object.values(route.typed_per_filter_config ?? {})[0]?.host_rewrite_header;
     routeHeader = route.match.headers?.find((h) => h.string_match?.exact === cluster.name)?.name;
     toRemove = route.request_headers_to_remove ?? [];
+    responseToRemove = route.response_headers_to_remove ?? [];
   }
   const catchAll = routes.at(-1)?.direct_response;
   const mutations = hcm.early_header_mutation_extensions?.flatMap((e) => e.typed_config.mutations) ?? [];
@@ -85,6 +105,7 @@ export function harnessOptionsFromBootstrap(bootstrap: object): Omit<EnvoyHarnes
     routeHeader,
     upstreamHostHeader: hostHeader,
     requestHeadersToRemove: toRemove,
+    responseHeadersToRemove: responseToRemove,
     catchAll: { status: catchAll.status, body: catchAll.body?.inline_string ?? '' },
     generateRequestId: hcm.generate_request_id ?? true,
     schemeMatchUpstream: hcm.scheme_header_transformation?.match_upstream ?? false,
@@ -93,5 +114,12 @@ export function harnessOptionsFromBootstrap(bootstrap: object): Omit<EnvoyHarnes
     allowModeOverride: true,
     ...(hcm.access_log ? { accessLogFormat: accessLogFormat(hcm.access_log) } : {}),
     ...(doc.overload_manager !== undefined ? { overload: readOverloadConfig(doc.overload_manager) } : {}),
+    receivingNamespaces: hcm.http_filters.flatMap((f) => f.typed_config.metadata_options?.receiving_namespaces?.untyped ?? []),
+    localReplyConfig: hcm.local_reply_config,
+    requestHeadersTimeoutMs: millis(hcm.request_headers_timeout),
+    requestTimeoutMs: millis(hcm.request_timeout),
+    streamIdleTimeoutMs: millis(hcm.stream_idle_timeout),
+    ...(hcm.max_request_headers_kb !== undefined ? { maxRequestHeadersKb: hcm.max_request_headers_kb } : {}),
+    ...(hcm.common_http_protocol_options?.max_headers_count !== undefined ? { maxHeadersCount: hcm.common_http_protocol_options.max_headers_count } : {}),
   };
 }

@@ -3,13 +3,14 @@
  * router, driving a real ext_proc processor over gRPC. See docs/extproc.md.
  */
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import type { AddressInfo, Socket } from 'node:net';
 import * as grpc from '@grpc/grpc-js';
 import { Agent } from 'undici';
 import { newStats, resolveOptions, type AccessLogEntry, type EnvoyHarnessOptions, type EnvoyHarnessStats } from './options.js';
 import { compileJsonFormat } from './access-log-format.js';
 import { OverloadManager } from './overload.js';
 import { RequestFlow } from './request-flow.js';
+import { codecReply } from './codec-reply.js';
 
 export { splitEvery, splitSeeded } from './chunking.js';
 export { HeaderMap } from './header-map.js';
@@ -56,9 +57,19 @@ export async function startEnvoyHarness(options: EnvoyHarnessOptions): Promise<E
   const client = new grpc.Client(grpcTarget(resolved.processor), grpc.credentials.createInsecure());
   const dispatcher = new Agent({ keepAliveTimeout: 1_000 });
 
-  // Envoy's max_request_headers_kb default: 60 KiB (api/envoy/extensions/filters/network/
-  // http_connection_manager/v3/http_connection_manager.proto); larger headers get 431.
-  const server = createServer({ maxHeaderSize: 60 * 1024 }, (req: IncomingMessage, res: ServerResponse) => {
+  // max_request_headers_kb is Node's maxHeaderSize, request_headers_timeout its headersTimeout;
+  // both refusals come back through clientError (codec-reply.ts). Node's own whole-request
+  // timeout is off: request_timeout is the flow's. maxHeadersCount 0 lets the flow count every
+  // field (Node would silently keep only the first 2000).
+  const headersTimeout = resolved.requestHeadersTimeoutMs ?? 0;
+  const server = createServer(
+    {
+      maxHeaderSize: resolved.maxRequestHeadersKb * 1024,
+      headersTimeout,
+      requestTimeout: 0,
+      ...(headersTimeout > 0 ? { connectionsCheckingInterval: Math.max(20, Math.min(30_000, headersTimeout / 4)) } : {}),
+    },
+    (req: IncomingMessage, res: ServerResponse) => {
     const flow = new RequestFlow(req, res, { options: resolved, client, dispatcher, stats, overload, formatLine });
     const done = flow.run().then(
       ({ entry, line }) => {
@@ -72,7 +83,10 @@ export async function startEnvoyHarness(options: EnvoyHarnessOptions): Promise<E
     );
     inFlight.add(done);
     void done.finally(() => inFlight.delete(done));
-  });
+    },
+  );
+  server.maxHeadersCount = 0;
+  server.on('clientError', (error: NodeJS.ErrnoException, socket: Socket) => codecReply(error, socket, resolved.localReplyConfig));
   const maxConnections = resolved.overload?.maxActiveDownstreamConnections;
   if (maxConnections !== undefined && overload) {
     // global_downstream_max_connections: past the limit Envoy closes a new connection as it

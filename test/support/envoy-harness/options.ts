@@ -6,6 +6,7 @@
 import type { ProtoStruct } from '../../../src/extproc/proto.js';
 import type { MutationRules } from './header-mutation.js';
 import type { OverloadConfig } from './overload.js';
+import type { LocalReplyConfigDoc } from './local-reply.js';
 import { GATEWAY_PROCESSING_MODE, type HarnessProcessingMode } from './processing-mode.js';
 
 /** Cuts one upstream data event into the pieces the filter is handed. */
@@ -89,6 +90,11 @@ export interface EnvoyHarnessOptions {
   /** Route request_headers_to_remove, applied when forwarding; default [routeHeader] (our provider routes drop it). */
   requestHeadersToRemove?: string[];
   /**
+   * Route response_headers_to_remove, applied to a provider's response by the
+   * router before any encoder filter (the processor) sees it; default none.
+   */
+  responseHeadersToRemove?: string[];
+  /**
    * Route idle_timeout: no upstream byte for this long ends the request, with
    * a "stream timeout" local reply before the response headers (504 once the
    * request was fully received, 408 before) and a stream reset after them.
@@ -118,6 +124,27 @@ export interface EnvoyHarnessOptions {
   accessLogFormat?: Record<string, unknown>;
   /** The bootstrap's overload_manager, read by readOverloadConfig. Default: none. */
   overload?: OverloadConfig;
+  /**
+   * HCM local_reply_config: every local reply (codec refusals, timeouts, the
+   * router's, ext_proc failures and immediate responses) is rewritten by it.
+   * Default none: Envoy's plain-text replies.
+   */
+  localReplyConfig?: LocalReplyConfigDoc;
+  /** HCM request_headers_timeout (408 "request header timeout"); default none (Envoy's default: disabled). */
+  requestHeadersTimeoutMs?: number;
+  /** HCM request_timeout (408 "request timeout" until the request has gone upstream); default none. */
+  requestTimeoutMs?: number;
+  /**
+   * HCM stream_idle_timeout: no request or response byte passing for this long
+   * ends the stream, with a "stream timeout" local reply (408 while the
+   * request is incomplete, 504 after) before the response headers and a reset
+   * after them. Default none (Envoy's default is 5 minutes; tests use short ones).
+   */
+  streamIdleTimeoutMs?: number;
+  /** HCM max_request_headers_kb; default 60 (Envoy's). Larger heads get 431. */
+  maxRequestHeadersKb?: number;
+  /** common_http_protocol_options.max_headers_count; default 100 (Envoy's). More fields get 431. */
+  maxHeadersCount?: number;
 }
 
 export interface ResolvedOptions {
@@ -146,11 +173,18 @@ export interface ResolvedOptions {
   emptyFinalChunk: boolean;
   autoHostRewrite: boolean;
   requestHeadersToRemove: string[];
+  responseHeadersToRemove: string[];
   routeIdleTimeoutMs: number | undefined;
   flowControl: boolean;
   tracing: boolean;
   accessLogFormat: Record<string, unknown> | undefined;
   overload: OverloadConfig | undefined;
+  localReplyConfig: LocalReplyConfigDoc | undefined;
+  requestHeadersTimeoutMs: number | undefined;
+  requestTimeoutMs: number | undefined;
+  streamIdleTimeoutMs: number | undefined;
+  maxRequestHeadersKb: number;
+  maxHeadersCount: number;
 }
 
 export function resolveOptions(o: EnvoyHarnessOptions): ResolvedOptions {
@@ -184,11 +218,20 @@ export function resolveOptions(o: EnvoyHarnessOptions): ResolvedOptions {
     emptyFinalChunk: o.responseChunking?.emptyFinalChunk ?? true,
     autoHostRewrite: o.autoHostRewrite ?? true,
     requestHeadersToRemove: (o.requestHeadersToRemove ?? [o.routeHeader ?? 'x-gw-upstream']).map((h) => h.toLowerCase()),
+    responseHeadersToRemove: (o.responseHeadersToRemove ?? []).map((h) => h.toLowerCase()),
     routeIdleTimeoutMs: o.routeIdleTimeoutMs,
     flowControl: o.flowControl ?? false,
     tracing: o.tracing ?? false,
     accessLogFormat: o.accessLogFormat,
     overload: o.overload,
+    localReplyConfig: o.localReplyConfig,
+    requestHeadersTimeoutMs: o.requestHeadersTimeoutMs,
+    requestTimeoutMs: o.requestTimeoutMs,
+    streamIdleTimeoutMs: o.streamIdleTimeoutMs,
+    // Envoy's defaults: api/envoy/extensions/filters/network/http_connection_manager/v3/
+    // http_connection_manager.proto (max_request_headers_kb), api/envoy/config/core/v3/protocol.proto (max_headers_count).
+    maxRequestHeadersKb: o.maxRequestHeadersKb ?? 60,
+    maxHeadersCount: o.maxHeadersCount ?? 100,
   };
 }
 

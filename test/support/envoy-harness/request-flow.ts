@@ -17,6 +17,7 @@ import {
 } from '../../../src/extproc/proto.js';
 import type { StreamFacts } from './access-log-format.js';
 import { Downstream } from './downstream.js';
+import { rewriteLocalReply } from './local-reply.js';
 import { HeaderMap } from './header-map.js';
 import { applyHeaderMutation, type MutationResult } from './header-mutation.js';
 import type { AccessLogEntry, EnvoyHarnessStats, ResolvedOptions } from './options.js';
@@ -24,7 +25,7 @@ import { ACTIONS, type OverloadManager } from './overload.js';
 import { mergeModeOverride, UnsupportedModeError, type HarnessProcessingMode } from './processing-mode.js';
 import { ProcessorStream, type ExchangeOutcome, type Failure } from './processor-stream.js';
 import { responseFlags, transportFailureReason } from './response-flags.js';
-import { forward, isHopByHop, resolveUpstreamAddress, routerReply, selectCluster, targetOf, type RoutedResponse } from './upstream.js';
+import { forward, isHopByHop, resolveUpstreamAddress, rewrittenRouterReply, routerReply, selectCluster, targetOf, type RoutedResponse } from './upstream.js';
 
 export interface FlowEnv {
   options: ResolvedOptions;
@@ -65,6 +66,9 @@ export class RequestFlow {
   private upstreamAddress: string | undefined;
   /** Releases of the bytes this request holds in the overload manager's modelled heap. */
   private readonly held: Array<() => void> = [];
+  private readonly timers: NodeJS.Timeout[] = [];
+  private idleTimer: NodeJS.Timeout | undefined;
+  private requestTimer: NodeJS.Timeout | undefined;
 
   constructor(
     private readonly req: IncomingMessage,
@@ -74,14 +78,21 @@ export class RequestFlow {
     this.options = env.options;
     this.stats = env.stats;
     this.mode = { ...env.options.processingMode };
-    this.down = new Downstream(res, () => this.onClientGone(), {
-      keepAliveDisabled: () => {
-        const overload = env.overload;
-        if (!overload?.isSaturated(ACTIONS.disableHttpKeepalive)) return false;
-        overload.stats.downstream_cx_overload_disable_keepalive += 1;
-        return true;
+    this.down = new Downstream(
+      req,
+      res,
+      () => this.onClientGone(),
+      (reply, details, flags) => rewriteLocalReply(this.options.localReplyConfig, reply, { details, flags, metadata: this.metadata }),
+      {
+        keepAliveDisabled: () => {
+          const overload = env.overload;
+          if (!overload?.isSaturated(ACTIONS.disableHttpKeepalive)) return false;
+          overload.stats.downstream_cx_overload_disable_keepalive += 1;
+          return true;
+        },
       },
-    });
+    );
+    this.armTimers();
     this.trace = this.options.tracing ? envoyTrace(req.headers.traceparent) : undefined;
     this.proc = new ProcessorStream(
       env.client,
@@ -128,6 +139,7 @@ export class RequestFlow {
     }
     await this.down.closed;
     for (const release of this.held) release();
+    this.clearTimers();
     const entry: AccessLogEntry = {
       method,
       path,
@@ -172,7 +184,7 @@ export class RequestFlow {
     // (checkMaxHeadersSize, "http1.too_many_headers"); api/envoy/config/core/v3/protocol.proto
     // (HttpProtocolOptions.max_headers_count). The size limit (max_request_headers_kb,
     // default 60 KiB) is the Node server's maxHeaderSize, which also answers 431.
-    if (this.req.rawHeaders.length / 2 > MAX_HEADERS_COUNT) {
+    if (this.req.rawHeaders.length / 2 > this.options.maxHeadersCount) {
       this.down.localReply(431, new HeaderMap(), Buffer.from('Request Header Fields Too Large'), 'http1.too_many_headers');
       throw new Stop();
     }
@@ -183,6 +195,7 @@ export class RequestFlow {
       ? readBody(this.req, (chunk) => {
           this.bytesReceived += chunk.length;
           if (this.env.overload) this.held.push(this.env.overload.hold(chunk.length));
+          this.touch();
         }).then((read) => {
           this.requestCompleteAt = Date.now();
           return read;
@@ -242,10 +255,12 @@ export class RequestFlow {
     if (cluster === undefined) {
       // A direct_response route answers with its own status and body; no route at all is 404.
       const catchAll = this.options.catchAll;
-      return catchAll ? routerReply(catchAll.status, catchAll.body, 'direct_response') : routerReply(404, '', 'route_not_found');
+      return this.localRouted(catchAll ? routerReply(catchAll.status, catchAll.body, 'direct_response') : routerReply(404, '', 'route_not_found', ['NR']));
     }
     const target = targetOf(cluster, this.headers, this.options);
-    if (!target) return routerReply(503, 'no healthy upstream', 'no_healthy_upstream');
+    if (!target) return this.localRouted(routerReply(503, 'no healthy upstream', 'no_healthy_upstream', ['UH']));
+    // The request has gone upstream: request_timeout is disarmed.
+    this.disarmRequestTimer();
     this.cluster = cluster;
     this.upstreamHost = target.base.host;
     this.upstreamAddress = await resolveUpstreamAddress(target.base);
@@ -262,7 +277,81 @@ export class RequestFlow {
     );
     if (routed.details === 'via_upstream') this.firstUpstreamRxAt = Date.now();
     this.checkStopped();
+    if (routed.local) return this.localRouted(routed);
+    // The router's modify_headers (the route's response_headers_to_remove) runs before encodeHeaders
+    // reaches the encoder filters: envoy/source/common/router/router.cc Filter::onUpstreamHeaders.
+    for (const name of this.options.responseHeadersToRemove) routed.headers.remove(name);
     return routed;
+  }
+
+  /**
+   * A router's local reply goes through local_reply_config before the
+   * encoder filters (the processor) see it: Utility::prepareLocalReply runs
+   * the rewrite, then encodeHeaders passes the encoder filter chain.
+   */
+  private localRouted(routed: RoutedResponse): RoutedResponse {
+    const local = routed.local;
+    if (!local) return routed;
+    const headers = routed.headers.clone();
+    headers.remove(':status');
+    const reply = rewriteLocalReply(this.options.localReplyConfig, { status: routed.status, headers, body: local.body }, { details: routed.details, flags: local.flags, metadata: this.metadata });
+    return rewrittenRouterReply(reply.status, reply.headers, reply.body, routed.details);
+  }
+
+  // ------------------------------------------------------------ timers
+
+  /**
+   * request_timeout runs from the start of the request until it has gone
+   * upstream or a response begins; stream_idle_timeout restarts on every
+   * request or response byte that passes (conn_manager_impl.cc,
+   * ActiveStream::onRequestTimeout and onIdleTimeout; the proto comments of
+   * request_timeout and stream_idle_timeout). Before the response headers an
+   * idle timeout is answered 408 while the request is incomplete and 504 after
+   * (Utility::maybeRequestTimeoutCode), later it resets the stream.
+   */
+  private armTimers(): void {
+    const { requestTimeoutMs, streamIdleTimeoutMs } = this.options;
+    if (requestTimeoutMs !== undefined) {
+      this.requestTimer = setTimeout(() => {
+        this.upstreamAbort.abort();
+        this.down.localReply(408, new HeaderMap(), Buffer.from('request timeout'), 'request_overall_timeout');
+      }, requestTimeoutMs);
+      this.requestTimer.unref();
+      this.timers.push(this.requestTimer);
+    }
+    if (streamIdleTimeoutMs !== undefined) this.touch();
+  }
+
+  /** An encode or decode event passed: the stream is not idle. */
+  private touch(): void {
+    const { streamIdleTimeoutMs } = this.options;
+    if (streamIdleTimeoutMs === undefined || this.down.finished) return;
+    if (this.idleTimer) this.idleTimer.refresh();
+    else {
+      this.idleTimer = setTimeout(() => this.onIdle(), streamIdleTimeoutMs);
+      this.idleTimer.unref();
+      this.timers.push(this.idleTimer);
+    }
+  }
+
+  private onIdle(): void {
+    this.upstreamAbort.abort();
+    if (this.down.headersSent) this.down.resetStream('stream_idle_timeout');
+    else this.down.localReply(this.req.complete ? 504 : 408, new HeaderMap(), Buffer.from('stream timeout'), 'stream_idle_timeout', ['SI']);
+  }
+
+  /** Response bytes handed to the codec: the response has begun, and the stream is not idle. */
+  private encodeEvent(): void {
+    this.disarmRequestTimer();
+    this.touch();
+  }
+
+  private disarmRequestTimer(): void {
+    if (this.requestTimer) clearTimeout(this.requestTimer);
+  }
+
+  private clearTimers(): void {
+    for (const t of this.timers) clearTimeout(t);
   }
 
   // ------------------------------------------------------------ encode path
@@ -292,6 +381,7 @@ export class RequestFlow {
       await this.bufferedResponse(routed, headers);
       return;
     }
+    this.encodeEvent();
     if (!this.down.sendHeaders(statusOf(headers, routed.status), headers, routed.details)) throw new Stop();
     if (routed.endOfStream || this.responseBodyReplaced) {
       this.upstreamAbort.abort();
@@ -304,6 +394,7 @@ export class RequestFlow {
 
   private async passThrough(routed: RoutedResponse): Promise<void> {
     await this.pumpUpstream(routed, async (chunk) => {
+      this.encodeEvent();
       await this.down.write(chunk);
     });
     await this.responseTrailers(routed);
@@ -339,7 +430,9 @@ export class RequestFlow {
       const common = this.answer(outcome)?.response_body?.response;
       if (common) body = this.applyBufferedBodyAnswer(common, headers, body, 'response');
     }
+    this.encodeEvent();
     if (!this.down.sendHeaders(statusOf(headers, routed.status), headers, routed.details)) throw new Stop();
+    this.encodeEvent();
     await this.down.write(body);
     await this.responseTrailers(routed);
     this.proc.close();
@@ -364,7 +457,10 @@ export class RequestFlow {
         try {
           if (this.down.finished) return;
           const out = this.streamedChunkOut(await answer, piece);
-          if (out) await this.down.write(out);
+          if (out) {
+            this.encodeEvent();
+            await this.down.write(out);
+          }
         } finally {
           backlog -= piece.length;
         }
@@ -608,9 +704,6 @@ export class RequestFlow {
   }
 }
 
-/** HttpProtocolOptions.max_headers_count default. */
-const MAX_HEADERS_COUNT = 100;
-
 function requestHeaderMap(req: IncomingMessage, generateRequestId: boolean): HeaderMap {
   const headers = HeaderMap.fromPairs([
     [':authority', req.headers.host ?? ''],
@@ -652,6 +745,11 @@ function readBody(req: IncomingMessage, onChunk: (chunk: Buffer) => void): Promi
     });
     req.on('error', () => resolve({ kind: 'aborted' }));
     req.on('close', () => {
+      if (!req.complete) resolve({ kind: 'aborted' });
+    });
+    // After a local reply Node no longer ties the request to its socket, so the
+    // socket's own close is what ends an upload that will never complete.
+    req.socket.once('close', () => {
       if (!req.complete) resolve({ kind: 'aborted' });
     });
   });

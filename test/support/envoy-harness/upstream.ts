@@ -22,6 +22,11 @@ export interface RoutedResponse {
   details: string;
   /** The response's trailers, once its body has been read (none: empty). */
   trailers(): HeaderMap;
+  /**
+   * Set on the router's own local replies that local_reply_config has not yet
+   * rewritten: their body and response flags (UF, UH, SI, NR...).
+   */
+  local?: { body: Buffer; flags: readonly string[] };
 }
 
 /** Where a routed request goes: a static cluster's base URL, or a dynamic forward proxy target. */
@@ -91,11 +96,19 @@ async function* once(body: Buffer): AsyncIterable<Buffer> {
   if (body.length > 0) yield body;
 }
 
-export function routerReply(status: number, text: string, details: string): RoutedResponse {
+export function routerReply(status: number, text: string, details: string, flags: readonly string[] = []): RoutedResponse {
   const body = Buffer.from(text);
   const headers = HeaderMap.fromPairs([[':status', String(status)]]);
   if (body.length > 0) headers.add('content-type', 'text/plain');
   headers.add('content-length', String(body.length));
+  return { status, headers, body: once(body), endOfStream: body.length === 0, details, trailers: () => new HeaderMap(), local: { body, flags } };
+}
+
+/** A router local reply after local_reply_config: headers as rewritten (content-type and -length included). */
+export function rewrittenRouterReply(status: number, rewritten: HeaderMap, body: Buffer, details: string): RoutedResponse {
+  const headers = HeaderMap.fromPairs([[':status', String(status)]]);
+  for (const h of rewritten.toProto()) headers.add(h.key ?? '', h.raw_value ?? Buffer.alloc(0));
+  if (!headers.has('content-length')) headers.add('content-length', String(body.length));
   return { status, headers, body: once(body), endOfStream: body.length === 0, details, trailers: () => new HeaderMap() };
 }
 
@@ -107,7 +120,7 @@ export function routerReply(status: number, text: string, details: string): Rout
  * envoy/source/common/http/conn_manager_impl.cc ActiveStream::onIdleTimeout
  */
 export function idleTimeoutReply(): RoutedResponse {
-  return routerReply(504, 'stream timeout', 'stream_idle_timeout');
+  return routerReply(504, 'stream timeout', 'stream_idle_timeout', ['SI']);
 }
 
 function connectFailure(reason: string): RoutedResponse {
@@ -115,6 +128,7 @@ function connectFailure(reason: string): RoutedResponse {
     503,
     `upstream connect error or disconnect/reset before headers. reset reason: ${reason}`,
     `upstream_reset_before_response_started{${reason}}`,
+    ['UF'],
   );
 }
 

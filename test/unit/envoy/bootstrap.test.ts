@@ -75,7 +75,8 @@ describe('envoyBootstrap routes and clusters', () => {
     const last = routes[routes.length - 1];
     expect(last.match).toEqual({ prefix: '/' });
     expect(last.route).toBeUndefined();
-    expect(last.direct_response.status).toBe(502);
+    // A gateway defect (the processor did not decide): 500, put in our shape by local_reply_config.
+    expect(last.direct_response.status).toBe(500);
     expect(routes.filter((r) => !r.route)).toHaveLength(1);
   });
 
@@ -205,7 +206,8 @@ describe('envoyBootstrap ext_proc and connection manager', () => {
     expect(listener.address).toEqual({ socket_address: { address: '0.0.0.0', port_value: 8080 } });
     expect(bootstrap.admin).toEqual({ address: { socket_address: { address: '127.0.0.1', port_value: 9901 } } });
     expect(hcm['@type']).toBe('type.googleapis.com/envoy.extensions.filters.network.http_connection_manager.v3.HttpConnectionManager');
-    expect(hcm.request_timeout).toBe('0s');
+    // request_timeout stops once the request has gone upstream, so it never bounds a provider's answer.
+    expect(hcm.request_timeout).toBe('300s');
     expect(hcm.stream_idle_timeout).toBe('600s');
     expect(hcm.drain_timeout).toBe('20s');
     expect(hcm.use_remote_address).toBe(true);

@@ -10,7 +10,7 @@ import { envoyBootstrap } from '../../../src/envoy/bootstrap.js';
 import { MAX_HEADERS_COUNT, MAX_REQUEST_HEADERS_KB } from '../../../src/envoy/downstream-limits.js';
 import { PROCESSOR_REPLY_KEY, PROCESSOR_REPLY_NAMESPACE, PROCESSOR_REPLY_ORIGIN } from '../../../src/envoy/local-reply.js';
 import { DEFAULT_ENVOY_SETTINGS } from '../../../src/envoy/settings.js';
-import { FAULTS, FAULT_NAMES } from '../../../src/errors/catalogue.js';
+import { FAULTS } from '../../../src/errors/catalogue.js';
 import { RETRY_ADVICE } from '../../../src/errors/retry-advice.js';
 import { DEFAULT_PIPELINE_CONFIG } from '../../../src/pipeline/config.js';
 
@@ -78,7 +78,7 @@ describe('local_reply_config in the generated bootstrap', () => {
     expect(rest.length).toBeGreaterThan(5);
     for (const mapper of rest) {
       const body = mapper.body_format_override.json_format;
-      expect(FAULT_NAMES).toContain(body.fault);
+      expect(Object.keys(FAULTS)).toContain(body.fault);
       expect(body).toEqual({
         type: 'error',
         error: { type: FAULTS[body.fault as keyof typeof FAULTS].type, message: expect.stringMatching(/^gw: .+ \(envoy: %RESPONSE_CODE_DETAILS%\)$/) },

@@ -41,6 +41,14 @@ export const REQUEST_MESSAGES = {
   listUnknownCursor: (cursor: string) => `gw: "${cursor}" is not a model id of this list; page with the first_id or last_id of a previous page`,
 } as const;
 
+/** Spend limits (402 over_budget) and unpriced models. Amounts come formatted (`$1.23`), times as ISO 8601. */
+export const SPEND_MESSAGES = {
+  wouldPass: (label: string, spent: string, reserved: string, reset: string) =>
+    `gw: this request would pass the ${label}: ${spent} is spent or reserved, and the request's worst case of ${reserved} (its body as input plus max_tokens of output) is reserved before it is forwarded; a smaller max_tokens may fit, otherwise the limit resets at ${reset}`,
+  reached: (label: string, reset: string) => `gw: the ${label} is reached; it resets at ${reset}`,
+  unpricedRefused: (model: string) => `gw: "${model}" has no known price and your company refuses unpriced models; an owner can add its price in GatewaySettings`,
+} as const;
+
 export const CREDENTIAL_MESSAGES = {
   notOnCredentials: (id: string, provider: string) =>
     `gw: "${id}" is not allowed on any of your company's ${provider} credentials; an owner can add it to a ProviderCredential's models`,

@@ -1,4 +1,5 @@
 import { GatewayError } from '../errors/gateway-error.js';
+import { SPEND_MESSAGES } from '../errors/messages.js';
 import type { Price } from '../models/price.js';
 import type { CompanySettings, SpendLimit } from '../state/records.js';
 import type { SpendCheck } from '../state/state.js';
@@ -65,11 +66,11 @@ export function overBudget(check: SpendCheck, now: number, shortfall: SpendShort
   const reset = new Date(check.resetAt).toISOString();
   const message =
     shortfall !== null && shortfall.spentMicros < check.limitMicros
-      ? `gw: this request would pass the ${check.label}: ${dollars(shortfall.spentMicros)} is spent or reserved, and the request's worst case of ${dollars(shortfall.reservedMicros)} (its body as input plus max_tokens of output) is reserved before it is forwarded; a smaller max_tokens may fit, otherwise the limit resets at ${reset}`
-      : `gw: the ${check.label} is reached; it resets at ${reset}`;
+      ? SPEND_MESSAGES.wouldPass(check.label, dollars(shortfall.spentMicros), dollars(shortfall.reservedMicros), reset)
+      : SPEND_MESSAGES.reached(check.label, reset);
   return new GatewayError('over_budget', message, [['retry-after', String(seconds)]]);
 }
 
 export function unpricedRefused(model: string): GatewayError {
-  return new GatewayError('model_not_allowed', `gw: "${model}" has no known price and your company refuses unpriced models; an owner can add its price in GatewaySettings`);
+  return new GatewayError('model_not_allowed', SPEND_MESSAGES.unpricedRefused(model));
 }

@@ -78,7 +78,9 @@ export function generate() {
     const versions = doc.spec.versions.filter((v) => v.storage);
     if (versions.length !== 1) throw new Error(`gen-resource-types: ${file} must have exactly one storage version`);
     const spec = versions[0].schema.openAPIV3Schema.properties.spec;
-    out += `\n/** ${kind}.spec (crds/${file}, ${doc.spec.group}/${versions[0].name}). ${String(spec.description ?? '').replace(/\s+/g, ' ').trim()} */\n`;
+    out += `\n/** ${kind}.spec (crds/${file}, ${doc.spec.group}/${versions[0].name}). ${String(spec.description ?? '')
+      .replace(/\s+/g, ' ')
+      .trim()} */\n`;
     out += `export interface ${kind}Spec ${objectType(spec, '')}\n`;
   }
   return out;

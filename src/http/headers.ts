@@ -13,4 +13,3 @@ export interface LocalResponse {
   readonly headers: ReadonlyArray<readonly [string, string]>;
   readonly body: string;
 }
-

@@ -46,7 +46,7 @@ describe('one message catalogue', () => {
 
   it('finds a literal text (the check can fail), and the not-yet-moved list names only files that still need it', () => {
     expect(literalTexts("throw new GatewayError('invalid_request', `gw: ${x}`);", 'planted.ts')).toEqual(['planted.ts:1']);
-    expect(literalTexts('throw new GatewayError(\'invalid_request\', MESSAGES.noBearer);', 'clean.ts')).toEqual([]);
+    expect(literalTexts("throw new GatewayError('invalid_request', MESSAGES.noBearer);", 'clean.ts')).toEqual([]);
     for (const f of NOT_YET_MOVED) expect(literalTexts(readFileSync(join(ROOT, f), 'utf8'), f).length, `${f} has no literal text left: remove it from NOT_YET_MOVED`).toBeGreaterThan(0);
   });
 });

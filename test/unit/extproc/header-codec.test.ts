@@ -4,7 +4,13 @@ import { decodeHeaders, setHeader } from '../../../src/extproc/header-codec.js';
 describe('decodeHeaders', () => {
   it('reads raw_value bytes as latin1 without depending on a copy', () => {
     const raw = Buffer.from('caf\u00e9', 'latin1');
-    const { map, pseudo } = decodeHeaders({ headers: [{ key: ':path', raw_value: Buffer.from('/v1/messages') }, { key: 'X-Name', raw_value: raw }, { key: 'x-name', value: 'two' }] });
+    const { map, pseudo } = decodeHeaders({
+      headers: [
+        { key: ':path', raw_value: Buffer.from('/v1/messages') },
+        { key: 'X-Name', raw_value: raw },
+        { key: 'x-name', value: 'two' },
+      ],
+    });
     expect(pseudo[':path']).toBe('/v1/messages');
     expect(map['x-name']).toBe('caf\u00e9, two');
     raw[0] = 0x43;

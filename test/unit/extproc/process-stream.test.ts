@@ -103,8 +103,11 @@ async function open(options: Parameters<typeof harness>[0] = {}, wrap?: (pipelin
   const call = new FakeCall();
   const done: ProcessStream[] = [];
   const failures: string[] = [];
-  const stream = new ProcessStream(call as unknown as ProcessServerStream, wrap ? wrap(watched) : watched, (s) => done.push(s), (message, error) =>
-    failures.push(`${message}: ${error instanceof Error ? error.message : String(error)}`),
+  const stream = new ProcessStream(
+    call as unknown as ProcessServerStream,
+    wrap ? wrap(watched) : watched,
+    (s) => done.push(s),
+    (message, error) => failures.push(`${message}: ${error instanceof Error ? error.message : String(error)}`),
   );
   return { call, stream, h, done, outcomes, failures };
 }
@@ -408,15 +411,18 @@ describe('endings', () => {
   });
 
   it('destroys the call, records a gateway error and logs the failure when a phase throws', async () => {
-    const { call, outcomes, failures } = await open({}, (pipeline) =>
-      new Proxy(pipeline, {
-        get(target, property, receiver) {
-          if (property === 'onResponseHeaders') return () => {
-            throw new Error('defect');
-          };
-          return Reflect.get(target, property, receiver) as unknown;
-        },
-      }),
+    const { call, outcomes, failures } = await open(
+      {},
+      (pipeline) =>
+        new Proxy(pipeline, {
+          get(target, property, receiver) {
+            if (property === 'onResponseHeaders')
+              return () => {
+                throw new Error('defect');
+              };
+            return Reflect.get(target, property, receiver) as unknown;
+          },
+        }),
     );
     call.send(AUTHED);
     call.send({ request_body: { body: BODY, end_of_stream: true } });
@@ -429,14 +435,16 @@ describe('endings', () => {
   });
 
   it('logs a finish that fails (lease, slot or usage record) instead of dropping it', async () => {
-    const { call, failures } = await open({}, (pipeline) =>
-      new Proxy(pipeline, {
-        get(target, property, receiver) {
-          if (property === 'finish') return () => Promise.reject(new Error('state gone'));
-          const value = Reflect.get(target, property, receiver) as unknown;
-          return typeof value === 'function' ? (value as (...a: unknown[]) => unknown).bind(target) : value;
-        },
-      }),
+    const { call, failures } = await open(
+      {},
+      (pipeline) =>
+        new Proxy(pipeline, {
+          get(target, property, receiver) {
+            if (property === 'finish') return () => Promise.reject(new Error('state gone'));
+            const value = Reflect.get(target, property, receiver) as unknown;
+            return typeof value === 'function' ? (value as (...a: unknown[]) => unknown).bind(target) : value;
+          },
+        }),
     );
     call.send(AUTHED);
     await answers(call, 1);

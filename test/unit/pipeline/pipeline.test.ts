@@ -70,7 +70,14 @@ describe('phase 1: onRequestHeaders', () => {
     const h = await harness();
     const ctx = h.pipeline.begin(head('HEAD', '/', {}));
     const response = respond(await h.pipeline.onRequestHeaders(ctx));
-    expect(response).toEqual({ status: 200, headers: [['x-gw-request-id', 'req_1'], ['request-id', 'req_1']], body: '' });
+    expect(response).toEqual({
+      status: 200,
+      headers: [
+        ['x-gw-request-id', 'req_1'],
+        ['request-id', 'req_1'],
+      ],
+      body: '',
+    });
     expect(h.calls).toEqual([]);
   });
 

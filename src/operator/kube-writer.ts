@@ -28,6 +28,21 @@ export interface KubeWriter {
   createEvent(event: EventInput, component: { name: string; instance: string }): Promise<void>;
 }
 
+/**
+ * Whether a GatewayToken of this name exists, asked of the API server
+ * itself (a list without a resourceVersion is a quorum read), never of the
+ * informer cache: a cache that lags must not make a live token look deleted.
+ * A list by name needs only the `list` the informers already have.
+ */
+export type TokenLookup = (namespace: string, name: string) => Promise<boolean>;
+
+export function liveTokenLookup(clients: KubeClients): TokenLookup {
+  return async (namespace, name) => {
+    const list = (await clients.custom.listNamespacedCustomObject({ group: GROUP, version: CRD_VERSION, namespace, plural: PLURALS.GatewayToken, fieldSelector: `metadata.name=${name}` })) as { items?: unknown[] };
+    return (list.items ?? []).length > 0;
+  };
+}
+
 /** The namespace is being deleted: the API server refuses anything new in it (NamespaceLifecycle). */
 export class NamespaceTerminating extends Error {}
 

@@ -11,7 +11,7 @@ import { healthEvent, tokenGeneratedEvent, type EventRecorder } from './events.j
 import { addFinalizer, needsFinalizer, readyToRelease, releaseFinalizer } from './finalizers.js';
 import { ensureGeneratedTokenSecret } from './generated-tokens.js';
 import { generatedSecretOwnership, hasFinalizer, isDeleting, SECRET_LABEL, SECRET_LABEL_VALUE, SECRET_SELECTOR, type ClusterResource, type ClusterToken } from './kube-objects.js';
-import { NamespaceTerminating, type KubeWriter } from './kube-writer.js';
+import { NamespaceTerminating, type KubeWriter, type TokenLookup } from './kube-writer.js';
 import type { OperatorMetrics } from './operator-metrics.js';
 import { resourceSetOf, snapshotOf, type ClusterView, type NamespaceSnapshot } from './snapshot.js';
 import type { RevocationLedger } from './revocation-ledger.js';
@@ -29,6 +29,10 @@ export interface ReconcilerDeps {
   /** This replica's leadership epoch (the Lease's transition count), carried by every Redis write. */
   readonly epoch: () => number;
   readonly ledger: RevocationLedger;
+  /** Asks the API server (not the cache) whether a GatewayToken of this name exists. */
+  readonly tokenExists: TokenLookup;
+  /** True once every informer finished its first list: before, a missing object proves nothing. */
+  readonly synced: () => boolean;
 }
 
 /** Thrown when leadership went away during a reconcile; the new leader redoes the namespace. */
@@ -196,13 +200,15 @@ export class NamespaceReconciler {
     else if (gone.length > 0) this.unguardedDeletions.set(namespace, (this.unguardedDeletions.get(namespace) ?? []).filter((t) => !gone.includes(t)));
 
     const { secrets, conflicts } = await this.generatedSecrets(snapshot);
-    const inForce = (await this.deps.state.getCompany(namespace))?.settings ?? this.settingsInForce.get(namespace);
+    const current = await this.deps.state.getCompany(namespace);
+    const inForce = current?.settings ?? this.settingsInForce.get(namespace);
     const desired = desiredState(resourceSetOf(snapshot, secrets), {
       revokedHashes: this.deps.ledger.hashes(),
       lastValidSettings: () => inForce,
       secretLabel: { label: SECRET_SELECTOR, unlabelled },
     });
     const company = desired.companies.find((c) => c.company === namespace) ?? null;
+    await this.revokeVanished(namespace, current, { ...snapshot, secrets: [...snapshot.secrets, ...secrets] }, company);
 
     const digest = digestOf(company);
     if (forced || this.written.get(namespace) !== digest) {
@@ -246,6 +252,70 @@ export class NamespaceReconciler {
     }
     this.reports.set(namespace, { entries, company });
     return 'ok';
+  }
+
+  /**
+   * Rebuild's entry (it writes companies itself, without a reconcile): the
+   * records Redis holds for `namespace` whose token vanished are revoked
+   * before `desired` replaces them.
+   */
+  async revokeVanishedBeforeRebuild(namespace: string, desired: CompanyRecords | null): Promise<void> {
+    const current = await this.deps.state.getCompany(namespace);
+    await this.revokeVanished(namespace, current, snapshotOf(this.deps.view, namespace), desired);
+  }
+
+  /**
+   * Deleting a GatewayToken revokes its hash, whichever way it went. The
+   * finalizer and the delete event cover a token this replica saw go; this
+   * covers the rest: a token deleted while no operator ran before it carried
+   * the finalizer (the operator died between its Redis write and its
+   * finalizer patch), a generated token whose Secret went with it, a
+   * generated value replaced because its Secret vanished. Any token record
+   * Redis holds that the write about to happen would drop is judged:
+   *  - no GatewayToken of that name in the cache: the API server is asked
+   *    (a quorum read); if none exists there either, the object the record
+   *    was written for is gone for good (uids never return), so its hash is
+   *    revoked — a lagging cache or a stale leader can only cause a lookup,
+   *    never a revocation of a live token;
+   *  - a generated token whose value is not kept: the Secret is read from
+   *    the API server, and the old hash is revoked only if the Secret is
+   *    really gone or really holds another value (what a stale cache holds
+   *    does not count);
+   *  - anything else (a hashed token whose spec now names another hash, a
+   *    token revoked, refused or in conflict) is the resource's own doing and
+   *    handled by the rules for it.
+   * Nothing is judged before every informer finished its first list. The
+   * revocation is written like the others (ledger, then tombstones), only
+   * while this replica leads, and before the fenced write that drops the record.
+   */
+  private async revokeVanished(namespace: string, current: CompanyRecords | null, snapshot: NamespaceSnapshot, desired: CompanyRecords | null): Promise<void> {
+    if (!current || current.tokens.length === 0) return;
+    const kept = new Set(desired?.tokens.map((t) => t.hash) ?? []);
+    const dropped = current.tokens.filter((r) => !kept.has(r.hash) && !this.deps.ledger.has(r.hash));
+    if (dropped.length === 0) return;
+    if (!this.deps.synced()) throw new Error('the informer caches have not finished their first list: token records are judged afterwards');
+    const vanished: RevokedToken[] = [];
+    for (const record of dropped) {
+      const token = snapshot.tokens.find((t) => t.metadata.name === record.name);
+      if (token === undefined) {
+        if (!(await this.deps.tokenExists(namespace, record.name))) vanished.push({ hash: record.hash, company: namespace, name: record.name });
+        continue;
+      }
+      if (token.spec.tokenHash || token.spec.revoked || isDeleting(token)) continue;
+      // A generated value lives only in its Secret: a Secret gone, or holding another value, means this one is gone for good.
+      const secret = await this.deps.writer.readSecret(namespace, generatedTokenSecretName(record.name));
+      const ownership = generatedSecretOwnership(secret ?? undefined, token);
+      if (secret && ownership === 'foreign') continue;
+      const value = secret && ownership === 'ours' ? readSecretKey([secret], namespace, secret.metadata.name, GENERATED_TOKEN_KEY) : null;
+      if (value === null || (value.ok && hashToken(value.value) !== record.hash)) vanished.push({ hash: record.hash, company: namespace, name: record.name });
+    }
+    if (vanished.length === 0) return;
+    await this.write(async () => {
+      await this.deps.ledger.record(vanished);
+      await this.deps.state.revokeTokens(vanished);
+    });
+    this.deps.metrics.redisWrites.inc({ operation: 'revoke-vanished' });
+    this.deps.logger.warn({ namespace, tokens: vanished.map((v) => v.name) }, 'token records whose GatewayToken (or generated value) is gone were revoked');
   }
 
   /**

@@ -1,7 +1,7 @@
 import type { Logger } from '../observability/logger.js';
 import { desiredState } from '../reconcile/desired-records.js';
 import { newGeneration } from '../runtime/generation-watch.js';
-import type { CompanySettings } from '../state/records.js';
+import type { CompanyRecords, CompanySettings } from '../state/records.js';
 import type { GatewayState } from '../state/state.js';
 import { namespaceOf } from './kube-objects.js';
 import type { RevocationLedger } from './revocation-ledger.js';
@@ -61,6 +61,8 @@ export interface RebuildDeps {
   readonly namespace: string | null;
   /** Settings last written per company (Redis lost its own copy), kept when a GatewaySettings is invalid. */
   readonly lastValid?: (company: string) => CompanySettings | undefined;
+  /** Before a company's records are replaced or removed: revokes the records whose token vanished (NamespaceReconciler). */
+  readonly beforeWrite: (company: string, desired: CompanyRecords | null) => Promise<void>;
 }
 
 const REBUILD_PARALLEL = 8;
@@ -78,7 +80,6 @@ export async function rebuildRedis(deps: RebuildDeps): Promise<{ companies: numb
   const notLeader = (): Error => new Error('lost the leader Lease during a rebuild');
   if (!deps.isLeader()) throw notLeader();
   await deps.state.revokeTokens(deps.ledger.all());
-  const revoked = deps.ledger.hashes();
   const namespaces = [...namespacesWithResources(deps.view)];
   const fence = { epoch: deps.epoch() };
   let tokens = 0;
@@ -86,8 +87,9 @@ export async function rebuildRedis(deps: RebuildDeps): Promise<{ companies: numb
     if (!deps.isLeader()) throw notLeader();
     await Promise.all(
       namespaces.slice(i, i + REBUILD_PARALLEL).map(async (namespace) => {
-        const desired = desiredState(resourceSetOf(snapshotOf(deps.view, namespace)), { revokedHashes: revoked, lastValidSettings: (c) => deps.lastValid?.(c) });
+        const desired = desiredState(resourceSetOf(snapshotOf(deps.view, namespace)), { revokedHashes: deps.ledger.hashes(), lastValidSettings: (c) => deps.lastValid?.(c) });
         const company = desired.companies.find((c) => c.company === namespace);
+        await deps.beforeWrite(namespace, company ?? null);
         if (company) {
           tokens += company.tokens.length;
           await deps.state.replaceCompany(company, fence);
@@ -98,6 +100,7 @@ export async function rebuildRedis(deps: RebuildDeps): Promise<{ companies: numb
   const defined = new Set(namespaces);
   for (const company of await deps.state.listCompanies()) {
     if (defined.has(company) || (deps.namespace !== null && company !== deps.namespace)) continue;
+    await deps.beforeWrite(company, null);
     await deps.state.removeCompany(company, fence);
   }
   if (!deps.isLeader()) throw notLeader();

@@ -12,7 +12,7 @@ import { EventRecorder } from './events.js';
 import { createInformers } from './informers.js';
 import { kubeClients, kubeErrorLine, loadKubeConfig } from './kube-client.js';
 import { namespaceOf, type ClusterResource } from './kube-objects.js';
-import { clientNodeWriter } from './kube-writer.js';
+import { clientNodeWriter, liveTokenLookup } from './kube-writer.js';
 import { electionTiming, LeaderElector } from './leader-election.js';
 import { kubeLeaseStore } from './lease-store.js';
 import { createOperatorAdminServer } from './operator-admin.js';
@@ -79,7 +79,7 @@ export async function runOperator(config: OperatorConfig, deps: { logger: Logger
   const isLeader = (): boolean => elector?.isLeader() ?? false;
   const epoch = (): number => elector?.epoch() ?? 0;
   const ledger = new RevocationLedger(configMapLedgerStore(clients, config.leaseNamespace));
-  const reconciler = new NamespaceReconciler({ view, writer, state, events, metrics, logger, isLeader, epoch, ledger });
+  const reconciler = new NamespaceReconciler({ view, writer, state, events, metrics, logger, isLeader, epoch, ledger, tokenExists: liveTokenLookup(clients), synced: () => informers.synced() });
   const telemetry = await startTelemetry(config.otel, logger);
 
   // Fenced while holding the Lease: the Lease's count restarted (deleted Lease) below what Redis has seen.
@@ -207,7 +207,7 @@ export async function runOperator(config: OperatorConfig, deps: { logger: Logger
         const startedAt = Date.now();
         try {
           await ledger.load();
-          const done = await rebuildRedis({ view, state, ledger, epoch, isLeader, namespace: config.namespace, lastValid: (c) => reconciler.lastSettings(c) });
+          const done = await rebuildRedis({ view, state, ledger, epoch, isLeader, namespace: config.namespace, lastValid: (c) => reconciler.lastSettings(c), beforeWrite: (c, company) => reconciler.revokeVanishedBeforeRebuild(c, company) });
           logger.info({ why, companies: done.companies, tokens: done.tokens, revoked: ledger.all().length, ms: Date.now() - startedAt }, 'redis rebuilt from the cluster');
         } catch (error) {
           if (error instanceof FencedWrite) onFenced(error.current);

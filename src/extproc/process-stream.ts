@@ -7,7 +7,7 @@ import { clusterNameForOrigin, ROUTE_HEADER, UPSTREAM_HOST_HEADER, upstreamHostF
 import { PROCESSOR_REPLY_KEY, PROCESSOR_REPLY_NAMESPACE, PROCESSOR_REPLY_ORIGIN } from '../envoy/local-reply.js';
 import { envoyLocalReplyFault, withRequestId } from './envoy-local-reply.js';
 import { decodeHeaders, setHeader } from './header-codec.js';
-import type { ProcessingRequest, ProcessingResponse, ProcessServerStream } from './proto.js';
+import type { ProcessingRequest, ProcessingResponse, ProcessServerStream, TrailersResponse } from './proto.js';
 
 /** Where a stream reports a failure it cannot answer Envoy about (the process's logger). */
 export type StreamFailureLog = (message: string, error: unknown) => void;
@@ -180,8 +180,10 @@ export class ProcessStream {
       case 'response_body':
         return this.responseBody(message);
       case 'request_trailers':
-        // The request was decided on its (BUFFERED) body already; trailers change nothing.
-        return this.write({ request_trailers: {} });
+        // The request was decided on its (BUFFERED) body already. Trailers are caller header
+        // fields too, and none is on the forwarding allow-list: every one is removed, so a
+        // trailer cannot carry to the provider what a header may not (gw serve forwards none).
+        return this.write({ request_trailers: requestTrailersAnswer(message) });
       case 'response_trailers':
         // A response that ends with trailers has no body message with end_of_stream:
         // its trailers are the end of a complete response.
@@ -328,4 +330,14 @@ export class ProcessStream {
       this.pipeline.finish(this.ctx, outcome).catch((error: unknown) => this.logFailure('finishing an ext_proc request failed (lease, slot or usage record)', error));
     }
   }
+}
+
+/** Removes every trailer the caller sent (an empty mutation when there were none). */
+function requestTrailersAnswer(message: ProcessingRequest): TrailersResponse {
+  const names = new Set<string>();
+  for (const h of message.request_trailers?.trailers?.headers ?? []) {
+    const key = (h.key ?? '').toLowerCase();
+    if (key !== '') names.add(key);
+  }
+  return names.size === 0 ? {} : { header_mutation: { remove_headers: [...names] } };
 }

@@ -180,7 +180,7 @@ describe('the Envoy production path, through the harness configured from the gen
     expect(wrongCaProvider.seen.length).toBe(before);
   });
 
-  it('decides a request whose body ends with trailers (BUFFERED body without end_of_stream)', async () => {
+  it('decides a chunked HTTP/1 request that ends with trailers: the codec drops them (enable_trailers unset) and the body ends the stream', async () => {
     const h = await harness();
     const before = plainProvider.messageRequests().length;
     const res = await postWithTrailers(h.url, token, { ...BODY, model: 'provider_a:z-ai/glm-4.6' });
@@ -190,23 +190,28 @@ describe('the Envoy production path, through the harness configured from the gen
     expect(plainProvider.messageRequests().at(-1)?.trailers).toBeUndefined();
   });
 
-  it('forwards request trailers to an HTTP/2 (TLS) provider after the body', async () => {
-    const h = await harness();
+  it('decides a request whose trailers reach the processor (BUFFERED body without end_of_stream), and no caller trailer reaches the provider', async () => {
+    // Trailers reach the filters from an HTTP/2 caller, or from HTTP/1 with enable_trailers:
+    // the harness's front is HTTP/1, so it stands for that with the codec option on.
+    const h = await harness({ downstreamHttp1Trailers: true });
     const res = await postWithTrailers(h.url, token, { ...BODY, model: 'claude-haiku-4-5' });
     expect(res.status, res.text).toBe(200);
     const seen = tlsProvider.messageRequests().at(-1);
-    expect(seen?.trailers).toEqual({ 'x-client-digest': 'sha256=0000' });
+    expect(seen?.trailers ?? {}).toEqual({});
     expect(JSON.parse(seen?.body.toString('utf8') ?? '{}')).toMatchObject({ model: 'claude-haiku-4-5' });
   });
 
-  it('meters a response that ends with trailers as complete, not as a disconnect', async () => {
-    const h = await harness();
-    const res = await post(h, 'provider_c:c-model', { 'x-gw-application': 'trailer-meter' });
+  it.each([
+    ['dropped by the HTTP/1 codec (enable_trailers unset)', false, 'trailer-meter-dropped'],
+    ['delivered to the processor (as an HTTP/2 provider\'s would be)', true, 'trailer-meter'],
+  ])('meters a response that ends with trailers as complete, not as a disconnect: trailers %s', async (_how, delivered, application) => {
+    const h = await harness({ upstreamHttp1Trailers: delivered });
+    const res = await post(h, 'provider_c:c-model', { 'x-gw-application': application });
     expect(res.status).toBe(200);
     expect(((await res.json()) as { usage: { input_tokens: number } }).usage.input_tokens).toBe(11);
     let record: Record<string, unknown> | undefined;
     for (let i = 0; i < 100 && !record; i++) {
-      record = (await waitForLogs(processor, 1)).find((r) => r.application === 'trailer-meter');
+      record = (await waitForLogs(processor, 1)).find((r) => r.application === application);
       if (!record) await new Promise((r) => setTimeout(r, 50));
     }
     expect(record).toMatchObject({ outcome: 'complete', input_tokens: 11, output_tokens: 3, status: 200 });

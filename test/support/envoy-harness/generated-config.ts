@@ -22,6 +22,7 @@ interface ClusterDoc {
   name: string;
   cluster_type?: { name: string };
   transport_socket?: unknown;
+  typed_extension_protocol_options?: Record<string, { explicit_http_config?: { http_protocol_options?: { enable_trailers?: boolean } } }>;
 }
 
 interface AccessLogDoc {
@@ -32,6 +33,7 @@ interface AccessLogDoc {
 interface HcmDoc {
   access_log?: AccessLogDoc[];
   generate_request_id?: boolean;
+  http_protocol_options?: { enable_trailers?: boolean };
   request_headers_timeout?: string;
   request_timeout?: string;
   stream_idle_timeout?: string;
@@ -87,10 +89,14 @@ export function harnessOptionsFromBootstrap(bootstrap: object): Omit<EnvoyHarnes
   let routeHeader: string | undefined;
   let toRemove: string[] = [];
   let responseToRemove: string[] = [];
+  let upstreamHttp1Trailers = false;
   for (const route of routes) {
     const cluster = doc.static_resources.clusters.find((c) => c.name === route.route?.cluster);
     if (!cluster || cluster.cluster_type?.name !== 'envoy.clusters.dynamic_forward_proxy') continue;
     dynamicClusters[cluster.name] = cluster.transport_socket ? 'https' : 'http';
+    if (!cluster.transport_socket) {
+      upstreamHttp1Trailers = Object.values(cluster.typed_extension_protocol_options ?? {}).some((o) => o.explicit_http_config?.http_protocol_options?.enable_trailers === true);
+    }
     hostHeader = Object.values(route.typed_per_filter_config ?? {})[0]?.host_rewrite_header;
     routeHeader = route.match.headers?.find((h) => h.string_match?.exact === cluster.name)?.name;
     toRemove = route.request_headers_to_remove ?? [];
@@ -109,6 +115,8 @@ export function harnessOptionsFromBootstrap(bootstrap: object): Omit<EnvoyHarnes
     catchAll: { status: catchAll.status, body: catchAll.body?.inline_string ?? '' },
     generateRequestId: hcm.generate_request_id ?? true,
     schemeMatchUpstream: hcm.scheme_header_transformation?.match_upstream ?? false,
+    downstreamHttp1Trailers: hcm.http_protocol_options?.enable_trailers ?? false,
+    upstreamHttp1Trailers,
     earlyRemoveHeaders: mutations.flatMap((m) => (m.remove ? [m.remove] : [])),
     earlyRemoveHeaderPrefixes: mutations.flatMap((m) => (m.remove_on_match?.key_matcher.prefix ? [m.remove_on_match.key_matcher.prefix] : [])),
     allowModeOverride: true,

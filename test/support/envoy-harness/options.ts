@@ -87,6 +87,18 @@ export interface EnvoyHarnessOptions {
   responseChunking?: ResponseChunking;
   /** Route auto_host_rewrite; default true (as for provider routes). */
   autoHostRewrite?: boolean;
+  /**
+   * The connection manager's http_protocol_options.enable_trailers: without it Envoy's
+   * HTTP/1 codec ignores the trailers of a chunked request (source/common/http/http1/
+   * codec_impl.cc, ConnectionImpl::onHeaderFieldImpl: "if (!enableTrailers()) ... ignore")
+   * and ends the body with end_stream on its last data instead. Default false (Envoy's).
+   */
+  downstreamHttp1Trailers?: boolean;
+  /**
+   * The HTTP/1 provider cluster's http_protocol_options.enable_trailers: without it the
+   * client codec ignores a provider's response trailers the same way. Default false (Envoy's).
+   */
+  upstreamHttp1Trailers?: boolean;
   /** Route request_headers_to_remove, applied when forwarding; default [routeHeader] (our provider routes drop it). */
   requestHeadersToRemove?: string[];
   /**
@@ -172,6 +184,8 @@ export interface ResolvedOptions {
   split: ChunkSplitter;
   emptyFinalChunk: boolean;
   autoHostRewrite: boolean;
+  downstreamHttp1Trailers: boolean;
+  upstreamHttp1Trailers: boolean;
   requestHeadersToRemove: string[];
   responseHeadersToRemove: string[];
   routeIdleTimeoutMs: number | undefined;
@@ -217,6 +231,8 @@ export function resolveOptions(o: EnvoyHarnessOptions): ResolvedOptions {
     split: o.responseChunking?.split ?? ((data) => [data]),
     emptyFinalChunk: o.responseChunking?.emptyFinalChunk ?? true,
     autoHostRewrite: o.autoHostRewrite ?? true,
+    downstreamHttp1Trailers: o.downstreamHttp1Trailers ?? false,
+    upstreamHttp1Trailers: o.upstreamHttp1Trailers ?? false,
     requestHeadersToRemove: (o.requestHeadersToRemove ?? [o.routeHeader ?? 'x-gw-upstream']).map((h) => h.toLowerCase()),
     responseHeadersToRemove: (o.responseHeadersToRemove ?? []).map((h) => h.toLowerCase()),
     routeIdleTimeoutMs: o.routeIdleTimeoutMs,

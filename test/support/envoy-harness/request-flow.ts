@@ -219,7 +219,9 @@ export class RequestFlow {
       this.checkStopped();
       if (read.kind === 'aborted') throw new Stop();
       body = read.body;
-      trailers = read.trailers;
+      // The harness's front is HTTP/1 only: its trailers reach the filters only when the
+      // connection manager enables them (see ResolvedOptions.downstreamHttp1Trailers).
+      if (this.options.downstreamHttp1Trailers) trailers = read.trailers;
     }
     const hasTrailers = trailers.toProto().length > 0;
     if (this.requestBodyReplaced) {

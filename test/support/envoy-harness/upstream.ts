@@ -182,7 +182,9 @@ export async function forward(
     body: response.body as AsyncIterable<Buffer>,
     endOfStream: noBody,
     details: 'via_upstream',
-    trailers: () => headerMapOf(response.trailers as Record<string, string | string[] | undefined>),
+    // The HTTP/1 client codec ignores response trailers unless the cluster enables them
+    // (source/common/http/http1/codec_impl.cc, the same enableTrailers() check as downstream).
+    trailers: () => (options.upstreamHttp1Trailers ? headerMapOf(response.trailers as Record<string, string | string[] | undefined>) : new HeaderMap()),
   };
 }
 

@@ -228,6 +228,20 @@ describe('request body', () => {
     expect(setHeaders(written[1], 'request_body')[':path']).toBe('/v1/messages'.replace('/v1', '/base/v1'));
   });
 
+  it('removes every request trailer the caller sent (no caller field reaches the provider as a trailer)', async () => {
+    const { call } = await open();
+    call.send(AUTHED);
+    call.send({ request_body: { body: BODY, end_of_stream: false } });
+    const trailers = [
+      { key: 'X-Client-Digest', raw_value: Buffer.from('sha256=0') },
+      { key: 'authorization', raw_value: Buffer.from('Bearer sk-caller') },
+      { key: 'x-client-digest', raw_value: Buffer.from('again') },
+    ];
+    call.send({ request_trailers: { trailers: { headers: trailers } } });
+    const written = await answers(call, 3);
+    expect(written[2]?.request_trailers?.header_mutation?.remove_headers?.sort()).toEqual(['authorization', 'x-client-digest']);
+  });
+
   it('in STREAMED mode (from protocol_config) continues each chunk and decides on the concatenated body', async () => {
     const { call } = await open();
     call.send({ ...AUTHED, protocol_config: { request_body_mode: 'STREAMED' } });

@@ -40,7 +40,10 @@ export class NotLeader extends Error {}
 
 /** Redis refused a write: a writer of epoch `current` wrote there (a takeover, or a Lease that was deleted and restarted its count). */
 export class Fenced extends NotLeader {
-  constructor(readonly current: number, message: string) {
+  constructor(
+    readonly current: number,
+    message: string,
+  ) {
     super(message);
   }
 }
@@ -53,9 +56,11 @@ const STATUS_PARALLEL = 8;
 /** Runs `work` over `items`, at most `limit` at a time; the first failure fails the lot (after the others settle). */
 async function eachLimited<T>(items: readonly T[], limit: number, work: (item: T) => Promise<void>): Promise<void> {
   let next = 0;
-  const results = await Promise.allSettled(Array.from({ length: Math.min(limit, items.length) }, async () => {
-    while (next < items.length) await work(items[next++] as T);
-  }));
+  const results = await Promise.allSettled(
+    Array.from({ length: Math.min(limit, items.length) }, async () => {
+      while (next < items.length) await work(items[next++] as T);
+    }),
+  );
   const failed = results.find((r): r is PromiseRejectedResult => r.status === 'rejected');
   if (failed) throw failed.reason;
 }
@@ -197,7 +202,11 @@ export class NamespaceReconciler {
       });
     }
     if (gone.length > 0 && this.unguardedDeletions.get(namespace) === gone) this.unguardedDeletions.delete(namespace);
-    else if (gone.length > 0) this.unguardedDeletions.set(namespace, (this.unguardedDeletions.get(namespace) ?? []).filter((t) => !gone.includes(t)));
+    else if (gone.length > 0)
+      this.unguardedDeletions.set(
+        namespace,
+        (this.unguardedDeletions.get(namespace) ?? []).filter((t) => !gone.includes(t)),
+      );
 
     const { secrets, conflicts } = await this.generatedSecrets(snapshot);
     const current = await this.deps.state.getCompany(namespace);

@@ -138,74 +138,87 @@ async function ledgerHas(hash: string): Promise<boolean> {
 }
 
 describe('a token deleted while no operator ran, before it carried the finalizer', () => {
-  it('is revoked by the next leader (ledger + tombstone), hashed and generated alike: the secret never authenticates again and a new resource naming the hash is refused', { timeout: 180_000 }, async () => {
-    const ns = `vanish-${randomBytes(2).toString('hex')}`;
-    const other = `vanish-other-${randomBytes(2).toString('hex')}`;
-    await company(ns);
-    await company(other);
+  it(
+    'is revoked by the next leader (ledger + tombstone), hashed and generated alike: the secret never authenticates again and a new resource naming the hash is refused',
+    { timeout: 180_000 },
+    async () => {
+      const ns = `vanish-${randomBytes(2).toString('hex')}`;
+      const other = `vanish-other-${randomBytes(2).toString('hex')}`;
+      await company(ns);
+      await company(other);
 
-    const limited = await operator('no-finalizer', limitedKubeconfig);
-    const secret = generateToken();
-    const hash = hashToken(secret);
-    await create(kube, gwObject('GatewayToken', ns, 'hashed', { tokenHash: hash }));
-    await create(kube, gwObject('GatewayToken', ns, 'generated', {}));
-    await eventually('the hashed token serves', async () => (await status(secret)) === 200, 30_000, 100);
-    const generatedSecret = await eventually('the generated Secret', async () => {
-      try {
-        const s = await kube.core.readNamespacedSecret({ namespace: ns, name: 'generated-gwct' });
-        return Buffer.from(s.data?.token ?? '', 'base64').toString('utf8') || undefined;
-      } catch {
-        return undefined;
+      const limited = await operator('no-finalizer', limitedKubeconfig);
+      const secret = generateToken();
+      const hash = hashToken(secret);
+      await create(kube, gwObject('GatewayToken', ns, 'hashed', { tokenHash: hash }));
+      await create(kube, gwObject('GatewayToken', ns, 'generated', {}));
+      await eventually('the hashed token serves', async () => (await status(secret)) === 200, 30_000, 100);
+      const generatedSecret = await eventually(
+        'the generated Secret',
+        async () => {
+          try {
+            const s = await kube.core.readNamespacedSecret({ namespace: ns, name: 'generated-gwct' });
+            return Buffer.from(s.data?.token ?? '', 'base64').toString('utf8') || undefined;
+          } catch {
+            return undefined;
+          }
+        },
+        30_000,
+        100,
+      );
+      const generatedHash = hashToken(generatedSecret);
+      await eventually('the generated token serves', async () => (await status(generatedSecret)) === 200, 30_000, 100);
+      // The precondition of the hole: live in Redis, no finalizer (the API server refuses the patch).
+      for (const name of ['hashed', 'generated']) expect((await get(kube, 'GatewayToken', ns, name))?.metadata.finalizers ?? []).toEqual([]);
+      await limited.stop('SIGKILL');
+
+      // Deleted while no operator runs; the generated Secret goes too (what the garbage collector would do).
+      await remove(kube, 'GatewayToken', ns, 'hashed');
+      await remove(kube, 'GatewayToken', ns, 'generated');
+      await kube.core.deleteNamespacedSecret({ namespace: ns, name: 'generated-gwct' });
+      await eventually('both gone', async () => (await get(kube, 'GatewayToken', ns, 'hashed')) === null && (await get(kube, 'GatewayToken', ns, 'generated')) === null);
+      expect(await status(secret)).toBe(200);
+      expect(await ledgerHas(hash)).toBe(false);
+
+      await operator('next-leader', server.kubeconfigPath);
+      await eventually('both hashes in the durable ledger', async () => (await ledgerHas(hash)) && (await ledgerHas(generatedHash)), 30_000, 100);
+      for (const h of [hash, generatedHash]) {
+        await eventually(`a tombstone for ${h.slice(0, 16)}`, async () => tombstoned(h), 20_000, 50);
       }
-    }, 30_000, 100);
-    const generatedHash = hashToken(generatedSecret);
-    await eventually('the generated token serves', async () => (await status(generatedSecret)) === 200, 30_000, 100);
-    // The precondition of the hole: live in Redis, no finalizer (the API server refuses the patch).
-    for (const name of ['hashed', 'generated']) expect((await get(kube, 'GatewayToken', ns, name))?.metadata.finalizers ?? []).toEqual([]);
-    await limited.stop('SIGKILL');
-
-    // Deleted while no operator runs; the generated Secret goes too (what the garbage collector would do).
-    await remove(kube, 'GatewayToken', ns, 'hashed');
-    await remove(kube, 'GatewayToken', ns, 'generated');
-    await kube.core.deleteNamespacedSecret({ namespace: ns, name: 'generated-gwct' });
-    await eventually('both gone', async () => (await get(kube, 'GatewayToken', ns, 'hashed')) === null && (await get(kube, 'GatewayToken', ns, 'generated')) === null);
-    expect(await status(secret)).toBe(200);
-    expect(await ledgerHas(hash)).toBe(false);
-
-    await operator('next-leader', server.kubeconfigPath);
-    await eventually('both hashes in the durable ledger', async () => (await ledgerHas(hash)) && (await ledgerHas(generatedHash)), 30_000, 100);
-    for (const h of [hash, generatedHash]) {
-      await eventually(`a tombstone for ${h.slice(0, 16)}`, async () => tombstoned(h), 20_000, 50);
-    }
-    expect(await status(secret)).toBe(401);
-    expect(await status(generatedSecret)).toBe(401);
-
-    // A new resource naming either hash, in the same namespace and in another one: refused as revoked.
-    await create(kube, gwObject('GatewayToken', ns, 'again', { tokenHash: hash }));
-    await create(kube, gwObject('GatewayToken', other, 'elsewhere', { tokenHash: hash }));
-    await create(kube, gwObject('GatewayToken', other, 'generated-copy', { tokenHash: generatedHash }));
-    const until = Date.now() + 30_000;
-    const served: string[] = [];
-    const refused = new Set<string>();
-    while (Date.now() < until && refused.size < 3) {
-      if ((await status(secret)) !== 401) served.push('hashed');
-      if ((await status(generatedSecret)) !== 401) served.push('generated');
-      for (const [n, name] of [[ns, 'again'], [other, 'elsewhere'], [other, 'generated-copy']] as const) {
-        const obj = await get(kube, 'GatewayToken', n, name);
-        const ready = obj?.status?.conditions?.find((c) => c.type === 'Ready');
-        if (ready?.status === 'False' && ready.reason === 'HashRevoked' && obj?.status?.observedGeneration === obj?.metadata.generation) refused.add(`${n}/${name}`);
-      }
-    }
-    expect(served).toEqual([]);
-    expect([...refused].sort()).toEqual([`${ns}/again`, `${other}/elsewhere`, `${other}/generated-copy`].sort());
-    await waitForReady(kube, 'GatewayToken', ns, 'again', { status: 'False', reason: 'HashRevoked' });
-    await eventually('a Warning Event naming HashRevoked', async () => (await events(other, 'elsewhere')).some((e) => e.type === 'Warning' && e.message?.includes('HashRevoked')));
-    // Polled once more after the refusals are written: still 401.
-    for (let i = 0; i < 20; i++) {
       expect(await status(secret)).toBe(401);
       expect(await status(generatedSecret)).toBe(401);
-    }
-    expect(await reader.findToken(hash)).toBeNull();
-    expect(await reader.findToken(generatedHash)).toBeNull();
-  });
+
+      // A new resource naming either hash, in the same namespace and in another one: refused as revoked.
+      await create(kube, gwObject('GatewayToken', ns, 'again', { tokenHash: hash }));
+      await create(kube, gwObject('GatewayToken', other, 'elsewhere', { tokenHash: hash }));
+      await create(kube, gwObject('GatewayToken', other, 'generated-copy', { tokenHash: generatedHash }));
+      const until = Date.now() + 30_000;
+      const served: string[] = [];
+      const refused = new Set<string>();
+      while (Date.now() < until && refused.size < 3) {
+        if ((await status(secret)) !== 401) served.push('hashed');
+        if ((await status(generatedSecret)) !== 401) served.push('generated');
+        for (const [n, name] of [
+          [ns, 'again'],
+          [other, 'elsewhere'],
+          [other, 'generated-copy'],
+        ] as const) {
+          const obj = await get(kube, 'GatewayToken', n, name);
+          const ready = obj?.status?.conditions?.find((c) => c.type === 'Ready');
+          if (ready?.status === 'False' && ready.reason === 'HashRevoked' && obj?.status?.observedGeneration === obj?.metadata.generation) refused.add(`${n}/${name}`);
+        }
+      }
+      expect(served).toEqual([]);
+      expect([...refused].sort()).toEqual([`${ns}/again`, `${other}/elsewhere`, `${other}/generated-copy`].sort());
+      await waitForReady(kube, 'GatewayToken', ns, 'again', { status: 'False', reason: 'HashRevoked' });
+      await eventually('a Warning Event naming HashRevoked', async () => (await events(other, 'elsewhere')).some((e) => e.type === 'Warning' && e.message?.includes('HashRevoked')));
+      // Polled once more after the refusals are written: still 401.
+      for (let i = 0; i < 20; i++) {
+        expect(await status(secret)).toBe(401);
+        expect(await status(generatedSecret)).toBe(401);
+      }
+      expect(await reader.findToken(hash)).toBeNull();
+      expect(await reader.findToken(generatedHash)).toBeNull();
+    },
+  );
 });

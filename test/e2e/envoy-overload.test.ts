@@ -6,7 +6,7 @@
  * baseline the test sets (a real Envoy's tcmalloc heap cannot be driven from
  * a test). Below the thresholds requests pass; past disable_http_keepalive
  * responses close the connection; past stop_accepting_requests new requests
- * get Envoy's own 503 "envoy overloaded" without reaching the processor, and
+ * get Envoy's own 503 (in our shape, fault overloaded) without reaching the processor, and
  * streams already in flight finish.
  */
 import { execFile } from 'node:child_process';
@@ -97,6 +97,17 @@ function rawPost(url: string, token: string, body: string): Promise<{ status: nu
   });
 }
 
+/** Envoy's overload 503 as our local_reply_config renders it: our error shape, fault `overloaded`. */
+function expectOverloadedShape(reply: { headers: Record<string, string | string[] | undefined>; text: string }): void {
+  expect(reply.headers['content-type']).toBe('application/json');
+  expect(reply.headers['x-gw-source']).toBe('gateway');
+  expect(reply.headers['x-gw-fault']).toBe('overloaded');
+  expect(reply.headers['x-should-retry']).toBe('true');
+  const body = JSON.parse(reply.text) as { type: string; error: { type: string; message: string }; fault: string };
+  expect(body).toMatchObject({ type: 'error', error: { type: 'overloaded_error' }, source: 'gateway', fault: 'overloaded' });
+  expect(body.error.message).toContain('overload');
+}
+
 async function until(what: string, condition: () => boolean): Promise<void> {
   for (let i = 0; i < 400 && !condition(); i++) await new Promise((r) => setTimeout(r, 25));
   if (!condition()) throw new Error(`timed out waiting for ${what}`);
@@ -177,14 +188,16 @@ describe('Envoy overload manager through the harness, from `gw envoy-config` for
     expect(harness.overload?.isSaturated(OVERLOAD_ACTIONS.stopAcceptingRequests)).toBe(false);
   });
 
-  it('past stop_accepting_requests a new request gets Envoy\'s 503 "envoy overloaded"; neither the processor nor the provider sees it', async () => {
+  it('past stop_accepting_requests a new request gets Envoy\'s 503 (details overload, flag OM), rewritten into our shape as fault overloaded; neither the processor nor the provider sees it', async () => {
     await heapAt(0.96);
     const streams = harness.stats.streams_started;
     const hits = provider.hits;
     const raw = await rawPost(harness.url, token, body());
     expect(raw.status).toBe(503);
-    expect(raw.text).toBe('envoy overloaded');
-    expect(raw.headers['content-type']).toBe('text/plain');
+    // Envoy's "envoy overloaded" local reply goes through local_reply_config like every
+    // local reply of the connection manager (source/common/http/filter_manager.cc,
+    // DownstreamFilterManager::sendLocalReply -> local_reply_.rewrite).
+    expectOverloadedShape(raw);
     // The SDK sees a 503 it may retry.
     const client = new Anthropic({ baseURL: harness.url, authToken: token, apiKey: null, maxRetries: 0 });
     const err = await client.messages.create({ model: 'claude-haiku-4-5', max_tokens: 4, messages: [{ role: 'user', content: 'hi' }] }).catch((e: unknown) => e);
@@ -214,7 +227,7 @@ describe('Envoy overload manager through the harness, from `gw envoy-config` for
     await until('the manager to see the held body', () => harness.overload?.isSaturated(OVERLOAD_ACTIONS.stopAcceptingRequests) === true);
     const shed = await rawPost(harness.url, token, body());
     expect(shed.status).toBe(503);
-    expect(shed.text).toBe('envoy overloaded');
+    expectOverloadedShape(shed);
     provider.release();
     const held = await inFlight;
     expect(held.status).toBe(200);

@@ -20,23 +20,21 @@ import { startFloor, startGw, startMock, writeGatewayFile } from './lib/systems.
 const ROUNDS_N = Number(option('rounds', '8'));
 const SECONDS = Number(option('seconds', '2'));
 const argv = process.argv.slice(2);
-const extra = argv.flatMap((a, i) => (a === '--case' ? [argv[i + 1]] : [])).map((s) => {
-  // NAME=DIST[,--node-flag…]: node flags (V8 options) for that case's process.
-  const name = s.slice(0, s.indexOf('='));
-  const rest = s.slice(s.indexOf('=') + 1);
-  const [dir, ...nodeArgs] = rest.split(',');
-  return { name, dist: resolve(dir), nodeArgs };
-});
+const extra = argv
+  .flatMap((a, i) => (a === '--case' ? [argv[i + 1]] : []))
+  .map((s) => {
+    // NAME=DIST[,--node-flag…]: node flags (V8 options) for that case's process.
+    const name = s.slice(0, s.indexOf('='));
+    const rest = s.slice(s.indexOf('=') + 1);
+    const [dir, ...nodeArgs] = rest.split(',');
+    return { name, dist: resolve(dir), nodeArgs };
+  });
 installLifetime(30 * 60_000);
 
 const mock = await startMock();
 const memFile = writeGatewayFile('gw-memory', mock.url, { secretScanning: false });
 const recording = await recordExchange(mock, 30);
-const builds = [
-  { name: 'baseline', dist: baselineDist() },
-  ...extra,
-  { name: 'current', dist: GW_DIST },
-];
+const builds = [{ name: 'baseline', dist: baselineDist() }, ...extra, { name: 'current', dist: GW_DIST }];
 const cases = [];
 if (!flag('no-floor')) {
   const floor = await startFloor();
@@ -83,7 +81,9 @@ const median = (xs) => {
 const min = (xs) => Math.min(...xs.filter(Number.isFinite));
 const f = (x, d = 0) => (Number.isFinite(x) ? x.toFixed(d) : '–');
 console.log(`ext_proc A/B, ${ROUNDS_N} rounds of ${SECONDS} s per case and concurrency; baseline = main at ${BASELINE_COMMIT}; recorded exchange of ${recording.chunks} response chunks.\n`);
-console.log('| build @ streams | CPU µs/exchange, median | smallest | CPU vs baseline (paired median) | smallest | request phase p50 ms, median | vs baseline (paired median) | chunk p99 ms, median | vs floor (paired median) | RSS MB idle / 5 s after the load |');
+console.log(
+  '| build @ streams | CPU µs/exchange, median | smallest | CPU vs baseline (paired median) | smallest | request phase p50 ms, median | vs baseline (paired median) | chunk p99 ms, median | vs floor (paired median) | RSS MB idle / 5 s after the load |',
+);
 console.log('|---|---|---|---|---|---|---|---|---|---|');
 for (const concurrency of [1, 16]) {
   for (const c of cases) {
@@ -93,7 +93,9 @@ for (const concurrency of [1, 16]) {
     const cpuRatios = mine.map((x, i) => x.cpuUs / base[i].cpuUs);
     const phaseRatios = mine.map((x, i) => x.phase / base[i].phase);
     const p99Ratios = floor ? mine.map((x, i) => x.chunkP99 / floor[i].chunkP99) : [];
-    console.log(`| ${c.name} @ ${concurrency} | ${f(median(mine.map((x) => x.cpuUs)))} | ${f(min(mine.map((x) => x.cpuUs)))} | ${f(median(cpuRatios), 2)}× | ${f(min(cpuRatios), 2)}× | ${f(median(mine.map((x) => x.phase)), 3)} | ${f(median(phaseRatios), 2)}× | ${f(median(mine.map((x) => x.chunkP99)), 3)} | ${floor ? `${f(median(p99Ratios), 2)}×` : '–'} | ${f(c.idleMB, 1)} / ${f(c.afterMB, 1)} |`);
+    console.log(
+      `| ${c.name} @ ${concurrency} | ${f(median(mine.map((x) => x.cpuUs)))} | ${f(min(mine.map((x) => x.cpuUs)))} | ${f(median(cpuRatios), 2)}× | ${f(min(cpuRatios), 2)}× | ${f(median(mine.map((x) => x.phase)), 3)} | ${f(median(phaseRatios), 2)}× | ${f(median(mine.map((x) => x.chunkP99)), 3)} | ${floor ? `${f(median(p99Ratios), 2)}×` : '–'} | ${f(c.idleMB, 1)} / ${f(c.afterMB, 1)} |`,
+    );
   }
 }
 process.exit(0);

@@ -52,7 +52,6 @@ const responseHeaders = {
 };
 const chunks = rec.chunks.map((b64, i) => ({ response_body: { body: Buffer.from(b64, 'base64'), end_of_stream: i === rec.chunks.length - 1 } }));
 
-
 const chunkLatency = new Samples();
 const decideLatency = new Samples();
 const requestPhase = new Samples();

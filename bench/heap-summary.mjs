@@ -38,8 +38,14 @@ export function summarizeHeapProfile(profile, root) {
   return {
     totalMB: mb(total),
     categories: [...byCat].map(([name, b]) => ({ name, mb: mb(b), pct: pct(b) })).sort((a, b) => b.mb - a.mb),
-    topSelf: [...byFn.values()].sort((a, b) => b.bytes - a.bytes).slice(0, 25).map((e) => ({ ...e, mb: mb(e.bytes), pct: pct(e.bytes) })),
-    topOursInclusive: [...ours.values()].sort((a, b) => b.bytes - a.bytes).slice(0, 15).map((e) => ({ ...e, mb: mb(e.bytes), pct: pct(e.bytes) })),
+    topSelf: [...byFn.values()]
+      .sort((a, b) => b.bytes - a.bytes)
+      .slice(0, 25)
+      .map((e) => ({ ...e, mb: mb(e.bytes), pct: pct(e.bytes) })),
+    topOursInclusive: [...ours.values()]
+      .sort((a, b) => b.bytes - a.bytes)
+      .slice(0, 15)
+      .map((e) => ({ ...e, mb: mb(e.bytes), pct: pct(e.bytes) })),
   };
 }
 

@@ -53,19 +53,51 @@ const chunks = [];
 for (let i = 0; i < bytes.length; i += 1024) chunks.push(bytes.subarray(i, i + 1024));
 
 // Request headers as Envoy sends them for a Claude Code request (raw_value bytes), through the decoder.
-const headerNames = ['content-type', 'accept', 'anthropic-version', 'anthropic-beta', 'user-agent', 'x-app', 'x-stainless-lang', 'x-stainless-package-version', 'x-stainless-os', 'x-stainless-arch', 'x-stainless-runtime', 'x-stainless-runtime-version', 'x-stainless-retry-count', 'x-stainless-timeout', 'authorization', 'x-gw-repo', 'content-length', 'x-request-id'];
-const headerBytes = builds.after.proto.encodeProcessingRequest({ request_headers: { headers: { headers: [':authority', ':path', ':method', ':scheme', ...headerNames].map((k) => ({ key: k, raw_value: Buffer.from(`value-of-${k}-0123456789`) })) } } });
+const headerNames = [
+  'content-type',
+  'accept',
+  'anthropic-version',
+  'anthropic-beta',
+  'user-agent',
+  'x-app',
+  'x-stainless-lang',
+  'x-stainless-package-version',
+  'x-stainless-os',
+  'x-stainless-arch',
+  'x-stainless-runtime',
+  'x-stainless-runtime-version',
+  'x-stainless-retry-count',
+  'x-stainless-timeout',
+  'authorization',
+  'x-gw-repo',
+  'content-length',
+  'x-request-id',
+];
+const headerBytes = builds.after.proto.encodeProcessingRequest({
+  request_headers: { headers: { headers: [':authority', ':path', ':method', ':scheme', ...headerNames].map((k) => ({ key: k, raw_value: Buffer.from(`value-of-${k}-0123456789`) })) } },
+});
 const decodedHeaders = builds.after.proto.decodeProcessingRequest(headerBytes).request_headers.headers;
 
 const rows = [];
 for (const [label, run] of [
-  ['SSE meter: one 31-delta stream (~4 KiB in 1 KiB chunks)', (b) => time(() => { const m = new b.sse.SseMeter(b.usage.emptyUsage()); for (const c of chunks) m.push(c); m.end(); }, 2000)],
+  [
+    'SSE meter: one 31-delta stream (~4 KiB in 1 KiB chunks)',
+    (b) =>
+      time(() => {
+        const m = new b.sse.SseMeter(b.usage.emptyUsage());
+        for (const c of chunks) m.push(c);
+        m.end();
+      }, 2000),
+  ],
   ['ext_proc: decode 22 request headers (raw_value)', (b) => time(() => b.codec.decodeHeaders(decodedHeaders), 20000)],
-  ['ext_proc: encode the continue answer to a body chunk', (b) => {
-    const service = b.proto.processorService ?? b.proto.externalProcessorService;
-    const answer = Object.freeze({ response_body: Object.freeze({ response: Object.freeze({}) }) });
-    return time(() => service.Process.responseSerialize(answer), 50000);
-  }],
+  [
+    'ext_proc: encode the continue answer to a body chunk',
+    (b) => {
+      const service = b.proto.processorService ?? b.proto.externalProcessorService;
+      const answer = Object.freeze({ response_body: Object.freeze({ response: Object.freeze({}) }) });
+      return time(() => service.Process.responseSerialize(answer), 50000);
+    },
+  ],
 ]) {
   rows.push({ label, before: run(builds.before), after: run(builds.after) });
 }
@@ -84,7 +116,28 @@ for (const held of [10, 1000]) {
 }
 // Usage records once the 100,000 cap is reached.
 {
-  const record = (i) => ({ request_id: `r${i}`, time: '2026-11-25T00:00:00.000Z', company: 'acme', address: 'a@acme.example', endpoint: 'messages', model: 'm', provider: 'vendor', provider_model: 'm', credential: 'c', input_tokens: 1, output_tokens: 1, cache_creation_input_tokens: 0, cache_read_input_tokens: 0, cost_usd: 0, status: 200, fault: null, stream: false, duration_ms: 1, ttfb_ms: null, outcome: 'complete' });
+  const record = (i) => ({
+    request_id: `r${i}`,
+    time: '2026-11-25T00:00:00.000Z',
+    company: 'acme',
+    address: 'a@acme.example',
+    endpoint: 'messages',
+    model: 'm',
+    provider: 'vendor',
+    provider_model: 'm',
+    credential: 'c',
+    input_tokens: 1,
+    output_tokens: 1,
+    cache_creation_input_tokens: 0,
+    cache_read_input_tokens: 0,
+    cost_usd: 0,
+    status: 200,
+    fault: null,
+    stream: false,
+    duration_ms: 1,
+    ttfb_ms: null,
+    outcome: 'complete',
+  });
   const run = async (b) => {
     const state = new b.memory.MemoryState();
     let i = 0;

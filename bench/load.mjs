@@ -42,7 +42,6 @@ const MARK = '"text":"w';
 const MARK_BYTES = Buffer.from(MARK, 'latin1');
 const eventTiming = job.eventTiming !== false;
 
-
 const latency = new Samples(1 << 14);
 const headersAt = new Samples(1 << 14);
 const ttfb = new Samples(1 << 14);

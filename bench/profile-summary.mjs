@@ -29,7 +29,16 @@ export function category(fn, url, root) {
   if (nm >= 0) {
     const pkg = path.slice(nm + 14).split('/');
     const name = pkg[0].startsWith('@') ? `${pkg[0]}/${pkg[1]}` : pkg[0];
-    if (name === 'pino' || name === 'sonic-boom' || name === 'thread-stream' || name === 'fast-redact' || name === 'quick-format-unescaped' || name === 'atomic-sleep' || name === 'safe-stable-stringify') return 'logging (pino)';
+    if (
+      name === 'pino' ||
+      name === 'sonic-boom' ||
+      name === 'thread-stream' ||
+      name === 'fast-redact' ||
+      name === 'quick-format-unescaped' ||
+      name === 'atomic-sleep' ||
+      name === 'safe-stable-stringify'
+    )
+      return 'logging (pino)';
     if (name === 'prom-client' || name === 'tdigest' || name === 'bintrees') return 'metrics (prom-client)';
     return name;
   }
@@ -102,7 +111,7 @@ export function summarizeProfile(profile, root, windows = null) {
   for (let i = order.length - 1; i >= 0; i--) {
     const id = order[i];
     const n = nodes.get(id);
-    let sum = info(n).cat === 'idle' ? 0 : selfMs.get(id) ?? 0;
+    let sum = info(n).cat === 'idle' ? 0 : (selfMs.get(id) ?? 0);
     for (const c of n.children ?? []) sum += subtree.get(c) ?? 0;
     subtree.set(id, sum);
   }
@@ -123,7 +132,11 @@ export function summarizeProfile(profile, root, windows = null) {
   }
 
   const round = (x) => Math.round(x * 10) / 10;
-  const rows = (list, n) => list.sort((a, b) => b.ms - a.ms).slice(0, n).map((e) => ({ ...e, ms: round(e.ms), pct: round(pct(e.ms)) }));
+  const rows = (list, n) =>
+    list
+      .sort((a, b) => b.ms - a.ms)
+      .slice(0, n)
+      .map((e) => ({ ...e, ms: round(e.ms), pct: round(pct(e.ms)) }));
   return {
     samples: kept,
     windowed: windows !== null,
@@ -132,8 +145,14 @@ export function summarizeProfile(profile, root, windows = null) {
     busyMs: round(busy),
     categories: [...byCat].map(([name, ms]) => ({ name, ms: round(ms), pct: round(pct(ms)) })).sort((a, b) => b.ms - a.ms),
     topSelf: rows([...byKey.values()], 25),
-    topOursSelf: rows([...byKey.values()].filter((e) => e.cat.startsWith('gw ')), 15),
-    ourFiles: [...byFile].map(([file, ms]) => ({ file, ms: round(ms), pct: round(pct(ms)) })).sort((a, b) => b.ms - a.ms).slice(0, 15),
+    topOursSelf: rows(
+      [...byKey.values()].filter((e) => e.cat.startsWith('gw ')),
+      15,
+    ),
+    ourFiles: [...byFile]
+      .map(([file, ms]) => ({ file, ms: round(ms), pct: round(pct(ms)) }))
+      .sort((a, b) => b.ms - a.ms)
+      .slice(0, 15),
     topOursInclusive: rows([...inclusive.values()], 15),
   };
 }

@@ -66,7 +66,10 @@ for (const [name, r] of Object.entries(scored)) {
 if (only !== null && only !== 'gitleaks') process.exit(0);
 console.log('\n## Shared gitleaks samples\n');
 
-const samples = readFileSync(corpus, 'utf8').split('\n').filter(Boolean).map((l) => JSON.parse(l));
+const samples = readFileSync(corpus, 'utf8')
+  .split('\n')
+  .filter(Boolean)
+  .map((l) => JSON.parse(l));
 
 // Generous budget: this measures what the rules find, not the time limit.
 const OPTIONS = { budgetMs: 10_000 };
@@ -117,10 +120,7 @@ const VARIANTS = {
 };
 
 function body(messages) {
-  return Buffer.from(
-    JSON.stringify({ model: 'claude-sonnet-4-5', max_tokens: 1024, system: 'You are a careful assistant.', messages }),
-    'utf8',
-  );
+  return Buffer.from(JSON.stringify({ model: 'claude-sonnet-4-5', max_tokens: 1024, system: 'You are a careful assistant.', messages }), 'utf8');
 }
 
 // The credential inside a reported span: gitleaks sometimes reports the
@@ -175,9 +175,7 @@ function intact(input, result, json) {
 
 // A tp sample counts if each reported secret occurs in its text; a few
 // gitleaks labels are empty (file-name rules) or not substrings of the text.
-const tp = samples.filter(
-  (s) => s.kind === 'tp' && s.secrets.some((x) => x.length > 0) && s.secrets.every((x) => s.text.includes(core(x))),
-);
+const tp = samples.filter((s) => s.kind === 'tp' && s.secrets.some((x) => x.length > 0) && s.secrets.every((x) => s.text.includes(core(x))));
 const fp = samples.filter((s) => s.kind === 'fp' && s.all_rules.length === 0);
 const skipped = samples.filter((s) => s.kind === 'tp').length - tp.length;
 
@@ -199,7 +197,15 @@ for (const [name, v] of Object.entries(VARIANTS)) {
     const r = v.json ? redactJsonBody(input, OPTIONS) : redactText(input, OPTIONS);
     total++;
     if (intact(input, r, v.json)) ok++;
-    if (allSecretsRedacted(input, r, s.secrets.filter((x) => x.length > 0), v.escape)) hit++;
+    if (
+      allSecretsRedacted(
+        input,
+        r,
+        s.secrets.filter((x) => x.length > 0),
+        v.escape,
+      )
+    )
+      hit++;
     else if (name === 'text') missesByRule.set(s.rule, [...(missesByRule.get(s.rule) ?? []), i]);
   });
   fp.forEach((s, i) => {

@@ -20,7 +20,7 @@ const { redactJsonBody } = await import(pathToFileURL(resolve(dist, 'redaction/i
 const { RedactionPool } = await import(pathToFileURL(resolve(dist, 'runtime/redaction-pool.js')).href);
 
 let seed = 0x51ed;
-const rand = () => ((seed = (Math.imul(seed, 1103515245) + 12345) >>> 0) / 4294967296);
+const rand = () => (seed = (Math.imul(seed, 1103515245) + 12345) >>> 0) / 4294967296;
 const b62 = (n) => Array.from({ length: n }, () => 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789'[Math.floor(rand() * 62)]).join('');
 
 function body(bytes, secretsPerMiB) {

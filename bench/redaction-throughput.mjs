@@ -57,7 +57,10 @@ const config = () =>
   ]);
 const log = () =>
   `${new Date(1717200000000 + int(86400000)).toISOString()} INFO request_id=req_${chars(HEX, 24)} path=/v1/${pick(NAMES)}s status=${pick([200, 201, 401, 404])} duration_ms=${int(900)} user_agent="Mozilla/5.0"\n`;
-const WORDS = 'the a service token key request user password secret must should returns when which cache rotate every header before after value config deploy check update client server timeout retry error message response field valid expired session'.split(' ');
+const WORDS =
+  'the a service token key request user password secret must should returns when which cache rotate every header before after value config deploy check update client server timeout retry error message response field valid expired session'.split(
+    ' ',
+  );
 const prose = () => {
   const sentence = () => {
     const w = Array.from({ length: 8 + int(14) }, () => pick(WORDS)).join(' ');

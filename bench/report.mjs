@@ -73,7 +73,14 @@ export function analyse(results) {
       cpuPct: median(R.map((r) => cpuPercent(r[name]))),
       redisCpuUs: name === 'gw-redis' ? median(R.map((r) => ((proc(r[name], 2)?.cpuMs ?? NaN) * 1000) / r[name].completed)) : null,
       rss: median(R.map((r) => peakRss(r[name]))),
-      non200: R.reduce((n, r) => n + Object.entries(r[name].statuses ?? {}).filter(([k]) => k !== '200').reduce((a, [, v]) => a + v, 0), 0),
+      non200: R.reduce(
+        (n, r) =>
+          n +
+          Object.entries(r[name].statuses ?? {})
+            .filter(([k]) => k !== '200')
+            .reduce((a, [, v]) => a + v, 0),
+        0,
+      ),
       errors: R.reduce((n, r) => n + Object.values(r[name].errors ?? {}).reduce((a, v) => a + v, 0), 0),
     }));
     out.tables.s1 = rows;
@@ -171,7 +178,7 @@ export function analyse(results) {
       name,
       perSecond: stat(R, name, 'perSecond'),
       range: spread(R, name, 'perSecond'),
-      eventsPerSecond: median(R.map((r) => (r[name].perSecond * (r[name].deltasSeen / Math.max(1, r[name].completed))))),
+      eventsPerSecond: median(R.map((r) => r[name].perSecond * (r[name].deltasSeen / Math.max(1, r[name].completed)))),
       vsPortkey: has(s.s3, 'portkey') && name !== 'portkey' ? pairedRatio(R, name, 'portkey', 'perSecond') : null,
       vsDirect: name === 'direct' ? null : pairedRatio(R, name, 'direct', 'perSecond'),
       cpuMsPerStream: median(R.map((r) => (perRequestCpuUs(r[name]) ?? NaN) / 1000)),
@@ -192,7 +199,9 @@ export function analyse(results) {
       measured: gw?.vsPortkey,
       unit: '×',
       vsDirectText: `gw ${fi(gw?.perSecond)} streams/s, direct ${fi(rows[0]?.perSecond)} (${fr(gw?.vsDirect)}), bare Node proxy ${fi(rows.find((r) => r.name === 'node-proxy')?.perSecond)}`,
-      vsPortkeyText: pk ? `Portkey ${fi(pk.perSecond)} streams/s; CPU per stream: Portkey ${f(pk.cpuMsPerStream, 2)} ms, gw ${f(gw?.cpuMsPerStream, 2)} ms (Portkey needs ${fr(cpuRatio)} gw's CPU per stream)` : 'Portkey not run',
+      vsPortkeyText: pk
+        ? `Portkey ${fi(pk.perSecond)} streams/s; CPU per stream: Portkey ${f(pk.cpuMsPerStream, 2)} ms, gw ${f(gw?.cpuMsPerStream, 2)} ms (Portkey needs ${fr(cpuRatio)} gw's CPU per stream)`
+        : 'Portkey not run',
       ok: gw && pk ? gw.vsPortkey >= 3 : null,
     });
     out.budgets.push({
@@ -211,7 +220,9 @@ export function analyse(results) {
       target: '≥ 50×',
       measured: llRatio,
       unit: '×',
-      vsDirectText: ll ? `LiteLLM ${f(ll.perSecond, 1)} streams/s (${fr(ll.vsDirect)} direct); CPU per stream LiteLLM ${f(ll.cpuMsPerStream, 2)} ms, gw ${f(gw?.cpuMsPerStream, 2)} ms (${fr(ll.cpuMsPerStream / gw?.cpuMsPerStream)})` : 'LiteLLM not run',
+      vsDirectText: ll
+        ? `LiteLLM ${f(ll.perSecond, 1)} streams/s (${fr(ll.vsDirect)} direct); CPU per stream LiteLLM ${f(ll.cpuMsPerStream, 2)} ms, gw ${f(gw?.cpuMsPerStream, 2)} ms (${fr(ll.cpuMsPerStream / gw?.cpuMsPerStream)})`
+        : 'LiteLLM not run',
       vsPortkeyText: '–',
       ok: llRatio != null ? llRatio >= 50 : null,
     });
@@ -250,23 +261,32 @@ export function analyse(results) {
         addedP99: name === 'extproc-floor' ? null : pairedDiff(R, key, base, 'chunkMs.p99'),
         decideP50: stat(R, key, 'decideMs.p50'),
         requestPhaseP50: stat(R, key, 'requestPhaseMs.p50'),
-        cpuUsPerExchange: median(R.map((r) => {
-          const res = r[key];
-          const cpu = proc(res)?.cpuMs;
-          return cpu != null && res.streams ? (cpu * 1000) / res.streams : NaN;
-        })),
-        cpuVsBaseline: name === 'gw-extproc' && R[0][`gw-extproc-baseline@${c}`] ? median(R.map((r) => {
-          const per = (x) => (proc(x)?.cpuMs ?? NaN) / (x?.streams || NaN);
-          return per(r[key]) / per(r[`gw-extproc-baseline@${c}`]);
-        })) : null,
+        cpuUsPerExchange: median(
+          R.map((r) => {
+            const res = r[key];
+            const cpu = proc(res)?.cpuMs;
+            return cpu != null && res.streams ? (cpu * 1000) / res.streams : NaN;
+          }),
+        ),
+        cpuVsBaseline:
+          name === 'gw-extproc' && R[0][`gw-extproc-baseline@${c}`]
+            ? median(
+                R.map((r) => {
+                  const per = (x) => (proc(x)?.cpuMs ?? NaN) / (x?.streams || NaN);
+                  return per(r[key]) / per(r[`gw-extproc-baseline@${c}`]);
+                }),
+              )
+            : null,
         requestPhaseVsBaseline: name === 'gw-extproc' && R[0][`gw-extproc-baseline@${c}`] ? pairedRatio(R, key, `gw-extproc-baseline@${c}`, 'requestPhaseMs.p50') : null,
         p99VsFloor: name === 'extproc-floor' ? null : pairedRatio(R, key, base, 'chunkMs.p99'),
-        cpuUsPerChunk: median(R.map((r) => {
-          const res = r[key];
-          // Messages per stream: request headers, request body, response headers, the chunks.
-          const cpu = proc(res)?.cpuMs;
-          return cpu != null && res.streams ? (cpu * 1000) / (res.streams * (s.s5.scenario.chunksPerStream + 3)) : NaN;
-        })),
+        cpuUsPerChunk: median(
+          R.map((r) => {
+            const res = r[key];
+            // Messages per stream: request headers, request body, response headers, the chunks.
+            const cpu = proc(res)?.cpuMs;
+            return cpu != null && res.streams ? (cpu * 1000) / (res.streams * (s.s5.scenario.chunksPerStream + 3)) : NaN;
+          }),
+        ),
         cpuPct: median(R.map((r) => cpuPercent(r[key]))),
         waitPct: median(R.map((r) => waitPercent(r[key]))),
         errors: R.reduce((n, r) => n + Object.values(r[key].errors ?? {}).reduce((a, v) => a + v, 0), 0),
@@ -403,7 +423,12 @@ function peerTable(results, a) {
   const s3 = a.tables.s3 ?? [];
   const s2 = a.tables.s2 ?? [];
   const s9 = s.s9?.body?.http ?? null;
-  const body = s9 ? Object.keys(s9.direct ?? {}).map(Number).sort((x, y) => x - y).find((b) => b >= 4096) : null;
+  const body = s9
+    ? Object.keys(s9.direct ?? {})
+        .map(Number)
+        .sort((x, y) => x - y)
+        .find((b) => b >= 4096)
+    : null;
   const rows = [];
   for (const n of names) {
     const t3 = s3.find((r) => r.name === n);
@@ -475,11 +500,15 @@ export function writeReport(results, { resultsDir, date, cases = [] }) {
   p(`Generated by \`make bench\` (bench/run.mjs). How to read this: docs/benchmarks.md.`);
   p();
   p(`- Machine: ${env.cpus} × ${env.cpuModel}, ${env.memoryGB.toFixed(0)} GB; Node ${env.node}; git ${env.git.head}${env.git.dirty ? ' (working tree with uncommitted changes)' : ''}.`);
-  p(`- Load average at start ${env.loadAverageStart.map((x) => x.toFixed(2)).join(' ')}, at end ${env.loadAverageEnd?.map((x) => x.toFixed(2)).join(' ') ?? '–'}: the machine is shared, absolute numbers are noisy; the ratios and paired differences (each case against the direct case of the same round) are what to compare.`);
+  p(
+    `- Load average at start ${env.loadAverageStart.map((x) => x.toFixed(2)).join(' ')}, at end ${env.loadAverageEnd?.map((x) => x.toFixed(2)).join(' ') ?? '–'}: the machine is shared, absolute numbers are noisy; the ratios and paired differences (each case against the direct case of the same round) are what to compare.`,
+  );
   p(
     `- Placement: ${env.pinned ? `the system under test alone on CPU ${env.sutCpu} (\`taskset -c ${env.sutCpu}\`): gw serve / gw extproc / Portkey / the ext_proc floor; the load generator, the mock provider, redis-server and the orchestrator on CPU ${env.driverCpu}. In the direct case the mock is the only server (on CPU ${env.driverCpu}).` : 'not pinned (taskset or a second CPU missing).'}`,
   );
-  p(`- ${env.rounds} round(s) per scenario, cases interleaved (order reversed every other round) after a warm-up of each case; medians of rounds are reported. Run took ${env.durationSeconds?.toFixed(0)} s.`);
+  p(
+    `- ${env.rounds} round(s) per scenario, cases interleaved (order reversed every other round) after a warm-up of each case; medians of rounds are reported. Run took ${env.durationSeconds?.toFixed(0)} s.`,
+  );
   p();
   p('## Budgets (DESIGN §9)');
   p();
@@ -510,50 +539,71 @@ export function writeReport(results, { resultsDir, date, cases = [] }) {
   if (peers.rows.length) {
     p('## Peers against direct (same run)');
     p();
-    p(`Throughput, CPU per stream and peak RSS at 32 concurrent streams (s3); added TTFB p50 at 8 streams (s2); added non-streaming latency with a ${peers.body ? `${peers.body / 1024} KiB` : '–'} body, 4 in flight (s9 body sweep). Ratios are to direct (the mock alone) in the same run.`);
+    p(
+      `Throughput, CPU per stream and peak RSS at 32 concurrent streams (s3); added TTFB p50 at 8 streams (s2); added non-streaming latency with a ${peers.body ? `${peers.body / 1024} KiB` : '–'} body, 4 in flight (s9 body sweep). Ratios are to direct (the mock alone) in the same run.`,
+    );
     p();
     p('| system | streams/s | ×direct | CPU ms/stream | ×mock CPU | peak RSS MB | added TTFB p50 ms | ×direct TTFB | added p50 ms | added p99 ms | ×direct p50 |');
     p('|---|---|---|---|---|---|---|---|---|---|---|');
-    for (const r of peers.rows) p(`| ${r.name} | ${fi(r.perSecond)} | ${fr(r.vsDirect)} | ${f(r.cpuMs, 2)} | ${fr(r.cpuVsMock)} | ${f(r.rss, 1)} | ${f(r.ttfb)} | ${fr(r.ttfbRatio)} | ${f(r.addedP50)} | ${f(r.addedP99)} | ${fr(r.latRatio)} |`);
+    for (const r of peers.rows)
+      p(
+        `| ${r.name} | ${fi(r.perSecond)} | ${fr(r.vsDirect)} | ${f(r.cpuMs, 2)} | ${fr(r.cpuVsMock)} | ${f(r.rss, 1)} | ${f(r.ttfb)} | ${fr(r.ttfbRatio)} | ${f(r.addedP50)} | ${f(r.addedP99)} | ${fr(r.latRatio)} |`,
+      );
     p();
   }
   if (a.tables.s1) {
     p(`## Non-streaming at 500 req/s (open loop, ${s.s1.scenario.bodyBytes.toLocaleString('en-US')}-byte body)`);
     p();
-    p('Latency is from sending the request to the last byte of the answer, in ms. "added" is the paired difference to direct in the same round (median over rounds, min–max of the p50 difference in brackets).');
+    p(
+      'Latency is from sending the request to the last byte of the answer, in ms. "added" is the paired difference to direct in the same round (median over rounds, min–max of the p50 difference in brackets).',
+    );
     p();
     p('| case | req/s | p50 | p90 | p99 | p99.9 | added p50 | added p99 | ×direct p50 | SUT CPU µs/req | SUT CPU % | SUT run-queue wait % | peak RSS MB | non-200 / errors |');
     p('|---|---|---|---|---|---|---|---|---|---|---|---|---|---|');
     for (const r of a.tables.s1) {
       const rng = r.addedP50Range ? ` [${f(r.addedP50Range[0])}–${f(r.addedP50Range[1])}]` : '';
       const redisNote = r.redisCpuUs ? ` (+${f(r.redisCpuUs, 0)} redis)` : '';
-      p(`| ${r.name} | ${fi(r.perSecond)} | ${f(r.p50)} | ${f(r.p90)} | ${f(r.p99)} | ${f(r.p999)} | ${r.addedP50 === null ? '–' : f(r.addedP50) + rng} | ${f(r.addedP99)} | ${fr(r.ratioP50)} | ${f(r.cpuUs, 0)}${redisNote} | ${f(r.cpuPct, 0)} | ${f(r.waitPct, 0)} | ${f(r.rss, 1)} | ${r.non200} / ${r.errors} |`);
+      p(
+        `| ${r.name} | ${fi(r.perSecond)} | ${f(r.p50)} | ${f(r.p90)} | ${f(r.p99)} | ${f(r.p999)} | ${r.addedP50 === null ? '–' : f(r.addedP50) + rng} | ${f(r.addedP99)} | ${fr(r.ratioP50)} | ${f(r.cpuUs, 0)}${redisNote} | ${f(r.cpuPct, 0)} | ${f(r.waitPct, 0)} | ${f(r.rss, 1)} | ${r.non200} / ${r.errors} |`,
+      );
     }
     p();
-    p('In the direct row, "SUT" is the mock provider itself. Run-queue wait (from /proc/<pid>/task/*/schedstat) is the share of wall time the SUT was ready to run but another task held its CPU: the other load on the machine. node-proxy is bench/node-proxy.mjs, the same Node parts as gw serve without any decision (the floor for a Node data plane).');
+    p(
+      'In the direct row, "SUT" is the mock provider itself. Run-queue wait (from /proc/<pid>/task/*/schedstat) is the share of wall time the SUT was ready to run but another task held its CPU: the other load on the machine. node-proxy is bench/node-proxy.mjs, the same Node parts as gw serve without any decision (the floor for a Node data plane).',
+    );
     p();
   }
   if (a.tables.s2) {
     p(`## Streaming latency (${s.s2.scenario.title})`);
     p();
-    p('TTFB: request sent → first body byte (the message_start event). Event delay: the mock stamps each content delta with CLOCK_MONOTONIC when it writes it; the load generator subtracts that from the moment it reads it (one-way, through whatever is in between). Inter-arrival: gap between consecutive deltas as received (sent 5 ms apart). All in ms.');
+    p(
+      'TTFB: request sent → first body byte (the message_start event). Event delay: the mock stamps each content delta with CLOCK_MONOTONIC when it writes it; the load generator subtracts that from the moment it reads it (one-way, through whatever is in between). Inter-arrival: gap between consecutive deltas as received (sent 5 ms apart). All in ms.',
+    );
     p();
-    p('| case | streams/s | TTFB p50 | TTFB p99 | added TTFB p50 | added TTFB p99 | event p50 | event p99 | event p99.9 | added event p50 | added event p99 | inter-arrival p99 | SUT CPU µs/stream | SUT run-queue wait % | bad streams |');
+    p(
+      '| case | streams/s | TTFB p50 | TTFB p99 | added TTFB p50 | added TTFB p99 | event p50 | event p99 | event p99.9 | added event p50 | added event p99 | inter-arrival p99 | SUT CPU µs/stream | SUT run-queue wait % | bad streams |',
+    );
     p('|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|');
     for (const r of a.tables.s2) {
-      p(`| ${r.name} | ${fi(r.perSecond)} | ${f(r.ttfbP50)} | ${f(r.ttfbP99)} | ${f(r.addedTtfbP50)} | ${f(r.addedTtfbP99)} | ${f(r.evP50)} | ${f(r.evP99)} | ${f(r.evP999)} | ${f(r.addedEvP50)} | ${f(r.addedEvP99)} | ${f(r.gapP99)} | ${f(r.cpuUs, 0)} | ${f(r.waitPct, 0)} | ${r.bad} |`);
+      p(
+        `| ${r.name} | ${fi(r.perSecond)} | ${f(r.ttfbP50)} | ${f(r.ttfbP99)} | ${f(r.addedTtfbP50)} | ${f(r.addedTtfbP99)} | ${f(r.evP50)} | ${f(r.evP99)} | ${f(r.evP999)} | ${f(r.addedEvP50)} | ${f(r.addedEvP99)} | ${f(r.gapP99)} | ${f(r.cpuUs, 0)} | ${f(r.waitPct, 0)} | ${r.bad} |`,
+      );
     }
     p();
   }
   if (a.tables.s3) {
     p(`## Streaming throughput (${s.s3.scenario.title})`);
     p();
-    p('Streams completed per second inside the measured window (each a full Anthropic stream of message_start … message_stop, checked for every delta). CPU per stream is the SUT process\'s CPU time (from /proc) divided by the streams it served; it is the efficiency figure least disturbed by other load on the machine.');
+    p(
+      "Streams completed per second inside the measured window (each a full Anthropic stream of message_start … message_stop, checked for every delta). CPU per stream is the SUT process's CPU time (from /proc) divided by the streams it served; it is the efficiency figure least disturbed by other load on the machine.",
+    );
     p();
     p('| case | streams/s (min–max) | events/s | ×Portkey | ×direct | SUT CPU ms/stream | SUT CPU % | SUT run-queue wait % | mock CPU % | load-gen CPU % | TTFB p50 ms | bad streams |');
     p('|---|---|---|---|---|---|---|---|---|---|---|---|');
     for (const r of a.tables.s3) {
-      p(`| ${r.name} | ${fi(r.perSecond)} (${r.range ? `${fi(r.range[0])}–${fi(r.range[1])}` : '–'}) | ${fi(r.eventsPerSecond)} | ${fr(r.vsPortkey)} | ${fr(r.vsDirect)} | ${f(r.cpuMsPerStream, 2)} | ${f(r.sutCpuPct, 0)} | ${f(r.waitPct, 0)} | ${f(r.mockCpuPct, 0)} | ${f(r.loadCpuPct, 0)} | ${f(r.ttfbP50)} | ${r.bad} |`);
+      p(
+        `| ${r.name} | ${fi(r.perSecond)} (${r.range ? `${fi(r.range[0])}–${fi(r.range[1])}` : '–'}) | ${fi(r.eventsPerSecond)} | ${fr(r.vsPortkey)} | ${fr(r.vsDirect)} | ${f(r.cpuMsPerStream, 2)} | ${f(r.sutCpuPct, 0)} | ${f(r.waitPct, 0)} | ${f(r.mockCpuPct, 0)} | ${f(r.loadCpuPct, 0)} | ${f(r.ttfbP50)} | ${r.bad} |`,
+      );
     }
     p();
     p('The load generator and the mock share one CPU; when their CPU % add up to about 100 the driver side, not the SUT, limits the direct and gw rows (the SUT CPU % then shows the headroom left).');
@@ -570,14 +620,23 @@ export function writeReport(results, { resultsDir, date, cases = [] }) {
   if (a.tables.s5) {
     p(`## ext_proc (${s.s5.scenario.title}; ${s.s5.scenario.chunksPerStream} response body chunks per stream)`);
     p();
-    p('Per-chunk latency: from writing a response_body message on the Process stream to receiving its answer, in ms, measured by the gRPC client (bench/extproc-load.mjs, one HTTP/2 connection as Envoy uses). "extproc-floor" is a bare grpc-js ext_proc server (same service definition and options) that answers every message with an empty continue: the round trip no processor can beat on this stack. Decide: request_body (the whole pipeline: auth, model, policy, lease) answer time.');
+    p(
+      'Per-chunk latency: from writing a response_body message on the Process stream to receiving its answer, in ms, measured by the gRPC client (bench/extproc-load.mjs, one HTTP/2 connection as Envoy uses). "extproc-floor" is a bare grpc-js ext_proc server (same service definition and options) that answers every message with an empty continue: the round trip no processor can beat on this stack. Decide: request_body (the whole pipeline: auth, model, policy, lease) answer time.',
+    );
     p();
-    p('| case @ streams in flight | streams/s | chunk p50 | p90 | p99 | p99.9 | added p50 | added p99 | decide p50 | request phase p50 | SUT CPU µs/exchange | µs/message | SUT CPU % | SUT run-queue wait % | errors |');
+    p(
+      '| case @ streams in flight | streams/s | chunk p50 | p90 | p99 | p99.9 | added p50 | added p99 | decide p50 | request phase p50 | SUT CPU µs/exchange | µs/message | SUT CPU % | SUT run-queue wait % | errors |',
+    );
     p('|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|');
-    for (const r of a.tables.s5) p(`| ${r.key} | ${fi(r.streamsPerSecond)} | ${f(r.p50)} | ${f(r.p90)} | ${f(r.p99)} | ${f(r.p999)} | ${f(r.addedP50)} | ${f(r.addedP99)} | ${f(r.decideP50)} | ${f(r.requestPhaseP50)} | ${f(r.cpuUsPerExchange, 0)} | ${f(r.cpuUsPerChunk, 1)} | ${f(r.cpuPct, 0)} | ${f(r.waitPct, 0)} | ${r.errors} |`);
+    for (const r of a.tables.s5)
+      p(
+        `| ${r.key} | ${fi(r.streamsPerSecond)} | ${f(r.p50)} | ${f(r.p90)} | ${f(r.p99)} | ${f(r.p999)} | ${f(r.addedP50)} | ${f(r.addedP99)} | ${f(r.decideP50)} | ${f(r.requestPhaseP50)} | ${f(r.cpuUsPerExchange, 0)} | ${f(r.cpuUsPerChunk, 1)} | ${f(r.cpuPct, 0)} | ${f(r.waitPct, 0)} | ${r.errors} |`,
+      );
     if (s.s5.scenario.baselineCommit) {
       p();
-      p(`gw-extproc-baseline is main at ${s.s5.scenario.baselineCommit.slice(0, 7)} (the figures the ext_proc budgets are cut against), built by bench/lib/baseline.mjs into the cache and run in the same rounds as the current build.`);
+      p(
+        `gw-extproc-baseline is main at ${s.s5.scenario.baselineCommit.slice(0, 7)} (the figures the ext_proc budgets are cut against), built by bench/lib/baseline.mjs into the cache and run in the same rounds as the current build.`,
+      );
     }
     p();
   }
@@ -586,9 +645,14 @@ export function writeReport(results, { resultsDir, date, cases = [] }) {
     p();
     p(`gw serve was a fresh process (RSS ${f(s.s6.scenario.gwIdleRssMB, 1)} MB idle, warmed up with one round of short streams). Peak RSS sampled every 100 ms from /proc/<pid>/status.`);
     p();
-    p('| case | streams ok | mock max open streams | TTFB p50 | TTFB p99 | event p50 | event p99 | event p99.9 | added event p50 | added event p99 | SUT peak RSS MB | SUT CPU % | SUT run-queue wait % | bad / unfinished |');
+    p(
+      '| case | streams ok | mock max open streams | TTFB p50 | TTFB p99 | event p50 | event p99 | event p99.9 | added event p50 | added event p99 | SUT peak RSS MB | SUT CPU % | SUT run-queue wait % | bad / unfinished |',
+    );
     p('|---|---|---|---|---|---|---|---|---|---|---|---|---|---|');
-    for (const r of a.tables.s6) p(`| ${r.name} | ${fi(r.completed)} | ${fi(r.maxInFlight)} | ${f(r.ttfbP50)} | ${f(r.ttfbP99)} | ${f(r.evP50)} | ${f(r.evP99)} | ${f(r.evP999)} | ${f(r.addedEvP50)} | ${f(r.addedEvP99)} | ${f(r.rssPeak, 1)} | ${f(r.cpuPct, 0)} | ${f(r.waitPct, 0)} | ${r.bad} |`);
+    for (const r of a.tables.s6)
+      p(
+        `| ${r.name} | ${fi(r.completed)} | ${fi(r.maxInFlight)} | ${f(r.ttfbP50)} | ${f(r.ttfbP99)} | ${f(r.evP50)} | ${f(r.evP99)} | ${f(r.evP999)} | ${f(r.addedEvP50)} | ${f(r.addedEvP99)} | ${f(r.rssPeak, 1)} | ${f(r.cpuPct, 0)} | ${f(r.waitPct, 0)} | ${r.bad} |`,
+      );
     p();
   }
   if (results.redaction) {
@@ -604,7 +668,9 @@ export function writeReport(results, { resultsDir, date, cases = [] }) {
     p();
     if (prof.error) p(`No profile: ${prof.error}`);
     else {
-      p(`\`node --cpu-prof\` on a fresh gw serve (memory state, same settings as above), warmed up, then 500 req/s JSON for 6 s and 32 concurrent streams (30 back-to-back deltas) for 6 s: \`${prof.file}\` (gitignored; open it in Chrome DevTools or speedscope). Only the samples of the two measured runs are summarised (start-up and warm-up left out): ${f(prof.sampledMs / 1000, 1)} s sampled, idle ${f((100 * prof.idleMs) / prof.sampledMs, 0)} %; shares below are of the busy (non-idle) time. The SUT served ${fi(prof.load?.json?.counted)} JSON requests and ${fi(prof.load?.sse?.counted)} streams in those windows. Under CPU contention the profiler's wall-clock sampling also charges time spent descheduled to the function that was running, so treat shares as approximate.`);
+      p(
+        `\`node --cpu-prof\` on a fresh gw serve (memory state, same settings as above), warmed up, then 500 req/s JSON for 6 s and 32 concurrent streams (30 back-to-back deltas) for 6 s: \`${prof.file}\` (gitignored; open it in Chrome DevTools or speedscope). Only the samples of the two measured runs are summarised (start-up and warm-up left out): ${f(prof.sampledMs / 1000, 1)} s sampled, idle ${f((100 * prof.idleMs) / prof.sampledMs, 0)} %; shares below are of the busy (non-idle) time. The SUT served ${fi(prof.load?.json?.counted)} JSON requests and ${fi(prof.load?.sse?.counted)} streams in those windows. Under CPU contention the profiler's wall-clock sampling also charges time spent descheduled to the function that was running, so treat shares as approximate.`,
+      );
       p();
       profileTables(p, prof);
     }
@@ -636,7 +702,9 @@ export function writeReport(results, { resultsDir, date, cases = [] }) {
     p();
     if (pe.error) p(`No profile: ${pe.error}`);
     else {
-      p(`\`node --cpu-prof\` on a fresh gw extproc, warmed up, then the recorded exchange replayed on 1 stream and on 16 in flight: \`${pe.file}\` (gitignored). ${fi(pe.exchanges)} exchanges in the profiled windows; ${f(pe.sampledMs / 1000, 1)} s sampled, idle ${f((100 * pe.idleMs) / pe.sampledMs, 0)} %; busy CPU per exchange ${f(pe.busyMs / Math.max(1, pe.exchanges), 3)} ms.`);
+      p(
+        `\`node --cpu-prof\` on a fresh gw extproc, warmed up, then the recorded exchange replayed on 1 stream and on 16 in flight: \`${pe.file}\` (gitignored). ${fi(pe.exchanges)} exchanges in the profiled windows; ${f(pe.sampledMs / 1000, 1)} s sampled, idle ${f((100 * pe.idleMs) / pe.sampledMs, 0)} %; busy CPU per exchange ${f(pe.busyMs / Math.max(1, pe.exchanges), 3)} ms.`,
+      );
       p();
       profileTables(p, pe);
     }
@@ -666,17 +734,24 @@ export function writeReport(results, { resultsDir, date, cases = [] }) {
   p('## Setup checks');
   p();
   const v = results.verification ?? { sockets: [], requests: {}, allLoopback: null };
-  if (results.verification) p(`- Every listener of the proxy cases, from /proc/net/tcp{,6}: ${v.sockets.map((x) => `${x.address}:${x.port}`).join(', ')} (${v.allLoopback ? 'all loopback' : 'NOT all loopback'}).`);
+  if (results.verification)
+    p(`- Every listener of the proxy cases, from /proc/net/tcp{,6}: ${v.sockets.map((x) => `${x.address}:${x.port}`).join(', ')} (${v.allLoopback ? 'all loopback' : 'NOT all loopback'}).`);
   else p('- The proxy cases (s1–s4) did not run, so no setup requests were checked.');
   for (const [name, e] of Object.entries(v.requests)) {
-    const d = (x) => `${x.status}, mock received ${x.mockReceived} at ${x.mockPath}, vendor key upstream ${x.vendorKeyUpstream ? 'yes' : 'no'}, caller token upstream ${x.callerTokenLeaked ? 'YES' : 'no'}, answer intact ${x.intact ? 'yes' : 'NO'}`;
+    const d = (x) =>
+      `${x.status}, mock received ${x.mockReceived} at ${x.mockPath}, vendor key upstream ${x.vendorKeyUpstream ? 'yes' : 'no'}, caller token upstream ${x.callerTokenLeaked ? 'YES' : 'no'}, answer intact ${x.intact ? 'yes' : 'NO'}`;
     p(`- ${name}: JSON ${d(e.json)}; SSE ${d(e.sse)}.`);
   }
   if (results.peer) {
-    p(`- Peer: @portkey-ai/gateway ${results.peer.portkey} (hono ${results.peer.hono}, @hono/node-server ${results.peer.honoNodeServer} via npm overrides), installed in ${results.peer.dir}; started as \`node build/start-server.js --port=P --headless\` with NODE_ENV=production and bench/peer-loopback.mjs preloaded (its start script binds all interfaces; the preload makes it 127.0.0.1). Called as Anthropic clients call it: \`POST /v1/messages\` with \`x-portkey-provider: anthropic\`, \`x-portkey-custom-host: <mock>/v1\`, \`authorization: Bearer <vendor key>\` (sent upstream as x-api-key).`);
+    p(
+      `- Peer: @portkey-ai/gateway ${results.peer.portkey} (hono ${results.peer.hono}, @hono/node-server ${results.peer.honoNodeServer} via npm overrides), installed in ${results.peer.dir}; started as \`node build/start-server.js --port=P --headless\` with NODE_ENV=production and bench/peer-loopback.mjs preloaded (its start script binds all interfaces; the preload makes it 127.0.0.1). Called as Anthropic clients call it: \`POST /v1/messages\` with \`x-portkey-provider: anthropic\`, \`x-portkey-custom-host: <mock>/v1\`, \`authorization: Bearer <vendor key>\` (sent upstream as x-api-key).`,
+    );
   } else p('- Peer: Portkey not installed; its cases were skipped.');
   const ll = results.peers?.litellm;
-  if (ll) p(`- Peer: LiteLLM ${ll.litellm} (\`litellm[proxy]\` from PyPI, ${ll.python}) in the virtual environment ${ll.dir}; started as \`litellm --config C --host 127.0.0.1 --port P --num_workers 1\` with a master key and one model entry \`anthropic/claude-sonnet-4-5-20250929\` whose api_base is the mock; LITELLM_LOCAL_MODEL_COST_MAP=True and telemetry off (no network at start). Called as Anthropic clients call it: \`POST /v1/messages\` with the master key as x-api-key.`);
+  if (ll)
+    p(
+      `- Peer: LiteLLM ${ll.litellm} (\`litellm[proxy]\` from PyPI, ${ll.python}) in the virtual environment ${ll.dir}; started as \`litellm --config C --host 127.0.0.1 --port P --num_workers 1\` with a master key and one model entry \`anthropic/claude-sonnet-4-5-20250929\` whose api_base is the mock; LITELLM_LOCAL_MODEL_COST_MAP=True and telemetry off (no network at start). Called as Anthropic clients call it: \`POST /v1/messages\` with the master key as x-api-key.`,
+    );
   else p('- Peer: LiteLLM not installed; its cases were skipped.');
   if (results.redis) p(`- redis-server ${results.redis.args.join(' ')}`);
   p();

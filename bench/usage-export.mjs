@@ -86,7 +86,11 @@ async function startPostgres() {
     chownSync(join(dir, 'pw'), ids.uid, ids.gid);
   }
   chmodSync(dir, 0o700);
-  const init = spawnSync(join(bin, 'initdb'), ['-D', join(dir, 'data'), '-U', 'gw', '--auth=scram-sha-256', `--pwfile=${join(dir, 'pw')}`, '-E', 'UTF8', '--no-sync'], { cwd: dir, encoding: 'utf8', ...ids });
+  const init = spawnSync(join(bin, 'initdb'), ['-D', join(dir, 'data'), '-U', 'gw', '--auth=scram-sha-256', `--pwfile=${join(dir, 'pw')}`, '-E', 'UTF8', '--no-sync'], {
+    cwd: dir,
+    encoding: 'utf8',
+    ...ids,
+  });
   if (init.status !== 0) throw new Error(init.stderr);
   const port = await freePort();
   const server = spawn(join(bin, 'postgres'), ['-D', join(dir, 'data'), '-p', String(port), '-k', dir, '-c', 'listen_addresses=127.0.0.1', '-c', 'fsync=on'], { cwd: dir, stdio: 'ignore', ...ids });
@@ -214,7 +218,17 @@ const summary = (xs) => ({ samples: xs.length, p50: Number(percentile(xs, 50).to
 
 const store = new PgUsageStore(pg.pool);
 let insertMs = 0;
-const sink = { prepare: async () => {}, insert: async (r) => { const t = performance.now(); const n = await store.insert(r); insertMs += performance.now() - t; return n; }, saveTimeZones: (z) => store.saveTimeZones(z), deleteOlderThan: (d) => store.deleteOlderThan(d) };
+const sink = {
+  prepare: async () => {},
+  insert: async (r) => {
+    const t = performance.now();
+    const n = await store.insert(r);
+    insertMs += performance.now() - t;
+    return n;
+  },
+  saveTimeZones: (z) => store.saveTimeZones(z),
+  deleteOlderThan: (d) => store.deleteOlderThan(d),
+};
 let exported = 0;
 const observer = { exported: (n) => (exported += n), backlog: () => {}, active: () => {}, failed: (stage, e) => console.error(`export ${stage}: ${e.message}`) };
 

@@ -108,7 +108,10 @@ export function readResults(files) {
 }
 
 function cell(text) {
-  return String(text).replace(/\|/g, '\\|').replace(/\s*\n\s*/g, ' ').trim();
+  return String(text)
+    .replace(/\|/g, '\\|')
+    .replace(/\s*\n\s*/g, ' ')
+    .trim();
 }
 
 function short(title) {
@@ -171,9 +174,7 @@ export function render(rows, results) {
     let text = s.statement;
     if (s.decision) text += ` **Decision:** ${s.decision}`;
     if (s.doc) text += ` (documented in [${s.doc}](${s.doc.replace(/^docs\//, '').replace(/^README\.md/, '../README.md')}))`;
-    lines.push(
-      `| ${s.id} | ${s.section} | ${s.kind} | ${cell(text)} | ${cell(row.both.map(testRef).join('<br>'))} | ${cell(row.other.map(testRef).join('<br>'))} | ${cell(resultOf(row, results))} |`,
-    );
+    lines.push(`| ${s.id} | ${s.section} | ${s.kind} | ${cell(text)} | ${cell(row.both.map(testRef).join('<br>'))} | ${cell(row.other.map(testRef).join('<br>'))} | ${cell(resultOf(row, results))} |`);
   }
   lines.push('');
   return lines.join('\n');

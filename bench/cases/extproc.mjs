@@ -29,9 +29,27 @@ export default {
       ...(baseline ? [{ name: 'gw-extproc-baseline', target: baseline.target, pids: [baseline.pid] }] : []),
       { name: 'gw-extproc', target: processor.target, pids: [processor.pid] },
     ];
-    const job = (c, concurrency, durationMs, warmupMs) => ({ kind: 'extproc', target: c.target, recording: recording.file, token: memFile.token, concurrency, durationMs: Math.round(durationMs * SCALE), warmupMs: Math.round(warmupMs * SCALE) });
+    const job = (c, concurrency, durationMs, warmupMs) => ({
+      kind: 'extproc',
+      target: c.target,
+      recording: recording.file,
+      token: memFile.token,
+      concurrency,
+      durationMs: Math.round(durationMs * SCALE),
+      warmupMs: Math.round(warmupMs * SCALE),
+    });
     for (const c of list) await runLoad(job(c, 8, 2000, 0), []);
-    const out = { scenario: { id: 's5', title: 'ext_proc: recorded exchange replayed over Process streams', chunksPerStream: recording.chunks, concurrency: [1, 16], baselineCommit: baseline ? BASELINE_COMMIT : null, idleRssMB: idle?.rssMB ?? null }, rounds: [] };
+    const out = {
+      scenario: {
+        id: 's5',
+        title: 'ext_proc: recorded exchange replayed over Process streams',
+        chunksPerStream: recording.chunks,
+        concurrency: [1, 16],
+        baselineCommit: baseline ? BASELINE_COMMIT : null,
+        idleRssMB: idle?.rssMB ?? null,
+      },
+      rounds: [],
+    };
     for (let r = 0; r < FEWER_ROUNDS; r++) {
       const round = {};
       const order = r % 2 === 0 ? list : [...list].reverse();

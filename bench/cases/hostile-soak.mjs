@@ -80,7 +80,9 @@ export default {
       const unhealthy = await metricValue(gw.adminUrl, 'gw_credential_unhealthy_total\\{[^}]*\\}');
       const sample = { requests: done, rssMB: memory(gw.pid)?.rssMB ?? null, rate: BATCH / ((Date.now() - batchStart) / 1000), statuses, probeStatus: probe.statusCode, probeMs, unhealthy };
       samples.push(sample);
-      log(`s11: ${done.toLocaleString('en-US')} hostile-mix requests, RSS ${sample.rssMB?.toFixed(1)} MB, ${sample.rate.toFixed(0)}/s, unexpected ${unexpected}, 5xx ${fiveHundreds}, well-behaved probe ${probe.statusCode} in ${probeMs.toFixed(1)} ms, credential unhealthy ${unhealthy}`);
+      log(
+        `s11: ${done.toLocaleString('en-US')} hostile-mix requests, RSS ${sample.rssMB?.toFixed(1)} MB, ${sample.rate.toFixed(0)}/s, unexpected ${unexpected}, 5xx ${fiveHundreds}, well-behaved probe ${probe.statusCode} in ${probeMs.toFixed(1)} ms, credential unhealthy ${unhealthy}`,
+      );
     }
     await stopChild(gw.child);
     (ctx.results.scenarios ??= {}).s11 = { total: done, batch: BATCH, workers: WORKERS, unexpected, fiveHundreds, seconds: (Date.now() - t0) / 1000, samples };
@@ -102,7 +104,16 @@ export default {
       '',
       '| requests | RSS MB | req/s | well-behaved request ms | answers by status |',
       '|---|---|---|---|---|',
-      ...s.samples.map((x) => `| ${x.requests.toLocaleString('en-US')} | ${f(x.rssMB)} | ${f(x.rate, 0)} | ${f(x.probeMs)} | ${x.statuses ? Object.entries(x.statuses).map(([k, v]) => `${k}: ${v}`).join(', ') : 'idle'} |`),
+      ...s.samples.map(
+        (x) =>
+          `| ${x.requests.toLocaleString('en-US')} | ${f(x.rssMB)} | ${f(x.rate, 0)} | ${f(x.probeMs)} | ${
+            x.statuses
+              ? Object.entries(x.statuses)
+                  .map(([k, v]) => `${k}: ${v}`)
+                  .join(', ')
+              : 'idle'
+          } |`,
+      ),
       '',
     ];
     return {

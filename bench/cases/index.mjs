@@ -18,7 +18,9 @@ import { fileURLToPath } from 'node:url';
 export async function loadCases() {
   const dir = dirname(fileURLToPath(import.meta.url));
   const list = [];
-  for (const file of readdirSync(dir).filter((f) => f.endsWith('.mjs') && f !== 'index.mjs').sort()) {
+  for (const file of readdirSync(dir)
+    .filter((f) => f.endsWith('.mjs') && f !== 'index.mjs')
+    .sort()) {
     const mod = await import(join(dir, file));
     const c = mod.default;
     if (!c || typeof c.id !== 'string' || typeof c.run !== 'function') throw new Error(`bench/cases/${file}: the default export needs an id and a run(ctx)`);

@@ -28,7 +28,21 @@ async function manyStreams({ mock, memFile }) {
     { name: 'gw-memory', url: gw.url, headers: gwHeaders(memFile.token), pids: [gw.pid, mock.pid] },
   ];
   // 40 deltas 200 ms apart: each stream lasts about 8 s, all of them open at once after the ramp.
-  const scenario = { id: 's6', title: `${streams} concurrent slow streams`, mode: 'concurrency', concurrency: streams, connections: streams, perWorker: 1, rampMs: 2000, durationMs: 30_000, warmupMs: 0, drainMs: 20_000, stream: true, body: requestBody(4096, true), mock: { events: 40, spacingMs: 200 } };
+  const scenario = {
+    id: 's6',
+    title: `${streams} concurrent slow streams`,
+    mode: 'concurrency',
+    concurrency: streams,
+    connections: streams,
+    perWorker: 1,
+    rampMs: 2000,
+    durationMs: 30_000,
+    warmupMs: 0,
+    drainMs: 20_000,
+    stream: true,
+    body: requestBody(4096, true),
+    mock: { events: 40, spacingMs: 200 },
+  };
   // Warm-up: the same number of shorter streams through the gateway.
   await mock.configure({ events: 10, spacingMs: 100 });
   for (const c of list.slice(1)) {
@@ -46,7 +60,9 @@ async function manyStreams({ mock, memFile }) {
       // Where gw's memory is when every stream is open: its own Prometheus process metrics.
       const scrape =
         c.name === 'gw-memory' && heapAtPeak === null
-          ? sleep(scenario.rampMs + 3000).then(() => heapMetrics(gw.adminUrl)).catch(() => null)
+          ? sleep(scenario.rampMs + 3000)
+              .then(() => heapMetrics(gw.adminUrl))
+              .catch(() => null)
           : null;
       round[c.name] = await runLoad({ ...loadJob(c, scenario), durationMs: scenario.durationMs }, c.pids);
       if (scrape) heapAtPeak = await scrape;

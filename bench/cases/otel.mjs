@@ -49,9 +49,31 @@ export default {
     };
     const cases = VARIANTS.map((name) => ({ name, url: sut[name].url, headers: gwHeaders(memFile.token), pids: [sut[name].pid, mock.pid] }));
     const s = (results.scenarios ??= {});
-    const nonStreaming = { id: 's12', title: 'OpenTelemetry off / sampled out / on: non-streaming, open loop at 500 req/s', mode: 'rate', rate: 500, connections: 64, durationMs: 2500, prewarmMs: 1500, stream: false, body: requestBody(BODY_BYTES, false), mock: { events: 20, spacingMs: 5 } };
+    const nonStreaming = {
+      id: 's12',
+      title: 'OpenTelemetry off / sampled out / on: non-streaming, open loop at 500 req/s',
+      mode: 'rate',
+      rate: 500,
+      connections: 64,
+      durationMs: 2500,
+      prewarmMs: 1500,
+      stream: false,
+      body: requestBody(BODY_BYTES, false),
+      mock: { events: 20, spacingMs: 5 },
+    };
     s.s12 = { scenario: strip(nonStreaming), rounds: await interleaved(mock, nonStreaming, cases) };
-    const streaming = { id: 's12s', title: 'OpenTelemetry off / sampled out / on: 8 concurrent streams, 20 deltas 5 ms apart', mode: 'concurrency', concurrency: 8, connections: 8, durationMs: 2500, prewarmMs: 1500, stream: true, body: requestBody(BODY_BYTES, true), mock: { events: 20, spacingMs: 5 } };
+    const streaming = {
+      id: 's12s',
+      title: 'OpenTelemetry off / sampled out / on: 8 concurrent streams, 20 deltas 5 ms apart',
+      mode: 'concurrency',
+      concurrency: 8,
+      connections: 8,
+      durationMs: 2500,
+      prewarmMs: 1500,
+      stream: true,
+      body: requestBody(BODY_BYTES, true),
+      mock: { events: 20, spacingMs: 5 },
+    };
     s.s12s = { scenario: strip(streaming), rounds: await interleaved(mock, streaming, cases) };
     results.otelSinkExports = sink.exports();
     log(`s12: the OTLP sink received ${sink.exports()} exports`);

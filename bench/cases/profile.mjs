@@ -32,10 +32,23 @@ async function profileScenario({ mock, memFile }, { bin = GW_BIN, suffix = '' } 
   const heapName = `gw-serve-${DATE}${suffix}.heapprofile`;
   rmSync(join(RESULTS, heapName), { force: true });
   // The sampling heap profile is written at exit: what the process still holds after the load.
-  const gw = await startGw(`gw-profile${suffix}`, 'serve', memFile.file, { bin, nodeArgs: ['--cpu-prof', `--cpu-prof-dir=${RESULTS}`, `--cpu-prof-name=${name}`, '--heap-prof', '--heap-prof-interval=65536', `--heap-prof-dir=${RESULTS}`, `--heap-prof-name=${heapName}`] });
+  const gw = await startGw(`gw-profile${suffix}`, 'serve', memFile.file, {
+    bin,
+    nodeArgs: ['--cpu-prof', `--cpu-prof-dir=${RESULTS}`, `--cpu-prof-name=${name}`, '--heap-prof', '--heap-prof-interval=65536', `--heap-prof-dir=${RESULTS}`, `--heap-prof-name=${heapName}`],
+  });
   const target = { name: 'gw-profile', url: gw.url, headers: gwHeaders(memFile.token), pids: [gw.pid] };
   const nonStream = { mode: 'rate', rate: 500, connections: 64, durationMs: 6000, warmupMs: 0, stream: false, body: requestBody(BODY_BYTES, false), mock: {} };
-  const streaming = { mode: 'concurrency', concurrency: 32, connections: 32, durationMs: 6000, warmupMs: 0, stream: true, eventTiming: false, body: requestBody(BODY_BYTES, true), mock: { events: 30, spacingMs: 0 } };
+  const streaming = {
+    mode: 'concurrency',
+    concurrency: 32,
+    connections: 32,
+    durationMs: 6000,
+    warmupMs: 0,
+    stream: true,
+    eventTiming: false,
+    body: requestBody(BODY_BYTES, true),
+    mock: { events: 30, spacingMs: 0 },
+  };
   log('s7: profiling gw serve (500 req/s JSON, then 32 concurrent streams)');
   // Warm up first; only the samples taken during the two measured runs are summarised (not start-up).
   await mock.configure({ events: 30, spacingMs: 0 });
@@ -81,5 +94,15 @@ export async function profileExtproc({ mock, memFile }, { bin = GW_BIN, suffix =
   if (!existsSync(path)) return { error: 'no profile written' };
   const summary = summarizeProfile(JSON.parse(readFileSync(path, 'utf8')), dirname(dirname(dirname(bin))), windows);
   const exchanges = (load[1].streams ?? 0) + (load[16].streams ?? 0);
-  return { file: `bench/results/${name}`, bytes: statSync(path).size, windows, exchanges, load: { one: { streams: load[1].streams, chunkMs: load[1].chunkMs, requestPhaseMs: load[1].requestPhaseMs, procs: load[1].procs }, sixteen: { streams: load[16].streams, chunkMs: load[16].chunkMs, procs: load[16].procs } }, ...summary };
+  return {
+    file: `bench/results/${name}`,
+    bytes: statSync(path).size,
+    windows,
+    exchanges,
+    load: {
+      one: { streams: load[1].streams, chunkMs: load[1].chunkMs, requestPhaseMs: load[1].requestPhaseMs, procs: load[1].procs },
+      sixteen: { streams: load[16].streams, chunkMs: load[16].chunkMs, procs: load[16].procs },
+    },
+    ...summary,
+  };
 }

@@ -56,19 +56,64 @@ export default {
     const openLoop = all.filter((n) => n !== 'litellm');
     const s = (results.scenarios ??= {});
     if (runs('s1')) {
-      const scenario = { id: 's1', title: 'Non-streaming, open loop at 500 req/s', mode: 'rate', rate: 500, connections: 64, durationMs: 2500, prewarmMs: 1500, stream: false, body: requestBody(BODY_BYTES, false), mock: { events: 20, spacingMs: 5 } };
+      const scenario = {
+        id: 's1',
+        title: 'Non-streaming, open loop at 500 req/s',
+        mode: 'rate',
+        rate: 500,
+        connections: 64,
+        durationMs: 2500,
+        prewarmMs: 1500,
+        stream: false,
+        body: requestBody(BODY_BYTES, false),
+        mock: { events: 20, spacingMs: 5 },
+      };
       s.s1 = { scenario: strip(scenario), rounds: await interleaved(mock, scenario, pick(openLoop)) };
     }
     if (runs('s2')) {
-      const scenario = { id: 's2', title: 'Streaming latency: 8 concurrent streams, 20 deltas 5 ms apart', mode: 'concurrency', concurrency: 8, connections: 8, durationMs: 2500, prewarmMs: 1500, stream: true, body: requestBody(BODY_BYTES, true), mock: { events: 20, spacingMs: 5 } };
+      const scenario = {
+        id: 's2',
+        title: 'Streaming latency: 8 concurrent streams, 20 deltas 5 ms apart',
+        mode: 'concurrency',
+        concurrency: 8,
+        connections: 8,
+        durationMs: 2500,
+        prewarmMs: 1500,
+        stream: true,
+        body: requestBody(BODY_BYTES, true),
+        mock: { events: 20, spacingMs: 5 },
+      };
       s.s2 = { scenario: strip(scenario), rounds: await interleaved(mock, scenario, pick(all)) };
     }
     if (runs('s3')) {
-      const scenario = { id: 's3', title: 'Streaming throughput: 32 concurrent streams, 30 deltas back to back', mode: 'concurrency', concurrency: 32, connections: 32, durationMs: 2500, prewarmMs: 1500, stream: true, eventTiming: false, body: requestBody(BODY_BYTES, true), mock: { events: 30, spacingMs: 0 } };
+      const scenario = {
+        id: 's3',
+        title: 'Streaming throughput: 32 concurrent streams, 30 deltas back to back',
+        mode: 'concurrency',
+        concurrency: 32,
+        connections: 32,
+        durationMs: 2500,
+        prewarmMs: 1500,
+        stream: true,
+        eventTiming: false,
+        body: requestBody(BODY_BYTES, true),
+        mock: { events: 30, spacingMs: 0 },
+      };
       s.s3 = { scenario: strip(scenario), rounds: await interleaved(mock, scenario, pick(all)) };
     }
     if (runs('s4')) {
-      const scenario = { id: 's4', title: 'Non-streaming, 100 KiB Claude Code-sized bodies, open loop at 100 req/s', mode: 'rate', rate: 100, connections: 32, durationMs: 3000, prewarmMs: 1500, stream: false, body: requestBody(100 * 1024, false), mock: { events: 20, spacingMs: 5 } };
+      const scenario = {
+        id: 's4',
+        title: 'Non-streaming, 100 KiB Claude Code-sized bodies, open loop at 100 req/s',
+        mode: 'rate',
+        rate: 100,
+        connections: 32,
+        durationMs: 3000,
+        prewarmMs: 1500,
+        stream: false,
+        body: requestBody(100 * 1024, false),
+        mock: { events: 20, spacingMs: 5 },
+      };
       s.s4 = { scenario: strip(scenario), rounds: await interleaved(mock, scenario, pick(['direct', 'gw-memory', 'gw-scan', 'portkey']), FEWER_ROUNDS) };
     }
     await Promise.all([...Object.values(sut).map((x) => stopChild(x.child)), ...peers.processes.map((p) => stopChild(p.child)), redis ? stopChild(redis.child) : null]);

@@ -29,7 +29,10 @@ function redactionThroughput() {
       columns = null;
       continue;
     }
-    const cells = line.split('|').slice(1, -1).map((c) => c.trim());
+    const cells = line
+      .split('|')
+      .slice(1, -1)
+      .map((c) => c.trim());
     if (columns === null) {
       columns = cells.map((c) => c.toLowerCase());
       continue;

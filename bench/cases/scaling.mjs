@@ -45,7 +45,19 @@ export default {
     // ---- concurrency: streams of 30 back-to-back deltas, ~4 KiB body
     await mock.configure(STREAM_MOCK);
     const streamCases = ['direct', 'node-proxy', 'gw-serve', 'portkey', 'litellm'].filter((n) => http[n]);
-    const scenario = (concurrency, bodyBytes, stream) => ({ mode: 'concurrency', concurrency, connections: concurrency, durationMs: POINT_MS, warmupMs: WARMUP_MS, drainMs: 20_000, stream, eventTiming: false, body: requestBody(bodyBytes, stream), mock: STREAM_MOCK, rampMs: concurrency >= 256 ? 500 : 0 });
+    const scenario = (concurrency, bodyBytes, stream) => ({
+      mode: 'concurrency',
+      concurrency,
+      connections: concurrency,
+      durationMs: POINT_MS,
+      warmupMs: WARMUP_MS,
+      drainMs: 20_000,
+      stream,
+      eventTiming: false,
+      body: requestBody(bodyBytes, stream),
+      mock: STREAM_MOCK,
+      rampMs: concurrency >= 256 ? 500 : 0,
+    });
     for (const name of streamCases) await runLoad(loadJob(http[name], { ...scenario(32, 4 * KIB, true), durationMs: 1500, warmupMs: 0 }), []);
     for (const c of CONCURRENCY) {
       for (const name of streamCases) {
@@ -142,34 +154,153 @@ export default {
     const EB = s9.body.extproc;
     const httpNames = ['direct', 'node-proxy', 'gw-serve', 'gw-serve-scan', 'portkey', 'litellm'];
     const note = `one point per case per x, ${s9.pointMs} ms each after a warm-up; SUT pinned to one CPU; shared, loaded machine`;
-    chart('concurrency-throughput.svg', { title: 'Streams per second against concurrency', xLabel: 'concurrent streams', yLabel: 'streams/s', xLog: true, yLog: true, series: series(C, httpNames, metric.rate), note });
-    chart('concurrency-added-p50.svg', { title: 'Added stream latency p50 (vs direct, same concurrency)', xLabel: 'concurrent streams', yLabel: 'ms added', yUnit: 'ms', xLog: true, series: series(C, httpNames, metric.p50, 'direct'), note });
-    chart('concurrency-added-p99.svg', { title: 'Added stream latency p99 (vs direct, same concurrency)', xLabel: 'concurrent streams', yLabel: 'ms added', yUnit: 'ms', xLog: true, series: series(C, httpNames, metric.p99, 'direct'), note });
-    chart('concurrency-rss.svg', { title: 'Peak RSS of the system under test against concurrency', xLabel: 'concurrent streams', yLabel: 'MB', xLog: true, series: series(C, httpNames.filter((n) => n !== 'direct'), metric.rss), note });
-    chart('concurrency-cpu.svg', { title: 'CPU per stream against concurrency', xLabel: 'concurrent streams', yLabel: 'ms CPU per stream', xLog: true, yLog: true, series: series(C, httpNames, metric.cpuMs), note });
-    chart('extproc-concurrency-throughput.svg', { title: 'ext_proc exchanges per second against concurrency', xLabel: 'concurrent Process streams', yLabel: 'exchanges/s', xLog: true, yLog: true, series: series(E, ['extproc-floor', 'gw-extproc'], metric.rate), note });
+    chart('concurrency-throughput.svg', {
+      title: 'Streams per second against concurrency',
+      xLabel: 'concurrent streams',
+      yLabel: 'streams/s',
+      xLog: true,
+      yLog: true,
+      series: series(C, httpNames, metric.rate),
+      note,
+    });
+    chart('concurrency-added-p50.svg', {
+      title: 'Added stream latency p50 (vs direct, same concurrency)',
+      xLabel: 'concurrent streams',
+      yLabel: 'ms added',
+      yUnit: 'ms',
+      xLog: true,
+      series: series(C, httpNames, metric.p50, 'direct'),
+      note,
+    });
+    chart('concurrency-added-p99.svg', {
+      title: 'Added stream latency p99 (vs direct, same concurrency)',
+      xLabel: 'concurrent streams',
+      yLabel: 'ms added',
+      yUnit: 'ms',
+      xLog: true,
+      series: series(C, httpNames, metric.p99, 'direct'),
+      note,
+    });
+    chart('concurrency-rss.svg', {
+      title: 'Peak RSS of the system under test against concurrency',
+      xLabel: 'concurrent streams',
+      yLabel: 'MB',
+      xLog: true,
+      series: series(
+        C,
+        httpNames.filter((n) => n !== 'direct'),
+        metric.rss,
+      ),
+      note,
+    });
+    chart('concurrency-cpu.svg', {
+      title: 'CPU per stream against concurrency',
+      xLabel: 'concurrent streams',
+      yLabel: 'ms CPU per stream',
+      xLog: true,
+      yLog: true,
+      series: series(C, httpNames, metric.cpuMs),
+      note,
+    });
+    chart('extproc-concurrency-throughput.svg', {
+      title: 'ext_proc exchanges per second against concurrency',
+      xLabel: 'concurrent Process streams',
+      yLabel: 'exchanges/s',
+      xLog: true,
+      yLog: true,
+      series: series(E, ['extproc-floor', 'gw-extproc'], metric.rate),
+      note,
+    });
     chart('extproc-concurrency-chunk-latency.svg', {
       title: 'ext_proc answer per response chunk: p50 and p99',
       xLabel: 'concurrent Process streams',
       yLabel: 'ms',
       xLog: true,
       yLog: true,
-      series: [...series(E, ['extproc-floor', 'gw-extproc'], metric.p50).map((s) => ({ ...s, name: `${s.name} p50` })), ...series(E, ['extproc-floor', 'gw-extproc'], metric.p99).map((s) => ({ ...s, name: `${s.name} p99` }))],
+      series: [
+        ...series(E, ['extproc-floor', 'gw-extproc'], metric.p50).map((s) => ({ ...s, name: `${s.name} p50` })),
+        ...series(E, ['extproc-floor', 'gw-extproc'], metric.p99).map((s) => ({ ...s, name: `${s.name} p99` })),
+      ],
       note,
     });
-    chart('extproc-concurrency-rss.svg', { title: 'ext_proc peak RSS against concurrency', xLabel: 'concurrent Process streams', yLabel: 'MB', xLog: true, series: series(E, ['extproc-floor', 'gw-extproc'], metric.rss), note });
-    chart('body-throughput.svg', { title: 'Non-streaming requests per second against body size (4 in flight)', xLabel: 'request body', xUnit: 'B', yLabel: 'req/s', xLog: true, yLog: true, series: series(B, httpNames, metric.rate), note });
-    chart('body-added-p50.svg', { title: 'Added latency p50 against body size (vs direct)', xLabel: 'request body', xUnit: 'B', yLabel: 'ms added', xLog: true, yLog: true, series: series(B, httpNames, metric.p50, 'direct'), note });
-    chart('body-added-p99.svg', { title: 'Added latency p99 against body size (vs direct)', xLabel: 'request body', xUnit: 'B', yLabel: 'ms added', xLog: true, yLog: true, series: series(B, httpNames, metric.p99, 'direct'), note });
-    chart('body-rss.svg', { title: 'Peak RSS against body size (4 in flight)', xLabel: 'request body', xUnit: 'B', yLabel: 'MB', xLog: true, series: series(B, httpNames.filter((n) => n !== 'direct'), metric.rss), note });
-    chart('extproc-body-request-phase.svg', { title: 'ext_proc request phase p50 against body size', xLabel: 'request body', xUnit: 'B', yLabel: 'ms', xLog: true, yLog: true, series: series(EB, ['extproc-floor', 'gw-extproc', 'gw-extproc-scan'], metric.reqPhase), note });
-    chart('extproc-body-rss.svg', { title: 'ext_proc peak RSS against body size', xLabel: 'request body', xUnit: 'B', yLabel: 'MB', xLog: true, series: series(EB, ['extproc-floor', 'gw-extproc', 'gw-extproc-scan'], metric.rss), note });
+    chart('extproc-concurrency-rss.svg', {
+      title: 'ext_proc peak RSS against concurrency',
+      xLabel: 'concurrent Process streams',
+      yLabel: 'MB',
+      xLog: true,
+      series: series(E, ['extproc-floor', 'gw-extproc'], metric.rss),
+      note,
+    });
+    chart('body-throughput.svg', {
+      title: 'Non-streaming requests per second against body size (4 in flight)',
+      xLabel: 'request body',
+      xUnit: 'B',
+      yLabel: 'req/s',
+      xLog: true,
+      yLog: true,
+      series: series(B, httpNames, metric.rate),
+      note,
+    });
+    chart('body-added-p50.svg', {
+      title: 'Added latency p50 against body size (vs direct)',
+      xLabel: 'request body',
+      xUnit: 'B',
+      yLabel: 'ms added',
+      xLog: true,
+      yLog: true,
+      series: series(B, httpNames, metric.p50, 'direct'),
+      note,
+    });
+    chart('body-added-p99.svg', {
+      title: 'Added latency p99 against body size (vs direct)',
+      xLabel: 'request body',
+      xUnit: 'B',
+      yLabel: 'ms added',
+      xLog: true,
+      yLog: true,
+      series: series(B, httpNames, metric.p99, 'direct'),
+      note,
+    });
+    chart('body-rss.svg', {
+      title: 'Peak RSS against body size (4 in flight)',
+      xLabel: 'request body',
+      xUnit: 'B',
+      yLabel: 'MB',
+      xLog: true,
+      series: series(
+        B,
+        httpNames.filter((n) => n !== 'direct'),
+        metric.rss,
+      ),
+      note,
+    });
+    chart('extproc-body-request-phase.svg', {
+      title: 'ext_proc request phase p50 against body size',
+      xLabel: 'request body',
+      xUnit: 'B',
+      yLabel: 'ms',
+      xLog: true,
+      yLog: true,
+      series: series(EB, ['extproc-floor', 'gw-extproc', 'gw-extproc-scan'], metric.reqPhase),
+      note,
+    });
+    chart('extproc-body-rss.svg', {
+      title: 'ext_proc peak RSS against body size',
+      xLabel: 'request body',
+      xUnit: 'B',
+      yLabel: 'MB',
+      xLog: true,
+      series: series(EB, ['extproc-floor', 'gw-extproc', 'gw-extproc-scan'], metric.rss),
+      note,
+    });
 
     const f = (x, d = 2) => (x == null || !Number.isFinite(x) ? '–' : x.toFixed(d));
     const L = [];
     L.push('## Scaling curves (s9)');
     L.push('');
-    L.push(`Each point: one ${s9.pointMs} ms run per case after a warm-up; HTTP streams of 30 back-to-back deltas (concurrency sweep, ~4 KiB body) and non-streaming requests 4 in flight (body sweep); ext_proc through bench/extproc-load.mjs with the recorded exchange (its request body replaced by one of the given size). "added" is against direct at the same x. LiteLLM runs up to ${LITELLM_MAX_CONCURRENCY} streams (beyond, its queue does not drain inside a point).`);
+    L.push(
+      `Each point: one ${s9.pointMs} ms run per case after a warm-up; HTTP streams of 30 back-to-back deltas (concurrency sweep, ~4 KiB body) and non-streaming requests 4 in flight (body sweep); ext_proc through bench/extproc-load.mjs with the recorded exchange (its request body replaced by one of the given size). "added" is against direct at the same x. LiteLLM runs up to ${LITELLM_MAX_CONCURRENCY} streams (beyond, its queue does not drain inside a point).`,
+    );
     L.push('');
     for (const c of charts) L.push(`- [${c.title}](${c.file})`);
     L.push('');

@@ -51,15 +51,43 @@ export default {
       const stream = batch % 2 === 1;
       await mock.configure({ events: 5, spacingMs: 0 });
       const r = await runLoad(
-        { kind: 'http', url: gw.url, path: '/v1/messages', headers, body: stream ? bodies.sse : bodies.json, mode: 'concurrency', concurrency: WORKERS, connections: WORKERS, perWorker: BATCH / WORKERS, stream, expectDeltas: stream ? 5 : undefined, eventTiming: false, durationMs: 300_000, warmupMs: 0, drainMs: 30_000 },
+        {
+          kind: 'http',
+          url: gw.url,
+          path: '/v1/messages',
+          headers,
+          body: stream ? bodies.sse : bodies.json,
+          mode: 'concurrency',
+          concurrency: WORKERS,
+          connections: WORKERS,
+          perWorker: BATCH / WORKERS,
+          stream,
+          expectDeltas: stream ? 5 : undefined,
+          eventTiming: false,
+          durationMs: 300_000,
+          warmupMs: 0,
+          drainMs: 30_000,
+        },
         [gw.pid],
       );
       done += r.completed ?? 0;
       const bad = Object.entries(r.statuses ?? {}).reduce((a, [k, v]) => a + (k === '200' ? 0 : v), 0) + (r.badStreams ?? 0) + Object.values(r.errors ?? {}).reduce((a, v) => a + v, 0);
       failures += bad;
-      const sample = { requests: done, kind: stream ? 'sse' : 'json', rate: (r.completed ?? 0) / ((r.elapsedMs ?? 1) / 1000), cpuUsPerRequest: r.procs?.[0]?.cpuMs != null && r.completed ? (r.procs[0].cpuMs * 1000) / r.completed : null, rssMB: memory(gw.pid)?.rssMB ?? null, peakMB: r.procs?.[0]?.rssPeakMB ?? null, heap: await heapMetrics(gw.adminUrl).catch(() => null), bad };
+      const sample = {
+        requests: done,
+        kind: stream ? 'sse' : 'json',
+        rate: (r.completed ?? 0) / ((r.elapsedMs ?? 1) / 1000),
+        cpuUsPerRequest: r.procs?.[0]?.cpuMs != null && r.completed ? (r.procs[0].cpuMs * 1000) / r.completed : null,
+        rssMB: memory(gw.pid)?.rssMB ?? null,
+        peakMB: r.procs?.[0]?.rssPeakMB ?? null,
+        heap: await heapMetrics(gw.adminUrl).catch(() => null),
+        bad,
+      };
       samples.push(sample);
-      if (batch % 10 === 0 || done >= TOTAL) log(`s10: ${done.toLocaleString('en-US')} requests, RSS ${sample.rssMB?.toFixed(1)} MB, heap used ${sample.heap?.heapUsedMB?.toFixed(1)} MB, ${sample.rate.toFixed(0)}/s, failures ${failures}`);
+      if (batch % 10 === 0 || done >= TOTAL)
+        log(
+          `s10: ${done.toLocaleString('en-US')} requests, RSS ${sample.rssMB?.toFixed(1)} MB, heap used ${sample.heap?.heapUsedMB?.toFixed(1)} MB, ${sample.rate.toFixed(0)}/s, failures ${failures}`,
+        );
       if (!r.completed) break;
     }
     await stopChild(gw.child);
@@ -69,7 +97,11 @@ export default {
   report({ results, resultsDir, date }) {
     const s = results.scenarios?.s10;
     if (!s) return null;
-    const pts = (pick) => s.samples.filter((x) => x.requests > 0).map((x) => [x.requests, pick(x)]).filter((p) => p[1] != null);
+    const pts = (pick) =>
+      s.samples
+        .filter((x) => x.requests > 0)
+        .map((x) => [x.requests, pick(x)])
+        .filter((p) => p[1] != null);
     const half = (list) => list.filter((p) => p[0] > s.total / 2);
     const rssSlope = slope(half(pts((x) => x.rssMB)));
     const heapSlope = slope(half(pts((x) => x.heap?.heapUsedMB ?? null)));
@@ -106,7 +138,12 @@ export default {
       '',
       '| requests | kind | req/s | CPU µs/req | RSS MB | heap used MB | heap total MB | external MB |',
       '|---|---|---|---|---|---|---|---|',
-      ...s.samples.filter((x, i) => i === 0 || i === s.samples.length - 1 || x.requests % 100_000 < s.batch).map((x) => `| ${x.requests.toLocaleString('en-US')} | ${x.kind ?? 'idle'} | ${f(x.rate, 0)} | ${f(x.cpuUsPerRequest, 0)} | ${f(x.rssMB)} | ${f(x.heap?.heapUsedMB)} | ${f(x.heap?.heapTotalMB)} | ${f(x.heap?.externalMB)} |`),
+      ...s.samples
+        .filter((x, i) => i === 0 || i === s.samples.length - 1 || x.requests % 100_000 < s.batch)
+        .map(
+          (x) =>
+            `| ${x.requests.toLocaleString('en-US')} | ${x.kind ?? 'idle'} | ${f(x.rate, 0)} | ${f(x.cpuUsPerRequest, 0)} | ${f(x.rssMB)} | ${f(x.heap?.heapUsedMB)} | ${f(x.heap?.heapTotalMB)} | ${f(x.heap?.externalMB)} |`,
+        ),
       '',
     ];
     return {

@@ -133,4 +133,3 @@ export async function getJson(url, init) {
   const res = await fetch(url, init);
   return { status: res.status, headers: res.headers, body: await res.json() };
 }
-

@@ -71,7 +71,19 @@ export function sampler(pids) {
       const waitMs = s0 && s1 ? (s1.wait - s0.wait) / 1e6 : null;
       const onCpuMs = s0 && s1 ? (s1.run - s0.run) / 1e6 : null;
       // schedstat counts nanoseconds; /proc/<pid>/stat counts clock ticks (10 ms): prefer the finer one.
-      out.push({ pid: p, cpuMs: onCpuMs ?? cpuMs, cpuTicksMs: cpuMs, onCpuMs, waitMs, waitPercent: waitMs === null ? null : waitMs / 10 / seconds, cpuPercent: cpuMs === null ? null : cpuMs / 10 / seconds, rssStartMB: first[p], rssPeakMB: Math.max(peak[p], m?.rssMB ?? 0), rssEndMB: m?.rssMB ?? null, hwmMB: m?.hwmMB ?? null });
+      out.push({
+        pid: p,
+        cpuMs: onCpuMs ?? cpuMs,
+        cpuTicksMs: cpuMs,
+        onCpuMs,
+        waitMs,
+        waitPercent: waitMs === null ? null : waitMs / 10 / seconds,
+        cpuPercent: cpuMs === null ? null : cpuMs / 10 / seconds,
+        rssStartMB: first[p],
+        rssPeakMB: Math.max(peak[p], m?.rssMB ?? 0),
+        rssEndMB: m?.rssMB ?? null,
+        hwmMB: m?.hwmMB ?? null,
+      });
     }
     return out;
   };
@@ -119,4 +131,3 @@ export function listeningSockets(pids) {
   }
   return found;
 }
-

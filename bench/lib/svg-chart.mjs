@@ -91,7 +91,8 @@ export function lineChart(chart) {
     const dash = DASHES[Math.floor(i / PALETTE.length) % DASHES.length] || (s.dashed ? '6 3' : '');
     const pts = s.points.map(([x, y]) => `${X(x)},${Y(y)}`).join(' ');
     L.push(`<polyline points="${pts}" fill="none" stroke="${color}" stroke-width="2"${dash ? ` stroke-dasharray="${dash}"` : ''}/>`);
-    for (const [x, y] of s.points) L.push(`<circle cx="${X(x)}" cy="${Y(y)}" r="3" fill="${color}"><title>${esc(`${s.name}: ${formatTick(x, chart.xUnit)} → ${formatTick(y, chart.yUnit)}`)}</title></circle>`);
+    for (const [x, y] of s.points)
+      L.push(`<circle cx="${X(x)}" cy="${Y(y)}" r="3" fill="${color}"><title>${esc(`${s.name}: ${formatTick(x, chart.xUnit)} → ${formatTick(y, chart.yUnit)}`)}</title></circle>`);
     const ly = m.top + 8 + i * 18;
     L.push(`<line x1="${m.left + pw + 12}" x2="${m.left + pw + 34}" y1="${ly}" y2="${ly}" stroke="${color}" stroke-width="2"${dash ? ` stroke-dasharray="${dash}"` : ''}/>`);
     L.push(`<text x="${m.left + pw + 40}" y="${ly + 4}">${esc(s.name)}</text>`);

@@ -37,7 +37,6 @@ export async function startRedis() {
   return { url: `redis://127.0.0.1:${port}`, port, pid: child.pid, child, args };
 }
 
-
 export function writeGatewayFile(name, mockUrl, { secretScanning }) {
   const token = generateToken();
   const docs = [
@@ -79,7 +78,25 @@ export async function startGw(name, command, file, { redisUrl = null, extraArgs 
   const fd = openSync(logFile, 'a');
   const env = { ...process.env, GW_LOG_LEVEL: process.env.GW_LOG_LEVEL ?? 'info' };
   delete env.GW_ADMIN_TOKEN;
-  const args = [...GW_NODE_FLAGS, ...nodeArgs, bin, command, '-f', file, '--host', '127.0.0.1', '--port', String(port), '--admin-host', '127.0.0.1', '--admin-port', String(adminPort), '--shutdown-grace-ms', '3000', ...extraArgs];
+  const args = [
+    ...GW_NODE_FLAGS,
+    ...nodeArgs,
+    bin,
+    command,
+    '-f',
+    file,
+    '--host',
+    '127.0.0.1',
+    '--port',
+    String(port),
+    '--admin-host',
+    '127.0.0.1',
+    '--admin-port',
+    String(adminPort),
+    '--shutdown-grace-ms',
+    '3000',
+    ...extraArgs,
+  ];
   if (redisUrl) {
     args.push('--redis', redisUrl);
     env.GW_ENCRYPTION_KEY = randomBytes(32).toString('base64');
@@ -101,4 +118,3 @@ export async function startFloor() {
   const target = await listeningLine(child, 'ext_proc floor');
   return { name: 'extproc-floor', target, pid: child.pid, child };
 }
-

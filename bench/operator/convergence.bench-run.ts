@@ -26,9 +26,11 @@ const WAIT_LIMIT_MS = 120_000;
 
 async function inParallel<T>(items: readonly T[], limit: number, run: (item: T) => Promise<void>): Promise<void> {
   let next = 0;
-  await Promise.all(Array.from({ length: limit }, async () => {
-    while (next < items.length) await run(items[next++] as T);
-  }));
+  await Promise.all(
+    Array.from({ length: limit }, async () => {
+      while (next < items.length) await run(items[next++] as T);
+    }),
+  );
 }
 
 /** Milliseconds until every hash has a live record in Redis (bounded). */
@@ -83,12 +85,20 @@ it(`operator convergence: ${TOKENS} tokens in ${NAMESPACES} namespaces`, { timeo
     const createMs = Date.now() - createStart;
     const spawnedAt = Date.now();
     operator = await startOperator({ ...operatorArgs, identity: 'bench-a', args: ['--resync-seconds', '600', '--lease-duration-seconds', '15'] });
-    const coldMs = await untilAllLive(redis, tokens.map((t) => t.hash), spawnedAt);
+    const coldMs = await untilAllLive(
+      redis,
+      tokens.map((t) => t.hash),
+      spawnedAt,
+    );
 
     // 2. A lost Redis: flushed, rebuilt from the generation check.
     await redis.flushall();
     const flushedAt = Date.now();
-    const rebuildMs = await untilAllLive(redis, tokens.map((t) => t.hash), flushedAt);
+    const rebuildMs = await untilAllLive(
+      redis,
+      tokens.map((t) => t.hash),
+      flushedAt,
+    );
 
     // The burst starts on a quiet operator: the cold start's finalizers and status done.
     await untilAllReady(kube, namespaces, new Set(tokens.map((t) => t.name)), Date.now());
@@ -109,7 +119,11 @@ it(`operator convergence: ${TOKENS} tokens in ${NAMESPACES} namespaces`, { timeo
     const burstStart = Date.now();
     await inParallel(burst, CREATE_PARALLEL, async (t) => void (await create(kube, gwObject('GatewayToken', t.ns, t.name, { tokenHash: t.hash }))));
     const burstCreateMs = Date.now() - burstStart;
-    const burstMs = await untilAllLive(redis, burst.map((t) => t.hash), burstStart);
+    const burstMs = await untilAllLive(
+      redis,
+      burst.map((t) => t.hash),
+      burstStart,
+    );
     const after = await counters();
     const burstReadyMs = await untilAllReady(kube, namespaces, new Set(burst.map((t) => t.name)), burstStart);
     const burstWork = Object.fromEntries(Object.entries(after).map(([k, v]) => [k, Math.round((v - (before[k] ?? 0)) * 1000) / 1000]));
@@ -148,7 +162,9 @@ it(`operator convergence: ${TOKENS} tokens in ${NAMESPACES} namespaces`, { timeo
         `| burst: last create to every token in Redis | ${burstMs - burstCreateMs} | |`,
         `| burst: first create to every token Ready (finalizer and status written) | ${burstReadyMs} | (API work, after Redis) |`,
         '',
-        `Operator work during the burst (until the last token was in Redis): ${Object.entries(burstWork).map(([k, v]) => `${k} ${v}`).join(', ')}.`,
+        `Operator work during the burst (until the last token was in Redis): ${Object.entries(burstWork)
+          .map(([k, v]) => `${k} ${v}`)
+          .join(', ')}.`,
         '',
       ].join('\n'),
     );

@@ -40,7 +40,8 @@ export function ensureLitellm() {
   rmSync(VENV, { recursive: true, force: true });
   mkdirSync(DIR, { recursive: true });
   const venv = spawnSync(PYTHON, ['-m', 'venv', VENV], { stdio: 'inherit', timeout: 120_000 });
-  const pip = venv.status === 0 ? spawnSync(join(VENV, 'bin', 'pip'), ['install', '--disable-pip-version-check', '-q', `litellm[proxy]==${LITELLM_VERSION}`], { stdio: 'inherit', timeout: 900_000 }) : venv;
+  const pip =
+    venv.status === 0 ? spawnSync(join(VENV, 'bin', 'pip'), ['install', '--disable-pip-version-check', '-q', `litellm[proxy]==${LITELLM_VERSION}`], { stdio: 'inherit', timeout: 900_000 }) : venv;
   if (pip.status !== 0 || !existsSync(BIN)) {
     log('LiteLLM install failed; its cases are skipped');
     return null;

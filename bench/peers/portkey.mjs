@@ -58,7 +58,6 @@ export async function startPortkey(startScript) {
   return { name: 'portkey', url: `http://127.0.0.1:${port}`, port, pid: child.pid, child, logFile };
 }
 
-
 export function portkeyVersions() {
   const version = (...path) => JSON.parse(readFileSync(join(PEER_DIR, 'node_modules', ...path, 'package.json'), 'utf8')).version;
   return { portkey: version('@portkey-ai', 'gateway'), honoNodeServer: version('@hono', 'node-server'), hono: version('hono'), dir: PEER_DIR };

@@ -10,14 +10,7 @@
 import { A, fromFormat, rng } from './random.mjs';
 import { SERVICES } from './services.mjs';
 import { NEGATIVES_HELD_OUT, NEGATIVES_TUNING } from './negatives.mjs';
-import {
-  names,
-  STRUCTURED,
-  TOKEN_HELD_OUT,
-  TOKEN_TUNING,
-  URL_HELD_OUT,
-  URL_TUNING,
-} from './templates.mjs';
+import { names, STRUCTURED, TOKEN_HELD_OUT, TOKEN_TUNING, URL_HELD_OUT, URL_TUNING } from './templates.mjs';
 
 export const SETS = {
   tuning: { seed: 0x7e57, tokens: TOKEN_TUNING, urls: URL_TUNING, structured: 'tuning', negatives: NEGATIVES_TUNING },
@@ -29,7 +22,16 @@ export const NEGATIVES_PER_SHAPE = 20;
 
 function pemBlock(r, label) {
   const lines = [];
-  const first = label === 'OPENSSH PRIVATE KEY' ? 'b3BlbnNzaC1rZXktdjEAAAAA' : label === 'RSA PRIVATE KEY' ? 'MIIEpAIBAAKCAQEA' : label === 'EC PRIVATE KEY' ? 'MHcCAQEEI' : label === 'PRIVATE KEY' ? 'MIIEvQIBADANBgkqhkiG9w0BAQEFAASC' : 'lQdGBGX';
+  const first =
+    label === 'OPENSSH PRIVATE KEY'
+      ? 'b3BlbnNzaC1rZXktdjEAAAAA'
+      : label === 'RSA PRIVATE KEY'
+        ? 'MIIEpAIBAAKCAQEA'
+        : label === 'EC PRIVATE KEY'
+          ? 'MHcCAQEEI'
+          : label === 'PRIVATE KEY'
+            ? 'MIIEvQIBADANBgkqhkiG9w0BAQEFAASC'
+            : 'lQdGBGX';
   let body = first + r.chars(A.b64, r.int(1400, 1700));
   while (body.length > 0) {
     lines.push(body.slice(0, 64));
@@ -42,7 +44,13 @@ function pemBlock(r, label) {
 const PEM_TEMPLATES = {
   tuning: [
     (k) => ({ text: `$ cat ~/.ssh/deploy_key\n${k}\n`, secret: k }),
-    (k) => ({ text: `tls:\n  key: |\n${k.split('\n').map((l) => `    ${l}`).join('\n')}\n`, secret: null }),
+    (k) => ({
+      text: `tls:\n  key: |\n${k
+        .split('\n')
+        .map((l) => `    ${l}`)
+        .join('\n')}\n`,
+      secret: null,
+    }),
     (k) => ({ text: `PRIVATE_KEY="${k.replace(/\n/g, '\\n')}"\n`, secret: k.replace(/\n/g, '\\n') }),
     (k) => ({ text: `Here is the key file:\n\n\`\`\`\n${k}\n\`\`\`\n`, secret: k }),
     (k) => ({ text: `resource "tls_private_key" "x" {}\nprivate_key_pem = <<EOT\n${k}\nEOT\n`, secret: k }),
@@ -50,7 +58,13 @@ const PEM_TEMPLATES = {
   ],
   heldOut: [
     (k) => ({ text: `-- key.pem --\n${k}\n-- end --`, secret: k }),
-    (k) => ({ text: `ssh_private_key: |\n${k.split('\n').map((l) => `  ${l}`).join('\n')}\n`, secret: null }),
+    (k) => ({
+      text: `ssh_private_key: |\n${k
+        .split('\n')
+        .map((l) => `  ${l}`)
+        .join('\n')}\n`,
+      secret: null,
+    }),
     (k) => ({ text: `{"private_key": "${k.replace(/\n/g, '\\n')}"}`, secret: k.replace(/\n/g, '\\n') }),
     (k) => ({ text: `Error loading key: invalid format\n${k}\n(at crypto.js:112)`, secret: k }),
     (k) => ({ text: `export SSH_KEY='${k}'\n`, secret: k }),

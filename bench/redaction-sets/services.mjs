@@ -344,7 +344,12 @@ t('reddit-client-secret', 'Reddit', 'REDDIT_CLIENT_SECRET', [['b64url', 30]]);
 t('adobe-client-secret', 'Adobe', 'ADOBE_CLIENT_SECRET', ['p8e-', ['b62', 32]]);
 t('canva-client-secret', 'Canva', 'CANVA_CLIENT_SECRET', ['cnvca', ['b64url', 40]]);
 t('miro-token', 'Miro', 'MIRO_ACCESS_TOKEN', ['eyJtaXJvLm9yaWdpbiI6ImV1MDEifQ_', ['b64url', 27]]);
-t('calendly-token', 'Calendly', 'CALENDLY_TOKEN', ['eyJraWQiOiIxY2UxZTEzNjE3ZGNmNzY2YjNjZWJjY2Y4ZGM1YmFmYThhNjVlNjg0MDIzZjdjMzJiZTgzNDliMjM4MDEzNWI0IiwidHlwIjoiUEFUIiwiYWxnIjoiRVMyNTYifQ.eyJ', ['b64url', 200], '.', ['b64url', 86]]);
+t('calendly-token', 'Calendly', 'CALENDLY_TOKEN', [
+  'eyJraWQiOiIxY2UxZTEzNjE3ZGNmNzY2YjNjZWJjY2Y4ZGM1YmFmYThhNjVlNjg0MDIzZjdjMzJiZTgzNDliMjM4MDEzNWI0IiwidHlwIjoiUEFUIiwiYWxnIjoiRVMyNTYifQ.eyJ',
+  ['b64url', 200],
+  '.',
+  ['b64url', 86],
+]);
 t('eventbrite-token', 'Eventbrite', 'EVENTBRITE_TOKEN', [['uppernum', 20]]);
 t('docker-registry-password', 'Docker registry', 'REGISTRY_PASSWORD', [['password', 20]], true);
 t('readme-api-key', 'ReadMe', 'README_API_KEY', ['rdme_', ['lowernum', 70]]);

@@ -15,7 +15,10 @@ const camel = (s) => pascal(s).replace(/^./, (c) => c.toLowerCase());
 export function names(service) {
   const words = service.env.toLowerCase().split('_').filter(Boolean);
   const field = (words.length > 2 ? words.slice(1) : words.length === 2 ? words : words).join('_');
-  const slug = service.name.toLowerCase().replace(/[^a-z0-9]+/g, '-').replace(/^-|-$/g, '');
+  const slug = service.name
+    .toLowerCase()
+    .replace(/[^a-z0-9]+/g, '-')
+    .replace(/^-|-$/g, '');
   return {
     env: service.env,
     name: service.name,
@@ -41,7 +44,8 @@ export const TOKEN_TUNING = {
   'shell-export': (c) => `export ${c.env}='${c.v}'\n./scripts/deploy.sh --env prod\n`,
   'log-using-key': (c) => `2024-03-11 09:14:22,118 [DEBUG] ${c.Pascal}Client: Using Key=${c.v}\n2024-03-11 09:14:22,301 [INFO] connected\n`,
   javascript: (c) => `const ${c.fieldCamel} = '${c.v}';\nmodule.exports = { ${c.fieldCamel} };\n`,
-  'xml-element': (c) => `<settings>\n  <servers>\n    <server>\n      <id>${c.slug}</id>\n      <username>deployer</username>\n      <password>${c.v}</password>\n    </server>\n  </servers>\n</settings>\n`,
+  'xml-element': (c) =>
+    `<settings>\n  <servers>\n    <server>\n      <id>${c.slug}</id>\n      <username>deployer</username>\n      <password>${c.v}</password>\n    </server>\n  </servers>\n</settings>\n`,
   'prose-dash': (c) => `For the record, the ${c.name} ${c.fieldWords} - '${c.v}' is the one the old service used.`,
   'repeated-copy': (c) => `${c.env}=${c.v}\n\nLater in the thread: I pasted ${c.v} into the dashboard and it worked.`,
   'docker-login': (c) => `$ docker login -u ci-bot -p ${c.v} registry.${c.slug}.example.com\nWARNING! Using --password via the CLI is insecure.\nLogin Succeeded\n`,
@@ -49,7 +53,22 @@ export const TOKEN_TUNING = {
   'cli-flag': (c) => `$ ${c.slug}-cli configure --${c.fieldKebab}=${c.v} --profile prod\n`,
   'yaml-quoted': (c) => `env:\n  ${c.env}: "${c.v}"\n  NODE_ENV: production\n`,
   // Added in the second round (see docs/redaction.md): a name given as data beside its value.
-  'ecs-env-json': (c) => JSON.stringify({ containerDefinitions: [{ name: 'app', environment: [{ name: 'LOG_LEVEL', value: 'info' }, { name: c.env, value: c.v }] }] }, null, 2),
+  'ecs-env-json': (c) =>
+    JSON.stringify(
+      {
+        containerDefinitions: [
+          {
+            name: 'app',
+            environment: [
+              { name: 'LOG_LEVEL', value: 'info' },
+              { name: c.env, value: c.v },
+            ],
+          },
+        ],
+      },
+      null,
+      2,
+    ),
   'spring-xml-property': (c) => `<bean id="${c.fieldCamel}Client" class="com.example.${c.Pascal}Client">\n  <property name="${c.fieldCamel}" value="${c.v}"/>\n</bean>\n`,
 };
 
@@ -59,8 +78,10 @@ export const TOKEN_HELD_OUT = {
   properties: (c) => `${c.slug}.${c.fieldDot}=${c.v}\n${c.slug}.timeout=30\n`,
   toml: (c) => `[${c.slug_}]\n${c.field} = "${c.v}"\nretries = 3\n`,
   'xml-attribute': (c) => `<appSettings>\n  <add key="${c.Pascal}${c.FieldPascal}" value="${c.v}" />\n</appSettings>\n`,
-  'jenkins-xml': (c) => `<org.jenkinsci.plugins.plaincredentials.impl.StringCredentialsImpl>\n  <scope>GLOBAL</scope>\n  <id>${c.slug}-${c.fieldKebab}</id>\n  <secret>${c.v}</secret>\n</org.jenkinsci.plugins.plaincredentials.impl.StringCredentialsImpl>\n`,
-  'stack-trace': (c) => `Traceback (most recent call last):\n  File "/srv/app/main.py", line 42, in <module>\n    client = ${c.Pascal}Client(${c.field}="${c.v}")\n  File "/srv/app/client.py", line 17, in __init__\n    raise AuthError(resp.status)\n${c.Pascal}AuthError: 401 Unauthorized\n`,
+  'jenkins-xml': (c) =>
+    `<org.jenkinsci.plugins.plaincredentials.impl.StringCredentialsImpl>\n  <scope>GLOBAL</scope>\n  <id>${c.slug}-${c.fieldKebab}</id>\n  <secret>${c.v}</secret>\n</org.jenkinsci.plugins.plaincredentials.impl.StringCredentialsImpl>\n`,
+  'stack-trace': (c) =>
+    `Traceback (most recent call last):\n  File "/srv/app/main.py", line 42, in <module>\n    client = ${c.Pascal}Client(${c.field}="${c.v}")\n  File "/srv/app/client.py", line 17, in __init__\n    raise AuthError(resp.status)\n${c.Pascal}AuthError: 401 Unauthorized\n`,
   'log-colon': (c) => `INFO  [main] c.a.${c.Pascal}Config - ${c.fieldWords}: "${c.v}"\nINFO  [main] c.a.Application - started in 2.1s\n`,
   terraform: (c) => `variable "${c.slug_}_${c.field}" {\n  type      = string\n  default   = "${c.v}"\n}\n`,
   'k8s-secret': (c) => `apiVersion: v1\nkind: Secret\nmetadata:\n  name: ${c.slug}\ntype: Opaque\nstringData:\n  ${c.env}: "${c.v}"\n`,

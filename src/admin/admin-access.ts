@@ -6,9 +6,7 @@ import { bearerOf } from '../auth/authenticate.js';
 /** What the Usage and Logs API serves: each is a resource `usage` / `logs` in group gw.io. */
 export type AdminResource = 'usage' | 'logs';
 
-export type AccessDecision =
-  | { readonly ok: true; readonly who: string }
-  | { readonly ok: false; readonly status: 401 | 403; readonly message: string };
+export type AccessDecision = { readonly ok: true; readonly who: string } | { readonly ok: false; readonly status: 401 | 403; readonly message: string };
 
 /**
  * Decides who may read which company's Usage and Logs. `company` null asks

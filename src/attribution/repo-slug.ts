@@ -15,7 +15,7 @@ export function isValidRepoSlug(value: string): boolean {
   if (value.toLowerCase().endsWith('.git')) return false;
   const parts = value.split('/');
   if (parts.length < 3) return false;
-  if (!HOST.test(parts[0] as string) || !(parts[0] as string).includes('.') && parts[0] !== 'localhost') return false;
+  if (!HOST.test(parts[0] as string) || (!(parts[0] as string).includes('.') && parts[0] !== 'localhost')) return false;
   for (let i = 1; i < parts.length; i++) if (!SEGMENT.test(parts[i] as string) || parts[i] === '.' || parts[i] === '..') return false;
   return true;
 }

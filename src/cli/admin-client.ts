@@ -14,7 +14,11 @@ const USAGE_COLUMNS = ['key', 'requests', 'input_tokens', 'output_tokens', 'cach
 function table(rows: Row[], columns: string[]): string {
   const cells = rows.map((r) => columns.map((c) => (r[c] === undefined || r[c] === null ? '-' : String(r[c]))));
   const widths = columns.map((c, i) => Math.max(c.length, ...cells.map((row) => (row[i] as string).length)));
-  const line = (values: string[]): string => values.map((v, i) => v.padEnd(widths[i] as number)).join('  ').trimEnd();
+  const line = (values: string[]): string =>
+    values
+      .map((v, i) => v.padEnd(widths[i] as number))
+      .join('  ')
+      .trimEnd();
   return [line(columns.map((c) => c.toUpperCase())), ...cells.map(line)].join('\n') + '\n';
 }
 

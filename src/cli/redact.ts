@@ -71,10 +71,7 @@ export async function runRedact(argv: readonly string[], io: RedactIo): Promise<
   const result = options.text ? redactText(input, scanOptions) : redactJsonBody(input, scanOptions);
   await write(io.stdout, options.report ? report(input, result, options.text) : result.body);
   if (result.budgetExhausted) {
-    await write(
-      io.stderr,
-      'gw redact: the time budget ran out before the scan finished; the output may still contain credentials (raise --budget-ms)\n',
-    );
+    await write(io.stderr, 'gw redact: the time budget ran out before the scan finished; the output may still contain credentials (raise --budget-ms)\n');
     return EXIT_BUDGET_EXHAUSTED;
   }
   return 0;

@@ -75,7 +75,11 @@ export async function runTokenCluster(command: CommandDef, argv: readonly string
     if (sub === 'create' && status === 409) {
       io.stderr.write(`gw token create: ${where} already exists. A token is never rotated in place: create a new one and then revoke this one (gw token revoke ${name} -n ${namespace}).\n`);
     } else if (status === 404) {
-      io.stderr.write(sub === 'revoke' ? `gw token revoke: no ${where}.\n` : `gw token create: the cluster does not serve GatewayTokens in namespace ${namespace}: is the namespace there, and are the CRDs installed (kubectl apply -f crds/)?\n`);
+      io.stderr.write(
+        sub === 'revoke'
+          ? `gw token revoke: no ${where}.\n`
+          : `gw token create: the cluster does not serve GatewayTokens in namespace ${namespace}: is the namespace there, and are the CRDs installed (kubectl apply -f crds/)?\n`,
+      );
     } else {
       io.stderr.write(`gw token ${sub}: ${apiMessage(error)}\n`);
     }

@@ -176,7 +176,7 @@ export const ENVOY_CONFIG_COMMAND: CommandDef = {
     ...ENVOY_OPTIONS,
     str('providers', 'URL,URL', 'several provider base URLs at once'),
   ],
-  notes: ['A processor given on the command line replaces the values file\'s choice of either kind (socket or address).'],
+  notes: ["A processor given on the command line replaces the values file's choice of either kind (socket or address)."],
 };
 
 export const REDACT_COMMAND: CommandDef = {

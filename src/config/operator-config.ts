@@ -72,7 +72,7 @@ export function readOperatorConfig(argv: readonly string[], env: NodeJS.ProcessE
   const redisTlsCa = inlineOrFile(undefined, args.value('redis-tls-ca-file'), '--redis-tls-ca-file', problems, false);
   const redisPassword = inlineOrFile(env.GW_REDIS_PASSWORD, args.value('redis-password-file'), '--redis-password-file', problems);
   const keyText = inlineOrFile(env.GW_ENCRYPTION_KEY, args.value('encryption-key-file'), '--encryption-key-file', problems);
-  if (keyText === null && !(args.value('encryption-key-file'))) {
+  if (keyText === null && !args.value('encryption-key-file')) {
     problems.push('an encryption key for provider secrets is required: GW_ENCRYPTION_KEY or --encryption-key-file (base64 of 32 bytes, the one the data planes use)');
   }
   const encryptionKey = encryptionKeyFrom(keyText, problems) ?? Buffer.alloc(0);

@@ -73,10 +73,7 @@ function circuitBreakers(max: number): object {
 }
 
 function extProcCluster(s: EnvoySettings): object {
-  const endpoint =
-    'socketPath' in s.processor
-      ? { address: { pipe: { path: s.processor.socketPath } } }
-      : { address: socketAddress(s.processor.host, s.processor.port) };
+  const endpoint = 'socketPath' in s.processor ? { address: { pipe: { path: s.processor.socketPath } } } : { address: socketAddress(s.processor.host, s.processor.port) };
   // A DNS name (e.g. a Service) is resolved and every address used; an IP literal needs no DNS.
   const type = 'socketPath' in s.processor || isIP(s.processor.host) !== 0 ? 'STATIC' : 'STRICT_DNS';
   return {
@@ -91,7 +88,6 @@ function extProcCluster(s: EnvoySettings): object {
     load_assignment: { cluster_name: EXTPROC_CLUSTER, endpoints: [{ lb_endpoints: [{ endpoint }] }] },
   };
 }
-
 
 /**
  * The DNS cache shared by the dynamic forward proxy filter and both clusters
@@ -209,7 +205,13 @@ function routes(s: EnvoySettings): object[] {
   const idle = duration(s.streamIdleTimeoutSeconds);
   const byHeader = [DYNAMIC_CLUSTERS.https, DYNAMIC_CLUSTERS.http].map((cluster) => ({
     name: cluster,
-    match: { prefix: '/', headers: [{ name: ROUTE_HEADER, string_match: { exact: cluster } }, { name: UPSTREAM_HOST_HEADER, present_match: true }] },
+    match: {
+      prefix: '/',
+      headers: [
+        { name: ROUTE_HEADER, string_match: { exact: cluster } },
+        { name: UPSTREAM_HOST_HEADER, present_match: true },
+      ],
+    },
     route: {
       cluster,
       // The 15 s default would cut long calls; the idle timeout is the guard instead.
@@ -494,7 +496,7 @@ export function renderEnvoyBootstrap(settings: EnvoySettings): string {
   if (isMap(hcm)) {
     const logs = hcm.items.find((pair) => (pair.key as { value?: unknown } | null)?.value === 'access_log');
     if (logs && logs.key && typeof logs.key === 'object') {
-      (logs.key as Node).commentBefore = ' One JSON line per request on stdout; x-gw-request-id joins it to the processor\'s logs. No credential header is logged.';
+      (logs.key as Node).commentBefore = " One JSON line per request on stdout; x-gw-request-id joins it to the processor's logs. No credential header is logged.";
     }
   }
   if (isMap(extProc)) {

@@ -336,7 +336,9 @@ export function envoySettingsProblems(s: EnvoySettings): string[] {
   if (isIP(s.listenAddress) === 0) problems.push(`${label('listenAddress')} must be an IP address (e.g. 0.0.0.0 or ::), got "${s.listenAddress}"`);
   checkPort(label('listenPort'), s.listenPort, problems);
   if (!isLoopback(s.adminAddress)) {
-    problems.push(`${label('adminAddress')} must be a loopback address (127.0.0.1 or ::1): Envoy's admin interface answers POST /quitquitquit to anyone who reaches it; probe ${label('readyPort')} instead, got "${s.adminAddress}"`);
+    problems.push(
+      `${label('adminAddress')} must be a loopback address (127.0.0.1 or ::1): Envoy's admin interface answers POST /quitquitquit to anyone who reaches it; probe ${label('readyPort')} instead, got "${s.adminAddress}"`,
+    );
   }
   checkPort(label('adminPort'), s.adminPort, problems);
   checkPort(label('readyPort'), s.readyPort, problems);

@@ -4,21 +4,18 @@
  */
 export const MESSAGES = {
   switchedOff: (id: string) => `gw: "${id}" is switched off for your company, an owner can switch it on in Models`,
-  notAModel: (id: string, usable: readonly string[]) =>
-    `gw: "${id}" is not a model this gateway serves for your company; models you can use: ${usable.length > 0 ? usable.join(', ') : '(none)'}`,
+  notAModel: (id: string, usable: readonly string[]) => `gw: "${id}" is not a model this gateway serves for your company; models you can use: ${usable.length > 0 ? usable.join(', ') : '(none)'}`,
   notServedBy: (id: string, provider: string, usable: readonly string[]) =>
     `gw: "${id}" is not a model ${provider} serves for your company; models you can use there: ${usable.length > 0 ? usable.join(', ') : '(none)'}`,
-  providerNotConnected: (provider: string) =>
-    `gw: provider "${provider}" is not connected for your company; an owner connects it with a ProviderCredential`,
+  providerNotConnected: (provider: string) => `gw: provider "${provider}" is not connected for your company; an owner connects it with a ProviderCredential`,
   /** `pinnable`: the provider table's names (src/models/providers.ts), so a new provider needs no edit here. */
-  unknownProvider: (provider: string, pinnable: readonly string[]) =>
-    `gw: "${provider}" is not a provider; use a bare model id or one of ${pinnable.join(', ')} before the colon`,
+  unknownProvider: (provider: string, pinnable: readonly string[]) => `gw: "${provider}" is not a provider; use a bare model id or one of ${pinnable.join(', ')} before the colon`,
   xApiKeyNeverRead:
     'gw: the x-api-key header is never read by this gateway; send your gwct_ token as "Authorization: Bearer <token>" (SDK option authToken / auth_token with apiKey unset, or ANTHROPIC_AUTH_TOKEN for Claude Code, and unset ANTHROPIC_API_KEY)',
   noBearer: 'gw: no bearer token; send your gwct_ token as "Authorization: Bearer <token>" (SDK option authToken, or ANTHROPIC_AUTH_TOKEN)',
   malformedToken: 'gw: the bearer token is not a well-formed gwct_ token (wrong prefix, length or checksum)',
   noLiveToken: 'gw: the bearer token matches no live token (unknown or revoked)',
-  stateRebuilding: 'gw: the gateway\'s token state is being rebuilt (it was lost or never written); nothing was forwarded, retry shortly',
+  stateRebuilding: "gw: the gateway's token state is being rebuilt (it was lost or never written); nothing was forwarded, retry shortly",
 } as const;
 
 /** What is wrong with the request itself (its head, its body, its encoding, its query). */
@@ -50,10 +47,8 @@ export const SPEND_MESSAGES = {
 } as const;
 
 export const CREDENTIAL_MESSAGES = {
-  notOnCredentials: (id: string, provider: string) =>
-    `gw: "${id}" is not allowed on any of your company's ${provider} credentials; an owner can add it to a ProviderCredential's models`,
-  busy: (provider: string) =>
-    `gw: every ${provider} credential of your company is busy right now; a retry soon succeeds`,
+  notOnCredentials: (id: string, provider: string) => `gw: "${id}" is not allowed on any of your company's ${provider} credentials; an owner can add it to a ProviderCredential's models`,
+  busy: (provider: string) => `gw: every ${provider} credential of your company is busy right now; a retry soon succeeds`,
   rejected: (provider: string, credentials: readonly string[]) =>
     `gw: the provider rejected every ${provider} credential of your company that serves this model (${credentials.map((c) => `"${c}"`).join(', ')}: 401/403 to the gateway's own key check, so the key is revoked, expired or wrong); a retry does not help until an owner puts a working key in the ProviderCredential's Secret; the gateway re-checks rejected keys by itself and serves again as soon as the provider accepts one`,
   exhausted: (provider: string, resetIso: string | null) =>

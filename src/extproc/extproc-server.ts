@@ -43,9 +43,7 @@ export async function startExtProcServer(
   };
   server.addService(processorService, handlers);
   const target = 'socketPath' in bind ? `unix:${bind.socketPath}` : `${bind.host.includes(':') ? `[${bind.host}]` : bind.host}:${bind.port}`;
-  const port = await new Promise<number>((resolve, reject) =>
-    server.bindAsync(target, grpc.ServerCredentials.createInsecure(), (error, boundPort) => (error ? reject(error) : resolve(boundPort))),
-  );
+  const port = await new Promise<number>((resolve, reject) => server.bindAsync(target, grpc.ServerCredentials.createInsecure(), (error, boundPort) => (error ? reject(error) : resolve(boundPort))));
   const address = 'socketPath' in bind ? target : `${bind.host}:${port}`;
   return {
     server,

@@ -48,13 +48,7 @@ export const PROCESS_METHOD_PATH = `/${EXTERNAL_PROCESSOR_SERVICE}/Process`;
 // ---------------------------------------------------------------- shapes --
 
 export type HeaderSendMode = 'DEFAULT' | 'SEND' | 'SKIP';
-export type BodySendMode =
-  | 'NONE'
-  | 'STREAMED'
-  | 'BUFFERED'
-  | 'BUFFERED_PARTIAL'
-  | 'FULL_DUPLEX_STREAMED'
-  | 'GRPC';
+export type BodySendMode = 'NONE' | 'STREAMED' | 'BUFFERED' | 'BUFFERED_PARTIAL' | 'FULL_DUPLEX_STREAMED' | 'GRPC';
 
 export interface ProcessingMode {
   request_header_mode?: HeaderSendMode;
@@ -67,19 +61,63 @@ export interface ProcessingMode {
 
 /** envoy.type.v3.StatusCode names; the number is the HTTP status. */
 export type StatusCodeName =
-  | 'Empty' | 'Continue' | 'OK' | 'Created' | 'Accepted' | 'NonAuthoritativeInformation'
-  | 'NoContent' | 'ResetContent' | 'PartialContent' | 'MultiStatus' | 'AlreadyReported'
-  | 'IMUsed' | 'MultipleChoices' | 'MovedPermanently' | 'Found' | 'SeeOther' | 'NotModified'
-  | 'UseProxy' | 'TemporaryRedirect' | 'PermanentRedirect' | 'BadRequest' | 'Unauthorized'
-  | 'PaymentRequired' | 'Forbidden' | 'NotFound' | 'MethodNotAllowed' | 'NotAcceptable'
-  | 'ProxyAuthenticationRequired' | 'RequestTimeout' | 'Conflict' | 'Gone' | 'LengthRequired'
-  | 'PreconditionFailed' | 'PayloadTooLarge' | 'URITooLong' | 'UnsupportedMediaType'
-  | 'RangeNotSatisfiable' | 'ExpectationFailed' | 'MisdirectedRequest' | 'UnprocessableEntity'
-  | 'Locked' | 'FailedDependency' | 'UpgradeRequired' | 'PreconditionRequired'
-  | 'TooManyRequests' | 'RequestHeaderFieldsTooLarge' | 'InternalServerError'
-  | 'NotImplemented' | 'BadGateway' | 'ServiceUnavailable' | 'GatewayTimeout'
-  | 'HTTPVersionNotSupported' | 'VariantAlsoNegotiates' | 'InsufficientStorage'
-  | 'LoopDetected' | 'NotExtended' | 'NetworkAuthenticationRequired';
+  | 'Empty'
+  | 'Continue'
+  | 'OK'
+  | 'Created'
+  | 'Accepted'
+  | 'NonAuthoritativeInformation'
+  | 'NoContent'
+  | 'ResetContent'
+  | 'PartialContent'
+  | 'MultiStatus'
+  | 'AlreadyReported'
+  | 'IMUsed'
+  | 'MultipleChoices'
+  | 'MovedPermanently'
+  | 'Found'
+  | 'SeeOther'
+  | 'NotModified'
+  | 'UseProxy'
+  | 'TemporaryRedirect'
+  | 'PermanentRedirect'
+  | 'BadRequest'
+  | 'Unauthorized'
+  | 'PaymentRequired'
+  | 'Forbidden'
+  | 'NotFound'
+  | 'MethodNotAllowed'
+  | 'NotAcceptable'
+  | 'ProxyAuthenticationRequired'
+  | 'RequestTimeout'
+  | 'Conflict'
+  | 'Gone'
+  | 'LengthRequired'
+  | 'PreconditionFailed'
+  | 'PayloadTooLarge'
+  | 'URITooLong'
+  | 'UnsupportedMediaType'
+  | 'RangeNotSatisfiable'
+  | 'ExpectationFailed'
+  | 'MisdirectedRequest'
+  | 'UnprocessableEntity'
+  | 'Locked'
+  | 'FailedDependency'
+  | 'UpgradeRequired'
+  | 'PreconditionRequired'
+  | 'TooManyRequests'
+  | 'RequestHeaderFieldsTooLarge'
+  | 'InternalServerError'
+  | 'NotImplemented'
+  | 'BadGateway'
+  | 'ServiceUnavailable'
+  | 'GatewayTimeout'
+  | 'HTTPVersionNotSupported'
+  | 'VariantAlsoNegotiates'
+  | 'InsufficientStorage'
+  | 'LoopDetected'
+  | 'NotExtended'
+  | 'NetworkAuthenticationRequired';
 
 export interface HttpStatus {
   /** A name when the code is in Envoy's enum, the bare number otherwise. */
@@ -93,11 +131,7 @@ export interface HeaderValue {
   raw_value?: Buffer;
 }
 
-export type HeaderAppendAction =
-  | 'APPEND_IF_EXISTS_OR_ADD'
-  | 'ADD_IF_ABSENT'
-  | 'OVERWRITE_IF_EXISTS_OR_ADD'
-  | 'OVERWRITE_IF_EXISTS';
+export type HeaderAppendAction = 'APPEND_IF_EXISTS_OR_ADD' | 'ADD_IF_ABSENT' | 'OVERWRITE_IF_EXISTS_OR_ADD' | 'OVERWRITE_IF_EXISTS';
 
 export interface BoolValue {
   value?: boolean;
@@ -116,13 +150,7 @@ export interface HeaderMap {
   headers?: HeaderValue[];
 }
 
-export type ProtoValueKind =
-  | 'nullValue'
-  | 'numberValue'
-  | 'stringValue'
-  | 'boolValue'
-  | 'structValue'
-  | 'listValue';
+export type ProtoValueKind = 'nullValue' | 'numberValue' | 'stringValue' | 'boolValue' | 'structValue' | 'listValue';
 
 /** google.protobuf.Value (camelCase: protobufjs's bundled descriptor). */
 export interface ProtoValue {
@@ -168,13 +196,7 @@ export interface HttpTrailers {
   trailers?: HeaderMap;
 }
 
-export type ProcessingRequestKind =
-  | 'request_headers'
-  | 'response_headers'
-  | 'request_body'
-  | 'response_body'
-  | 'request_trailers'
-  | 'response_trailers';
+export type ProcessingRequestKind = 'request_headers' | 'response_headers' | 'request_body' | 'response_body' | 'request_trailers' | 'response_trailers';
 
 export interface ProcessingRequest {
   request_headers?: HttpHeaders;
@@ -235,14 +257,7 @@ export interface ImmediateResponse {
   details?: string;
 }
 
-export type ProcessingResponseKind =
-  | 'request_headers'
-  | 'response_headers'
-  | 'request_body'
-  | 'response_body'
-  | 'request_trailers'
-  | 'response_trailers'
-  | 'immediate_response';
+export type ProcessingResponseKind = 'request_headers' | 'response_headers' | 'request_body' | 'response_body' | 'request_trailers' | 'response_trailers' | 'immediate_response';
 
 export interface ProcessingResponse {
   request_headers?: HeadersResponse;
@@ -286,9 +301,7 @@ export const extProcPackageDefinition: protoLoader.PackageDefinition = loadPacka
 
 // The loader builds serializers from the protos at run time; the cast only
 // attaches the hand-written shapes above to them.
-export const externalProcessorService = extProcPackageDefinition[
-  EXTERNAL_PROCESSOR_SERVICE
-] as unknown as ExternalProcessorServiceDefinition;
+export const externalProcessorService = extProcPackageDefinition[EXTERNAL_PROCESSOR_SERVICE] as unknown as ExternalProcessorServiceDefinition;
 
 const processMethod = externalProcessorService.Process;
 
@@ -327,18 +340,8 @@ export function decodeProcessingResponse(bytes: Buffer): ProcessingResponse {
 }
 
 /** Opens one Process stream, the way Envoy does once per HTTP request. */
-export function openProcessStream(
-  client: grpc.Client,
-  options: grpc.CallOptions = {},
-  metadata: grpc.Metadata = new grpc.Metadata(),
-): ProcessClientStream {
-  return client.makeBidiStreamRequest(
-    PROCESS_METHOD_PATH,
-    processMethod.requestSerialize,
-    processMethod.responseDeserialize,
-    metadata,
-    options,
-  );
+export function openProcessStream(client: grpc.Client, options: grpc.CallOptions = {}, metadata: grpc.Metadata = new grpc.Metadata()): ProcessClientStream {
+  return client.makeBidiStreamRequest(PROCESS_METHOD_PATH, processMethod.requestSerialize, processMethod.responseDeserialize, metadata, options);
 }
 
 const statusCodeEnum = extProcPackageDefinition['envoy.type.v3.StatusCode'] as unknown as {

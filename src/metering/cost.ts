@@ -16,11 +16,6 @@ export function costOf(usage: Usage, price: Price | undefined): number | null {
     write1h = h1 ?? 0;
     write5m = m5 ?? Math.max(0, usage.cache_creation_input_tokens - write1h);
   }
-  const micro =
-    usage.input_tokens * price.input +
-    usage.output_tokens * price.output +
-    write5m * price.cacheWrite5m +
-    write1h * price.cacheWrite1h +
-    usage.cache_read_input_tokens * price.cacheRead;
+  const micro = usage.input_tokens * price.input + usage.output_tokens * price.output + write5m * price.cacheWrite5m + write1h * price.cacheWrite1h + usage.cache_read_input_tokens * price.cacheRead;
   return Math.round(micro) / 1e6;
 }

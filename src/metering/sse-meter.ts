@@ -5,14 +5,7 @@ const CR = 0x0d;
 
 /** The line's field is `data` ("data" alone, or "data:" and a value). */
 function isDataLine(chunk: Uint8Array, start: number, end: number): boolean {
-  return (
-    end - start >= 4 &&
-    chunk[start] === 0x64 &&
-    chunk[start + 1] === 0x61 &&
-    chunk[start + 2] === 0x74 &&
-    chunk[start + 3] === 0x61 &&
-    (end - start === 4 || chunk[start + 4] === 0x3a)
-  );
+  return end - start >= 4 && chunk[start] === 0x64 && chunk[start + 1] === 0x61 && chunk[start + 2] === 0x74 && chunk[start + 3] === 0x61 && (end - start === 4 || chunk[start + 4] === 0x3a);
 }
 /** The event line of a content delta, nearly every event of a stream, recognised without decoding it. */
 const CONTENT_DELTA_EVENT = Buffer.from('event: content_block_delta', 'latin1');

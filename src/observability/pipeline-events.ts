@@ -72,7 +72,7 @@ export function credentialHealthEvents(logger: Logger, metrics: GatewayMetrics):
   return {
     confirmed(company, credential, status) {
       metrics.credentialUnhealthy.inc({ company, credential });
-      logger.warn({ company, credential, upstream_status: status }, 'credential marked unhealthy: the provider rejected it on the gateway\'s key check');
+      logger.warn({ company, credential, upstream_status: status }, "credential marked unhealthy: the provider rejected it on the gateway's key check");
     },
     recovered(company, credential) {
       metrics.credentialRecovered.inc({ company, credential });
@@ -80,7 +80,10 @@ export function credentialHealthEvents(logger: Logger, metrics: GatewayMetrics):
     },
     unconfirmed(company, credential, callerStatus, check) {
       metrics.credentialUnconfirmed.inc({ company, credential });
-      logger.info({ company, credential, upstream_status: callerStatus, key_check: check.verdict, key_check_status: check.status }, 'a caller got 401/403 but the key check did not confirm it: credential stays healthy');
+      logger.info(
+        { company, credential, upstream_status: callerStatus, key_check: check.verdict, key_check_status: check.status },
+        'a caller got 401/403 but the key check did not confirm it: credential stays healthy',
+      );
     },
     error(operation, error) {
       logger.error({ operation, detail: error instanceof Error ? error.message : String(error) }, 'credential health check failed');

@@ -23,5 +23,11 @@ export async function addFinalizer(writer: KubeWriter, obj: ClusterResource): Pr
 
 /** Call only after the Redis write that no longer holds this resource's records has succeeded. */
 export async function releaseFinalizer(writer: KubeWriter, obj: ClusterResource): Promise<void> {
-  await writer.setFinalizers(obj.kind, namespaceOf(obj), obj.metadata.name, (obj.metadata.finalizers ?? []).filter((f) => f !== FINALIZER), obj.metadata.resourceVersion);
+  await writer.setFinalizers(
+    obj.kind,
+    namespaceOf(obj),
+    obj.metadata.name,
+    (obj.metadata.finalizers ?? []).filter((f) => f !== FINALIZER),
+    obj.metadata.resourceVersion,
+  );
 }

@@ -23,9 +23,7 @@ export function generatedTokenSecret(token: ClusterToken, value: string): Secret
 }
 
 export type GeneratedSecretOutcome =
-  | { readonly kind: 'existing'; readonly secret: Secret }
-  | { readonly kind: 'generated'; readonly secret: Secret }
-  | { readonly kind: 'foreign'; readonly message: string };
+  { readonly kind: 'existing'; readonly secret: Secret } | { readonly kind: 'generated'; readonly secret: Secret } | { readonly kind: 'foreign'; readonly message: string };
 
 /**
  * Make sure a GatewayToken without a hash has its generated Secret. The

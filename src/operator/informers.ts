@@ -91,7 +91,6 @@ export class ResourceInformer<T extends KubernetesObject> {
   }
 }
 
-
 export interface Informers {
   readonly tokens: ResourceInformer<ClusterToken & KubernetesObject>;
   readonly credentials: ResourceInformer<ClusterCredential & KubernetesObject>;

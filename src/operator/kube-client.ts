@@ -1,12 +1,4 @@
-import {
-  ApiException,
-  CoordinationV1Api,
-  CoreV1Api,
-  CustomObjectsApi,
-  KubeConfig,
-  PatchStrategy,
-  setHeaderOptions,
-} from '@kubernetes/client-node';
+import { ApiException, CoordinationV1Api, CoreV1Api, CustomObjectsApi, KubeConfig, PatchStrategy, setHeaderOptions } from '@kubernetes/client-node';
 import type { KubeSource } from '../config/operator-config.js';
 
 /** The typed API clients the operator uses, all from one KubeConfig. */
@@ -50,7 +42,8 @@ export function kubeErrorLine(error: unknown): string {
   if (error instanceof ApiException) {
     const status = statusBody(error.body);
     const message = (status.message ?? (typeof error.body === 'string' ? error.body : '')).replace(/\s+/g, ' ').trim() || 'no message';
-    if (error.code === 403) return `Kubernetes API refused (403 Forbidden): ${message}; the operator's RBAC lacks this permission (see the chart's operator-rbac.yaml or examples/k8s/operator-rbac.yaml)`;
+    if (error.code === 403)
+      return `Kubernetes API refused (403 Forbidden): ${message}; the operator's RBAC lacks this permission (see the chart's operator-rbac.yaml or examples/k8s/operator-rbac.yaml)`;
     return `Kubernetes API error ${error.code}${status.reason ? ` ${status.reason}` : ''}: ${message}`;
   }
   const text = error instanceof Error ? error.message : String(error);

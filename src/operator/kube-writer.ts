@@ -38,7 +38,9 @@ export type TokenLookup = (namespace: string, name: string) => Promise<boolean>;
 
 export function liveTokenLookup(clients: KubeClients): TokenLookup {
   return async (namespace, name) => {
-    const list = (await clients.custom.listNamespacedCustomObject({ group: GROUP, version: CRD_VERSION, namespace, plural: PLURALS.GatewayToken, fieldSelector: `metadata.name=${name}` })) as { items?: unknown[] };
+    const list = (await clients.custom.listNamespacedCustomObject({ group: GROUP, version: CRD_VERSION, namespace, plural: PLURALS.GatewayToken, fieldSelector: `metadata.name=${name}` })) as {
+      items?: unknown[];
+    };
     return (list.items ?? []).length > 0;
   };
 }
@@ -69,7 +71,17 @@ export function toSecret(raw: V1Secret | Record<string, unknown>): Secret {
       namespace: meta.namespace ?? 'default',
       ...(meta.uid ? { uid: meta.uid } : {}),
       ...(meta.resourceVersion ? { resourceVersion: meta.resourceVersion } : {}),
-      ...(meta.ownerReferences ? { ownerReferences: meta.ownerReferences.map((r) => ({ apiVersion: r.apiVersion, kind: r.kind, name: r.name, uid: r.uid, ...(r.controller !== undefined ? { controller: r.controller } : {}) })) } : {}),
+      ...(meta.ownerReferences
+        ? {
+            ownerReferences: meta.ownerReferences.map((r) => ({
+              apiVersion: r.apiVersion,
+              kind: r.kind,
+              name: r.name,
+              uid: r.uid,
+              ...(r.controller !== undefined ? { controller: r.controller } : {}),
+            })),
+          }
+        : {}),
       ...(meta.labels ? { labels: meta.labels } : {}),
     },
     ...(s.type ? { type: s.type } : {}),

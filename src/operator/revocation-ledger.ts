@@ -39,7 +39,7 @@ export class RevocationLedger {
     for (const map of await this.store.list()) {
       for (const [key, value] of Object.entries(map.data)) {
         const hash = hashOf(key);
-        const [where = '', ] = value.split(' ');
+        const [where = ''] = value.split(' ');
         const slash = where.indexOf('/');
         this.entries.set(hash, { hash, company: where.slice(0, slash), name: where.slice(slash + 1) });
       }
@@ -96,7 +96,10 @@ export function configMapLedgerStore(clients: KubeClients, namespace: string): L
         }
         try {
           if (current === null) {
-            await api.createNamespacedConfigMap({ namespace, body: { metadata: { name, namespace, labels: { [LEDGER_LABEL]: 'true', 'app.kubernetes.io/managed-by': 'gw-operator' } }, data: entries } });
+            await api.createNamespacedConfigMap({
+              namespace,
+              body: { metadata: { name, namespace, labels: { [LEDGER_LABEL]: 'true', 'app.kubernetes.io/managed-by': 'gw-operator' } }, data: entries },
+            });
           } else {
             await api.replaceNamespacedConfigMap({ namespace, name, body: { ...current, data: { ...(current.data ?? {}), ...entries } } });
           }

@@ -207,7 +207,16 @@ export async function runOperator(config: OperatorConfig, deps: { logger: Logger
         const startedAt = Date.now();
         try {
           await ledger.load();
-          const done = await rebuildRedis({ view, state, ledger, epoch, isLeader, namespace: config.namespace, lastValid: (c) => reconciler.lastSettings(c), beforeWrite: (c, company) => reconciler.revokeVanishedBeforeRebuild(c, company) });
+          const done = await rebuildRedis({
+            view,
+            state,
+            ledger,
+            epoch,
+            isLeader,
+            namespace: config.namespace,
+            lastValid: (c) => reconciler.lastSettings(c),
+            beforeWrite: (c, company) => reconciler.revokeVanishedBeforeRebuild(c, company),
+          });
           logger.info({ why, companies: done.companies, tokens: done.tokens, revoked: ledger.all().length, ms: Date.now() - startedAt }, 'redis rebuilt from the cluster');
         } catch (error) {
           if (error instanceof FencedWrite) onFenced(error.current);
@@ -221,10 +230,16 @@ export async function runOperator(config: OperatorConfig, deps: { logger: Logger
     return rebuilding;
   };
   // A flushed Redis keeps its connection; only the missing generation mark tells. Checked every second.
-  const generationWatch = new GenerationWatch(state, GENERATION_CHECK_MS, () => isLeader() && informers.synced() && redis.status === 'ready', async () => {
-    logger.warn('redis has no generation mark (its data was lost): rebuilding it now');
-    await rebuild('generation mark missing');
-  }, (error) => logger.debug({ detail: errorText(error) }, 'generation check failed'));
+  const generationWatch = new GenerationWatch(
+    state,
+    GENERATION_CHECK_MS,
+    () => isLeader() && informers.synced() && redis.status === 'ready',
+    async () => {
+      logger.warn('redis has no generation mark (its data was lost): rebuilding it now');
+      await rebuild('generation mark missing');
+    },
+    (error) => logger.debug({ detail: errorText(error) }, 'generation check failed'),
+  );
 
   // Health is learned by the data planes and kept in Redis; look every few seconds, and reconcile a
   // namespace whose credential status says otherwise (status, printer column, Event).
@@ -272,21 +287,27 @@ export async function runOperator(config: OperatorConfig, deps: { logger: Logger
     if (stopping) return;
     logger.info({ namespace: config.namespace ?? '(all)', tokens: view.tokens().length, credentials: view.credentials().length, settings: view.settings().length }, 'informers synced');
     const timing = electionTiming(config.leaseDurationSeconds);
-    elector = new LeaderElector(kubeLeaseStore(clients, config.leaseNamespace, config.leaseName), config.identity, timing, { now: Date.now }, {
-      onStartedLeading: () => {
-        metrics.leader.set(1);
-        metrics.leaderTransitions.inc({ to: 'leader' });
-        logger.info({ identity: config.identity, lease: `${config.leaseNamespace}/${config.leaseName}` }, 'became the leader: reconciling every namespace');
-        reconciler.forgetWrites();
-        void rebuild('became the leader');
+    elector = new LeaderElector(
+      kubeLeaseStore(clients, config.leaseNamespace, config.leaseName),
+      config.identity,
+      timing,
+      { now: Date.now },
+      {
+        onStartedLeading: () => {
+          metrics.leader.set(1);
+          metrics.leaderTransitions.inc({ to: 'leader' });
+          logger.info({ identity: config.identity, lease: `${config.leaseNamespace}/${config.leaseName}` }, 'became the leader: reconciling every namespace');
+          reconciler.forgetWrites();
+          void rebuild('became the leader');
+        },
+        onStoppedLeading: () => {
+          metrics.leader.set(0);
+          metrics.leaderTransitions.inc({ to: 'follower' });
+          logger.warn({ identity: config.identity }, 'no longer the leader: watching only');
+        },
+        onError: (error) => logger.warn({ detail: errorText(error) }, 'leader election attempt failed'),
       },
-      onStoppedLeading: () => {
-        metrics.leader.set(0);
-        metrics.leaderTransitions.inc({ to: 'follower' });
-        logger.warn({ identity: config.identity }, 'no longer the leader: watching only');
-      },
-      onError: (error) => logger.warn({ detail: errorText(error) }, 'leader election attempt failed'),
-    });
+    );
     metrics.leader.set(0);
     elector.start();
     periodic.start();

@@ -30,7 +30,14 @@ export function snapshotOf(view: ClusterView, namespace: string): NamespaceSnaps
 /** Namespaces whose records depend on a token with this hash (a hash belongs to one company). */
 export function namespacesNaming(view: ClusterView, hash: string | undefined): string[] {
   if (!hash) return [];
-  return [...new Set(view.tokens().filter((t) => t.spec.tokenHash === hash).map(namespaceOf))];
+  return [
+    ...new Set(
+      view
+        .tokens()
+        .filter((t) => t.spec.tokenHash === hash)
+        .map(namespaceOf),
+    ),
+  ];
 }
 
 export function hasResources(snapshot: NamespaceSnapshot): boolean {
@@ -49,7 +56,13 @@ export function resourceSetOf(snapshot: NamespaceSnapshot, extraSecrets: readonl
   for (const token of snapshot.tokens) {
     if (token.spec.tokenHash || isDeleting(token)) continue;
     const name = generatedTokenSecretName(token.metadata.name);
-    if (generatedSecretOwnership(secrets.find((s) => s.metadata.name === name), token) !== 'ours') untrusted.add(name);
+    if (
+      generatedSecretOwnership(
+        secrets.find((s) => s.metadata.name === name),
+        token,
+      ) !== 'ours'
+    )
+      untrusted.add(name);
   }
   return {
     settings: snapshot.settings,

@@ -40,7 +40,9 @@ export function desiredStatus(obj: ClusterResource, current: ResourceStatus | un
       type: 'Healthy',
       status: healthy,
       reason: extras.health.healthy ? 'Serving' : 'UpstreamRejected',
-      message: extras.health.healthy ? 'the provider accepts this credential' : `${extras.health.reason ?? 'the provider rejected it'}; it is out of the pool until the gateway's recovery probe finds it accepted again or its Secret changes`,
+      message: extras.health.healthy
+        ? 'the provider accepts this credential'
+        : `${extras.health.reason ?? 'the provider rejected it'}; it is out of the pool until the gateway's recovery probe finds it accepted again or its Secret changes`,
       lastTransitionTime: before && before.status === healthy && before.lastTransitionTime ? before.lastTransitionTime : now.toISOString().replace(/\.\d{3}Z$/, 'Z'),
       observedGeneration: generation,
     });
@@ -50,7 +52,14 @@ export function desiredStatus(obj: ClusterResource, current: ResourceStatus | un
 
 function sameCondition(a: Condition | undefined, b: Condition | undefined): boolean {
   if (!a || !b) return a === b;
-  return a.type === b.type && a.status === b.status && (a.reason ?? '') === (b.reason ?? '') && (a.message ?? '') === (b.message ?? '') && a.observedGeneration === b.observedGeneration && a.lastTransitionTime === b.lastTransitionTime;
+  return (
+    a.type === b.type &&
+    a.status === b.status &&
+    (a.reason ?? '') === (b.reason ?? '') &&
+    (a.message ?? '') === (b.message ?? '') &&
+    a.observedGeneration === b.observedGeneration &&
+    a.lastTransitionTime === b.lastTransitionTime
+  );
 }
 
 /**

@@ -53,7 +53,13 @@ export function forwardHeaders(headers: HeaderMap, credential: CredentialRecord,
   if (credential.authScheme === 'bearer') set.push(['authorization', `Bearer ${credential.secret}`]);
   else set.push(['x-api-key', credential.secret]);
   const beta = headers['anthropic-beta'];
-  const flags = beta === undefined ? [] : beta.split(',').map((f) => f.trim()).filter((f) => f !== '');
+  const flags =
+    beta === undefined
+      ? []
+      : beta
+          .split(',')
+          .map((f) => f.trim())
+          .filter((f) => f !== '');
   if (credential.kind === 'subscriptionSeat') {
     if (!flags.includes(OAUTH_BETA_FLAG)) flags.push(OAUTH_BETA_FLAG);
     set.push(['anthropic-beta', flags.join(',')]);

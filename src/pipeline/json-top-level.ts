@@ -54,7 +54,7 @@ function skipWs(b: Buffer, i: number): number {
 /** `i` at an opening quote; returns the index after the closing quote, or -1. */
 function endOfString(b: Buffer, i: number): number {
   // Jump from quote to quote natively: prompt text is most of a body's bytes.
-  for (let j = i + 1; ; ) {
+  for (let j = i + 1; ;) {
     const q = b.indexOf(0x22, j);
     if (q === -1) return -1;
     let backslashes = 0;

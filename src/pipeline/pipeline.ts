@@ -101,7 +101,17 @@ export class Pipeline {
       if (ctx.route === 'base') {
         // Claude Code pre-connects with an unauthenticated HEAD: answer it, touch nothing.
         ctx.status = 200;
-        return { kind: 'respond', response: { status: 200, headers: [['x-gw-request-id', ctx.requestId], ['request-id', ctx.requestId]], body: '' } };
+        return {
+          kind: 'respond',
+          response: {
+            status: 200,
+            headers: [
+              ['x-gw-request-id', ctx.requestId],
+              ['request-id', ctx.requestId],
+            ],
+            body: '',
+          },
+        };
       }
       const authSpan = ctx.trace?.phase('authenticate');
       const token = await this.guard('token lookup', () => authenticate(ctx.head.headers, this.state));
@@ -125,7 +135,16 @@ export class Pipeline {
         const body = await modelsListBody(company, this.served, ctx.query);
         return {
           kind: 'respond',
-          response: { status: 200, headers: [['content-type', 'application/json'], ['x-gw-source', 'gateway'], ['x-gw-request-id', ctx.requestId], ['request-id', ctx.requestId]], body },
+          response: {
+            status: 200,
+            headers: [
+              ['content-type', 'application/json'],
+              ['x-gw-source', 'gateway'],
+              ['x-gw-request-id', ctx.requestId],
+              ['request-id', ctx.requestId],
+            ],
+            body,
+          },
         };
       }
       const settings = company.settings;

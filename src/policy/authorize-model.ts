@@ -74,9 +74,7 @@ export async function authorizeModel(raw: string, company: CompanyRecords, serve
   }
   const canonicalId = parsed.pinned ? `${provider}:${spelled}` : spelled;
 
-  const candidates = connected
-    .filter((c) => c.models === null || aliases.some((a) => (c.models as readonly string[]).includes(a)))
-    .sort((a, b) => b.priority - a.priority);
+  const candidates = connected.filter((c) => c.models === null || aliases.some((a) => (c.models as readonly string[]).includes(a))).sort((a, b) => b.priority - a.priority);
   if (candidates.length === 0) throw new GatewayError('model_not_allowed', CREDENTIAL_MESSAGES.notOnCredentials(raw, provider));
 
   const price = company.settings.prices[normalized] ?? company.settings.prices[normalizeModelId(parsed.raw)] ?? (provider === 'vendor' ? vendorPrice(listed ? listed.model.id : forwardId) : undefined);

@@ -80,7 +80,9 @@ export function desiredState(resources: ResourceSet, options: DesiredOptions = {
   const companies: CompanyRecords[] = [];
   for (const company of [...namespaces].sort()) {
     const inNs = <T extends { metadata: { namespace?: string; name: string } }>(list: readonly T[]): T[] =>
-      live(list as readonly (T & { metadata: { deletionTimestamp?: string } })[]).filter((r) => ns(r.metadata) === company).sort(byName);
+      live(list as readonly (T & { metadata: { deletionTimestamp?: string } })[])
+        .filter((r) => ns(r.metadata) === company)
+        .sort(byName);
 
     // Two settings in one namespace is a conflict: neither wins silently; defaults apply until it is fixed.
     const settingsDocs = inNs(resources.settings);
@@ -96,15 +98,25 @@ export function desiredState(resources: ResourceSet, options: DesiredOptions = {
         // Never let a bad edit break a company's traffic: what was in force stays in force.
         kept = options.lastValidSettings?.(company);
         conditions.push(
-          notReady('GatewaySettings', company, doc.metadata.name, 'InvalidSettings',
-            `${problems.map((p) => `${p.field}: ${p.message}`).join('; ')}. ${kept ? 'The last valid settings stay in force' : 'Defaults apply'} until it is fixed`),
+          notReady(
+            'GatewaySettings',
+            company,
+            doc.metadata.name,
+            'InvalidSettings',
+            `${problems.map((p) => `${p.field}: ${p.message}`).join('; ')}. ${kept ? 'The last valid settings stay in force' : 'Defaults apply'} until it is fixed`,
+          ),
         );
       }
     } else {
       for (const doc of settingsDocs) {
         conditions.push(
-          notReady('GatewaySettings', company, doc.metadata.name, 'SettingsConflict',
-            `namespace "${company}" has ${settingsDocs.length} GatewaySettings (${settingsDocs.map((d) => d.metadata.name).join(', ')}); keep one. Defaults apply meanwhile`),
+          notReady(
+            'GatewaySettings',
+            company,
+            doc.metadata.name,
+            'SettingsConflict',
+            `namespace "${company}" has ${settingsDocs.length} GatewaySettings (${settingsDocs.map((d) => d.metadata.name).join(', ')}); keep one. Defaults apply meanwhile`,
+          ),
         );
       }
     }
@@ -160,8 +172,15 @@ export function desiredState(resources: ResourceSet, options: DesiredOptions = {
       const refName = spec.secretRef.name;
       if (!secret.ok && secret.reason === 'SecretMissing' && options.secretLabel?.unlabelled.has(`${company}/${refName}`)) {
         const label = options.secretLabel.label;
-        conditions.push(notReady('ProviderCredential', company, name, 'SecretNotLabelled',
-          `Secret "${refName}" lacks the label ${label}; the operator reads only Secrets with it (kubectl label secret ${refName} -n ${company} ${label})`));
+        conditions.push(
+          notReady(
+            'ProviderCredential',
+            company,
+            name,
+            'SecretNotLabelled',
+            `Secret "${refName}" lacks the label ${label}; the operator reads only Secrets with it (kubectl label secret ${refName} -n ${company} ${label})`,
+          ),
+        );
         continue;
       }
       if (!secret.ok) {

@@ -1,8 +1,6 @@
 import type { Secret } from '../resources/types.js';
 
-export type SecretLookup =
-  | { readonly ok: true; readonly value: string }
-  | { readonly ok: false; readonly reason: 'SecretMissing' | 'SecretKeyMissing' | 'SecretValueEmpty'; readonly message: string };
+export type SecretLookup = { readonly ok: true; readonly value: string } | { readonly ok: false; readonly reason: 'SecretMissing' | 'SecretKeyMissing' | 'SecretValueEmpty'; readonly message: string };
 
 /** Read one key of a Secret in the namespace, as Kubernetes stores it (base64 data) or as written (stringData). */
 export function readSecretKey(secrets: readonly Secret[], namespace: string, name: string, key: string): SecretLookup {

@@ -171,14 +171,7 @@ export class Scanner {
     if (m !== null) this.record(r, c, m, text, 0, out);
   }
 
-  private searchWindow(
-    r: number,
-    text: string,
-    ws: number,
-    we: number,
-    budget: Budget,
-    out: Candidate[],
-  ): void {
+  private searchWindow(r: number, text: string, ws: number, we: number, budget: Budget, out: Candidate[]): void {
     const c = this.compiled[r]!;
     const sliceStart = Math.max(0, ws - MARGIN);
     const sliceEnd = Math.min(text.length, we + MARGIN);
@@ -212,14 +205,7 @@ export class Scanner {
     budget.tick();
   }
 
-  private record(
-    r: number,
-    c: CompiledRule,
-    m: RegExpExecArray,
-    text: string,
-    offset: number,
-    out: Candidate[],
-  ): void {
+  private record(r: number, c: CompiledRule, m: RegExpExecArray, text: string, offset: number, out: Candidate[]): void {
     let start = m.index;
     let end = m.index + m[0].length;
     let secret = m[0];

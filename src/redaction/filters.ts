@@ -61,7 +61,10 @@ const CODE_PART = /^[A-Za-z_$][A-Za-z0-9_$]*$/;
  * the way a random token does (`s.ZC9Ecf4M5g9o34Q6RkzGsj0z`).
  */
 export function isCodeReference(value: string): boolean {
-  const chain = value.replace(/^[+!-]/, '').replace(/[?!]\./g, '.').replace(/[.?!]$/, '');
+  const chain = value
+    .replace(/^[+!-]/, '')
+    .replace(/[?!]\./g, '.')
+    .replace(/[.?!]$/, '');
   if (chain.indexOf('.') < 0) return false;
   for (const part of chain.split('.')) {
     if (!CODE_PART.test(part)) return false;

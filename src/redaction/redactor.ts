@@ -83,14 +83,7 @@ export class Redactor {
     return this.finish(input, candidates, budget, false);
   }
 
-  private scanSegment(
-    input: Buffer,
-    whole: string,
-    seg: TextSegment,
-    budget: Budget,
-    found: Candidate[],
-    spans: Span[],
-  ): void {
+  private scanSegment(input: Buffer, whole: string, seg: TextSegment, budget: Budget, found: Candidate[], spans: Span[]): void {
     const { key, value } = seg;
     const v = decoded(whole, value);
     // An unescaped string's characters are its raw bytes.

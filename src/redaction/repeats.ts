@@ -82,12 +82,7 @@ function split(group: Group): void {
  * the needles' first two bytes rejects almost every position with one load;
  * the rest look up their first four bytes, and in a large group four more.
  */
-export function findRepeats(
-  input: Uint8Array,
-  secrets: readonly { readonly spellings: readonly Buffer[]; readonly rule: number }[],
-  json: boolean,
-  out: Span[],
-): number {
+export function findRepeats(input: Uint8Array, secrets: readonly { readonly spellings: readonly Buffer[]; readonly rule: number }[], json: boolean, out: Span[]): number {
   const groups = new Map<number, Group>();
   const pairs = new Uint8Array(1 << 16);
   for (const s of secrets) {

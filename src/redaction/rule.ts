@@ -104,8 +104,7 @@ const OPERATOR = `(?:=>|:{1,3}=|[?.]=|=|:|(?<=[ \\t])-(?=[ \\t]{1,4}\\\\{0,3}["'
  * `"k" => "v"`, `K ?= v`, `var k string = "v"`, and after a quoted name also
  * `setProperty("K", "v")`. It stops before the value's opening quote.
  */
-export const ASSIGN_OPERATOR =
-  `(?:\\\\{0,3}["'\`](?:\\])?[ \\t]{0,16}(?:${OPERATOR}|,)|\\][ \\t]{0,16}${OPERATOR}|(?:[ \\t]{1,4}(?:string|str|String|char\\*?))?[ \\t]{0,16}${OPERATOR})[ \\t]{0,16}`;
+export const ASSIGN_OPERATOR = `(?:\\\\{0,3}["'\`](?:\\])?[ \\t]{0,16}(?:${OPERATOR}|,)|\\][ \\t]{0,16}${OPERATOR}|(?:[ \\t]{1,4}(?:string|str|String|char\\*?))?[ \\t]{0,16}${OPERATOR})[ \\t]{0,16}`;
 
 /** `ASSIGN_OPERATOR` and the value's optional opening quote. */
 export const ASSIGN = `${ASSIGN_OPERATOR}(?:\\\\{0,3}["'\`])?`;
@@ -150,13 +149,9 @@ export function contextualAssignment(spec: ContextualSpec): Rule {
     id: spec.id,
     description: spec.description,
     keywords: spec.keywords,
-    pattern: new RegExp(
-      `(?:${spec.name})[A-Za-z0-9_.-]{0,32}${ASSIGN}(${spec.value})(?![A-Za-z0-9_+/=-])`,
-      'i',
-    ),
+    pattern: new RegExp(`(?:${spec.name})[A-Za-z0-9_.-]{0,32}${ASSIGN}(${spec.value})(?![A-Za-z0-9_+/=-])`, 'i'),
     ...(spec.entropy !== undefined ? { entropy: spec.entropy } : {}),
     specificity: Specificity.contextual,
-    accept: (secret, context) =>
-      startsName(context.text, context.matchStart) && (spec.accept ?? randomLooking)(secret, context),
+    accept: (secret, context) => startsName(context.text, context.matchStart) && (spec.accept ?? randomLooking)(secret, context),
   };
 }

@@ -56,7 +56,9 @@ export async function applyFile(file: string, state: GatewayState, logger: Logge
   const desired = desiredState(resources);
   const keep = new Set(desired.companies.map((c) => c.company));
   // Revocation is final in state too: a hash revoked in the file never comes back, whatever a later edit says.
-  await state.revokeTokens(resources.tokens.filter((t) => t.spec.revoked && t.spec.tokenHash).map((t) => ({ hash: t.spec.tokenHash as string, company: t.metadata.namespace ?? 'default', name: t.metadata.name })));
+  await state.revokeTokens(
+    resources.tokens.filter((t) => t.spec.revoked && t.spec.tokenHash).map((t) => ({ hash: t.spec.tokenHash as string, company: t.metadata.namespace ?? 'default', name: t.metadata.name })),
+  );
   for (const company of desired.companies) await state.replaceCompany(company);
   for (const company of await state.listCompanies()) if (!keep.has(company)) await state.removeCompany(company);
   await state.markLoaded(newGeneration());

@@ -17,10 +17,7 @@ export interface DurableUsage {
  * exporter that fills it. pg is loaded only when a URL is configured: one
  * machine without a database never pays for it.
  */
-export async function openDurableUsage(
-  config: UsageStoreConfig,
-  exportFrom: { source: UsageSource; lease: ExportLease; metrics: UsageMetrics; logger: Logger } | null,
-): Promise<DurableUsage | null> {
+export async function openDurableUsage(config: UsageStoreConfig, exportFrom: { source: UsageSource; lease: ExportLease; metrics: UsageMetrics; logger: Logger } | null): Promise<DurableUsage | null> {
   if (config.postgresUrl === null) return null;
   const [{ connectPostgres }, { PgUsageStore }, { migrate }] = await Promise.all([
     import('../usage/postgres/connect.js'),

@@ -132,7 +132,10 @@ export function createGatewayServer(pipeline: Pipeline, options: GatewayServerOp
     if (open > limits.maxConnectionsPerAddress) {
       writeRaw(
         socket,
-        renderGatewayError(new GatewayError('too_many_connections', `gw: your address has more than ${limits.maxConnectionsPerAddress} connections open to the gateway; reuse connections or close idle ones`), 'req_unparsed'),
+        renderGatewayError(
+          new GatewayError('too_many_connections', `gw: your address has more than ${limits.maxConnectionsPerAddress} connections open to the gateway; reuse connections or close idle ones`),
+          'req_unparsed',
+        ),
       );
     }
   });
@@ -161,7 +164,9 @@ function requestTimedOut(limits: ConnectionLimits): GatewayError {
 /** An answer on a connection Node's HTTP layer does not own (or no longer): written whole, then the connection closes. */
 function writeRaw(socket: Socket, rendered: LocalResponse): void {
   const reason = STATUS_CODES[rendered.status] ?? 'Error';
-  const head = [`HTTP/1.1 ${rendered.status} ${reason}`, ...rendered.headers.map(([k, v]) => `${k}: ${v}`), `content-length: ${Buffer.byteLength(rendered.body)}`, 'connection: close', '', ''].join('\r\n');
+  const head = [`HTTP/1.1 ${rendered.status} ${reason}`, ...rendered.headers.map(([k, v]) => `${k}: ${v}`), `content-length: ${Buffer.byteLength(rendered.body)}`, 'connection: close', '', ''].join(
+    '\r\n',
+  );
   socket.end(head + rendered.body);
   // A peer that never reads what we wrote must not keep the socket.
   setTimeout(() => socket.destroy(), 5_000).unref();
@@ -198,10 +203,7 @@ async function handle(
       sendLocal(res, pipeline.errorResponse(ctx, tooLarge(pipeline.config.maxBodyBytes)));
     } else if (read.reason === 'too_slow') {
       res.shouldKeepAlive = false;
-      const rate = new GatewayError(
-        'request_timeout',
-        `gw: the request body arrived slower than ${limits.bodyMinBytesPerSecond} bytes/s over ${limits.bodyRateWindowMs / 1000}s; send it promptly`,
-      );
+      const rate = new GatewayError('request_timeout', `gw: the request body arrived slower than ${limits.bodyMinBytesPerSecond} bytes/s over ${limits.bodyRateWindowMs / 1000}s; send it promptly`);
       sendLocal(res, pipeline.errorResponse(ctx, rate));
       res.once('finish', () => req.socket.destroy());
     }

@@ -1,8 +1,6 @@
 import type { IncomingMessage } from 'node:http';
 
-export type BodyRead =
-  | { readonly ok: true; readonly body: Buffer }
-  | { readonly ok: false; readonly reason: 'too_large' | 'aborted' | 'too_slow' };
+export type BodyRead = { readonly ok: true; readonly body: Buffer } | { readonly ok: false; readonly reason: 'too_large' | 'aborted' | 'too_slow' };
 
 export interface BodyRateFloor {
   readonly minBytesPerSecond: number;

@@ -7,9 +7,7 @@ export interface CandidateLoad {
   readonly health: CredentialHealth;
 }
 
-export type Choice =
-  | { readonly ok: true; readonly credential: CredentialRecord }
-  | Exclude<LeaseOutcome, { ok: true }>;
+export type Choice = { readonly ok: true; readonly credential: CredentialRecord } | Exclude<LeaseOutcome, { ok: true }>;
 
 /**
  * The pool rule, shared by every state implementation (the Redis Lua script

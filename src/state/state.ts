@@ -9,7 +9,10 @@ export interface WriteFence {
 
 /** A writer of a newer epoch has written here: this writer lost its leadership and must stop. */
 export class FencedWrite extends Error {
-  constructor(readonly epoch: number, readonly current: number) {
+  constructor(
+    readonly epoch: number,
+    readonly current: number,
+  ) {
     super(`write refused: epoch ${epoch} is older than ${current} (another leader has written since)`);
   }
 }

@@ -2,8 +2,29 @@ import type { UsageRecord } from '../metering/usage-record.js';
 import type { ReportRow } from './report.js';
 
 export const LOG_CSV_COLUMNS = [
-  'time', 'request_id', 'company', 'address', 'endpoint', 'model', 'provider', 'provider_model', 'credential', 'status', 'fault', 'outcome', 'stream',
-  'input_tokens', 'output_tokens', 'cache_creation_input_tokens', 'cache_read_input_tokens', 'cost_usd', 'duration_ms', 'ttfb_ms', 'repo', 'application', 'end_user',
+  'time',
+  'request_id',
+  'company',
+  'address',
+  'endpoint',
+  'model',
+  'provider',
+  'provider_model',
+  'credential',
+  'status',
+  'fault',
+  'outcome',
+  'stream',
+  'input_tokens',
+  'output_tokens',
+  'cache_creation_input_tokens',
+  'cache_read_input_tokens',
+  'cost_usd',
+  'duration_ms',
+  'ttfb_ms',
+  'repo',
+  'application',
+  'end_user',
 ] as const;
 
 export const REPORT_CSV_COLUMNS = ['period', 'key', 'requests', 'input_tokens', 'output_tokens', 'cache_creation_input_tokens', 'cache_read_input_tokens', 'cost_usd'] as const;

@@ -81,17 +81,25 @@ describe('admin listener, Usage and Logs', () => {
     const env = { ...process.env, GW_ADMIN_TOKEN: ADMIN_TOKEN };
     const byRepo = await run(process.execPath, [GW_BIN, 'usage', '--by', 'repo', '--json', '--admin-url', gateway.adminUrl], { env });
     const rows = JSON.parse(byRepo.stdout) as Array<{ key: string; requests: number }>;
-    expect(rows.map((r) => [r.key, r.requests]).sort()).toEqual([['github.com/acme/a', 2], ['github.com/acme/b', 1]]);
+    expect(rows.map((r) => [r.key, r.requests]).sort()).toEqual([
+      ['github.com/acme/a', 2],
+      ['github.com/acme/b', 1],
+    ]);
     const byApp = JSON.parse((await run(process.execPath, [GW_BIN, 'usage', '--by', 'application', '--json', '--admin-url', gateway.adminUrl], { env })).stdout) as Array<{ key: string | null }>;
     expect(byApp.map((r) => r.key).sort()).toEqual(['app-1', 'app-2', null].sort());
-    const byUser = JSON.parse((await run(process.execPath, [GW_BIN, 'usage', '--by', 'end_user', '--json', '--admin-url', gateway.adminUrl], { env })).stdout) as Array<{ key: string | null; requests: number }>;
+    const byUser = JSON.parse((await run(process.execPath, [GW_BIN, 'usage', '--by', 'end_user', '--json', '--admin-url', gateway.adminUrl], { env })).stdout) as Array<{
+      key: string | null;
+      requests: number;
+    }>;
     expect(byUser.find((r) => r.key === 'u1')?.requests).toBe(1);
     const table = await run(process.execPath, [GW_BIN, 'logs', '--address', 'bob@acme.example', '--admin-url', gateway.adminUrl], { env });
     const lines = table.stdout.trim().split('\n');
     expect(lines[0]).toMatch(/^TIME\s+REQUEST_ID\s+ADDRESS\s+MODEL/);
     expect(lines).toHaveLength(2);
     expect(lines[1]).toContain('bob@acme.example');
-    const refused = await run(process.execPath, [GW_BIN, 'logs', '--admin-url', gateway.adminUrl], { env: { ...process.env, GW_ADMIN_TOKEN: 'not-the-admin-token-000' } }).catch((e: { code: number; stderr: string }) => e);
+    const refused = await run(process.execPath, [GW_BIN, 'logs', '--admin-url', gateway.adminUrl], { env: { ...process.env, GW_ADMIN_TOKEN: 'not-the-admin-token-000' } }).catch(
+      (e: { code: number; stderr: string }) => e,
+    );
     expect((refused as { code: number }).code).toBe(1);
     expect((refused as { stderr: string }).stderr).toMatch(/^gw: the admin token is not valid/);
   });

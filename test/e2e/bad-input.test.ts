@@ -93,7 +93,10 @@ describe.each(DATA_PLANES)('bad input and bad endings through $name', (plane) =>
     vendor.behaviour = { kind: 'reset-mid-stream', afterEvents: 3 };
     try {
       const stream = anthropic().messages.stream({ model: 'claude-haiku-4-5', max_tokens: 5, messages: [{ role: 'user', content: 'x' }] });
-      const error = await stream.finalMessage().then(() => null, (e: unknown) => e);
+      const error = await stream.finalMessage().then(
+        () => null,
+        (e: unknown) => e,
+      );
       expect(error).toBeInstanceOf(Error);
     } finally {
       vendor.behaviour = { kind: 'normal' };

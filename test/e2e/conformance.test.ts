@@ -88,9 +88,7 @@ describe.each(DATA_PLANES)('specification deviations fixed, through $name', (pla
     expect(res.status).toBe(403);
     const body = (await res.json()) as ErrorBody;
     expect(body.fault).toBe('model_not_allowed');
-    expect(body.error.message).toBe(
-      'gw: "gpt-17-turbo" is not a model this gateway serves for your company; models you can use: provider_a:anthropic/claude-sonnet-4.5, provider_a:z-ai/glm-4.6',
-    );
+    expect(body.error.message).toBe('gw: "gpt-17-turbo" is not a model this gateway serves for your company; models you can use: provider_a:anthropic/claude-sonnet-4.5, provider_a:z-ai/glm-4.6');
     // With a vendor credential the other providers' ids are offered too.
     const withVendor = (await (await post(gateway, tokens.alice as string, { model: 'gpt-17-turbo', max_tokens: 5, messages: [] })).json()) as ErrorBody;
     expect(withVendor.error.message).toMatch(/^gw: "gpt-17-turbo" is not a model this gateway serves for your company; models you can use: claude-/);
@@ -159,10 +157,15 @@ describe.each(DATA_PLANES)('specification deviations fixed, through $name', (pla
 
   it('[S2.2-e] [S4.1-e] [S4.1-f] an over-long x-gw-application or x-gw-end-user keeps its first 200 bytes and the response says so', async () => {
     const long = 'a'.repeat(150) + '\u00e9'.repeat(60);
-    const res = await post(gateway, tokens.bob as string, { model: 'claude-haiku-4-5', max_tokens: 5, messages: [] }, {
-      'x-gw-application': Buffer.from(long, 'utf8').toString('latin1'),
-      'x-gw-end-user': 'u'.repeat(300),
-    });
+    const res = await post(
+      gateway,
+      tokens.bob as string,
+      { model: 'claude-haiku-4-5', max_tokens: 5, messages: [] },
+      {
+        'x-gw-application': Buffer.from(long, 'utf8').toString('latin1'),
+        'x-gw-end-user': 'u'.repeat(300),
+      },
+    );
     expect(res.status).toBe(200);
     await res.text();
     expect(res.headers.get('x-gw-warning')).toBe('x-gw-application truncated to its first 200 UTF-8 bytes');
@@ -172,7 +175,7 @@ describe.each(DATA_PLANES)('specification deviations fixed, through $name', (pla
     expect(record).not.toHaveProperty('end_user');
   });
 
-  it('[S2.3-f] [S7-h] [S8-c] over_budget says when only this request\'s reservation would pass the limit, and when it is spent; both give the real reset', async () => {
+  it("[S2.3-f] [S7-h] [S8-c] over_budget says when only this request's reservation would pass the limit, and when it is spent; both give the real reset", async () => {
     const midnight = new Date();
     midnight.setUTCHours(24, 0, 0, 0);
     // Haiku 4.5 output is $5 per million: 10,000 tokens reserve $0.05, past the $0.01 limit with nothing spent.
@@ -302,13 +305,18 @@ describe.each(DATA_PLANES)('specification deviations fixed, through $name', (pla
     expect(((await bad.json()) as ErrorBody).error.message).toBe('gw: "limit" must be an integer from 1 to 1000');
   });
 
-  it('[S2.2-g] the application names of the vendor\'s own agents (gw-agent, gw-local-agent) are recorded as sent', async () => {
+  it("[S2.2-g] the application names of the vendor's own agents (gw-agent, gw-local-agent) are recorded as sent", async () => {
     for (const application of ['gw-agent', 'gw-local-agent']) {
       const res = await post(gateway, tokens.bob as string, { model: 'claude-haiku-4-5', max_tokens: 5, messages: [] }, { 'x-gw-application': application });
       expect(res.status).toBe(200);
       await res.text();
     }
     const logs = await waitForLogs(gateway, 3, '&address=bob@acme.example');
-    expect(logs.slice(0, 2).map((r) => r.application).sort()).toEqual(['gw-agent', 'gw-local-agent']);
+    expect(
+      logs
+        .slice(0, 2)
+        .map((r) => r.application)
+        .sort(),
+    ).toEqual(['gw-agent', 'gw-local-agent']);
   });
 });

@@ -63,9 +63,7 @@ describe('Envoy access log through the harness, from the generated json_format',
 
   it('writes one typed JSON line per request with the fields the generator names, joined by the gateway request id', async () => {
     const client = new Anthropic({ baseURL: harness.url, authToken: token, apiKey: null, maxRetries: 0 });
-    const { data, response } = await client.messages
-      .create({ model: 'claude-haiku-4-5', max_tokens: 16, messages: [{ role: 'user', content: 'hello' }] })
-      .withResponse();
+    const { data, response } = await client.messages.create({ model: 'claude-haiku-4-5', max_tokens: 16, messages: [{ role: 'user', content: 'hello' }] }).withResponse();
     const requestId = response.headers.get('x-gw-request-id') as string;
     expect(requestId).toMatch(/^req_/);
     // The provider's own request-id passes through for the SDK; the gateway's id is the join key.
@@ -113,7 +111,7 @@ describe('Envoy access log through the harness, from the generated json_format',
     expect(await processorLineFor(requestId)).toMatchObject({ request_id: requestId, status: apiError.status });
   });
 
-  it('never logs the caller\'s token, the provider key or an authorization value, wherever the caller puts them', async () => {
+  it("never logs the caller's token, the provider key or an authorization value, wherever the caller puts them", async () => {
     // Bearer token, x-api-key, and the token pasted into the query string.
     const bearer = new Anthropic({ baseURL: harness.url, authToken: token, apiKey: null, maxRetries: 0 });
     const apiKey = new Anthropic({ baseURL: harness.url, apiKey: token, maxRetries: 0 });

@@ -188,7 +188,7 @@ describe('Envoy overload manager through the harness, from `gw envoy-config` for
     expect(harness.overload?.isSaturated(OVERLOAD_ACTIONS.stopAcceptingRequests)).toBe(false);
   });
 
-  it('past stop_accepting_requests a new request gets Envoy\'s 503 (details overload, flag OM), rewritten into our shape as fault overloaded; neither the processor nor the provider sees it', async () => {
+  it("past stop_accepting_requests a new request gets Envoy's 503 (details overload, flag OM), rewritten into our shape as fault overloaded; neither the processor nor the provider sees it", async () => {
     await heapAt(0.96);
     const streams = harness.stats.streams_started;
     const hits = provider.hits;
@@ -217,7 +217,7 @@ describe('Envoy overload manager through the harness, from `gw envoy-config` for
     const large = body('x'.repeat(4 * MIB));
     const size = Buffer.byteLength(large);
     // Just below stop_accepting_requests without the large body, past it with the body held.
-    const share = 0.95 - (size / 2) / maxHeap;
+    const share = 0.95 - size / 2 / maxHeap;
     await heapAt(share);
     expect(harness.overload?.isSaturated(OVERLOAD_ACTIONS.stopAcceptingRequests)).toBe(false);
     provider.hold();

@@ -157,7 +157,7 @@ describe('the Envoy production path, through the harness configured from the gen
     expect(h.accessLog.at(-1)).toMatchObject({ cluster: DYNAMIC_CLUSTERS.https, upstreamHost: new URL(tlsProvider.url).host, status: 200 });
   });
 
-  it('without scheme_header_transformation the caller\'s http :scheme reaches the TLS provider, which refuses it', async () => {
+  it("without scheme_header_transformation the caller's http :scheme reaches the TLS provider, which refuses it", async () => {
     const h = await harness({ schemeMatchUpstream: false });
     const res = await post(h, 'claude-haiku-4-5');
     expect(res.status).toBe(400);
@@ -203,7 +203,7 @@ describe('the Envoy production path, through the harness configured from the gen
 
   it.each([
     ['dropped by the HTTP/1 codec (enable_trailers unset)', false, 'trailer-meter-dropped'],
-    ['delivered to the processor (as an HTTP/2 provider\'s would be)', true, 'trailer-meter'],
+    ["delivered to the processor (as an HTTP/2 provider's would be)", true, 'trailer-meter'],
   ])('meters a response that ends with trailers as complete, not as a disconnect: trailers %s', async (_how, delivered, application) => {
     const h = await harness({ upstreamHttp1Trailers: delivered });
     const res = await post(h, 'provider_c:c-model', { 'x-gw-application': application });
@@ -251,7 +251,12 @@ describe('the Envoy production path, through the harness configured from the gen
       });
       expect(res.status).toBe(500);
       expect(res.headers.get('x-gw-fault')).toBe('internal_error');
-      expect(await res.json()).toMatchObject({ type: 'error', source: 'gateway', fault: 'internal_error', error: { type: 'api_error', message: expect.stringMatching(/^gw: .*\(envoy: direct_response\)$/) } });
+      expect(await res.json()).toMatchObject({
+        type: 'error',
+        source: 'gateway',
+        fault: 'internal_error',
+        error: { type: 'api_error', message: expect.stringMatching(/^gw: .*\(envoy: direct_response\)$/) },
+      });
       expect(intruder.seen).toHaveLength(0);
     } finally {
       await quitter.close();
@@ -267,7 +272,9 @@ describe('the Envoy production path, through the harness configured from the gen
     // Same tokens as before: keep the file's token documents, swap in the new credentials.
     const original = readFileSync(configFile, 'utf8');
     const tokenDocs = original.split('---\n').filter((d) => d.includes('kind: GatewayToken'));
-    const nonTokenDocs = readFileSync(rewritten.file, 'utf8').split('---\n').filter((d) => !d.includes('kind: GatewayToken'));
+    const nonTokenDocs = readFileSync(rewritten.file, 'utf8')
+      .split('---\n')
+      .filter((d) => !d.includes('kind: GatewayToken'));
     writeFileSync(configFile, [...nonTokenDocs, ...tokenDocs].join('---\n'));
     processor.child.kill('SIGHUP');
     let status = 0;

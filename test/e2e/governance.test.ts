@@ -4,7 +4,6 @@ import { waitForLogs, type GatewayProcess } from '../support/gateway-process.js'
 import { useRedisFixture } from '../support/redis-fixture.js';
 import { DATA_PLANES } from './data-planes.js';
 
-
 function body(model = 'claude-haiku-4-5', stream = true, maxTokens = 10): string {
   return JSON.stringify({ model, max_tokens: maxTokens, stream, messages: [{ role: 'user', content: 'hi' }] });
 }
@@ -87,8 +86,16 @@ describe.each(DATA_PLANES)('governance through $name backed by Redis', (plane) =
     // Far enough ahead that a loaded machine still checks the seat inside its window.
     const resetSeconds = Math.ceil(Date.now() / 1000) + 8;
     seatUpstream.behaviour = {
-      kind: 'status', status: 429, errorType: 'rate_limit_error', message: 'window used up',
-      headers: { 'anthropic-ratelimit-unified-status': 'rejected', 'anthropic-ratelimit-unified-5h-status': 'rejected', 'anthropic-ratelimit-unified-5h-reset': String(resetSeconds), 'anthropic-ratelimit-unified-5h-utilization': '1.0' },
+      kind: 'status',
+      status: 429,
+      errorType: 'rate_limit_error',
+      message: 'window used up',
+      headers: {
+        'anthropic-ratelimit-unified-status': 'rejected',
+        'anthropic-ratelimit-unified-5h-status': 'rejected',
+        'anthropic-ratelimit-unified-5h-reset': String(resetSeconds),
+        'anthropic-ratelimit-unified-5h-utilization': '1.0',
+      },
     };
     const exhausted = await call(g, token, { body: body('claude-haiku-4-5', false) });
     expect(exhausted.status).toBe(429);

@@ -60,7 +60,8 @@ describe.each(DATA_PLANES)('Messages API through $name', (plane) => {
   });
 
   it('[S1-c] [S4.1-i] [S9-c] relays a raw body byte for byte, unknown fields and system-role messages included', async () => {
-    const raw = '{ "model" : "claude-sonnet-4-5",\n "max_tokens":5, "messages":[{"role":"user","content":"é\\u00e9 \\ud83d\\ude00"},{"role":"system","content":"mid"}], "future_field": {"x": [1,2,3]} , "metadata":{"user_id":"{\\"session_id\\":\\"s1\\"}"}}';
+    const raw =
+      '{ "model" : "claude-sonnet-4-5",\n "max_tokens":5, "messages":[{"role":"user","content":"é\\u00e9 \\ud83d\\ude00"},{"role":"system","content":"mid"}], "future_field": {"x": [1,2,3]} , "metadata":{"user_id":"{\\"session_id\\":\\"s1\\"}"}}';
     const before = vendor.messageRequests().length;
     const res = await fetch(`${gateway.url}/v1/messages`, {
       method: 'POST',
@@ -137,7 +138,10 @@ describe.each(DATA_PLANES)('Messages API through $name', (plane) => {
 
   it('[S7-c] [S7-e] [S7-k] relays provider errors (429 and 529) untouched with x-gw-source: upstream and no fault', async () => {
     const anthropic = client(gateway, tokens.alice as string);
-    for (const [status, type] of [[429, 'rate_limit_error'], [529, 'overloaded_error']] as const) {
+    for (const [status, type] of [
+      [429, 'rate_limit_error'],
+      [529, 'overloaded_error'],
+    ] as const) {
       vendor.behaviour = { kind: 'status', status, errorType: type, message: `provider says ${status}`, headers: { 'retry-after': '7' } };
       try {
         const error = await anthropic.messages.create({ model: 'claude-sonnet-4-5', max_tokens: 5, messages: [{ role: 'user', content: 'x' }] }).then(
@@ -204,8 +208,18 @@ describe.each(DATA_PLANES)('Messages API through $name', (plane) => {
 
   it('[S2.3-d] [S2.3-e] [S2.4-d] [S4.1-r2] [S7-c] [S7-g] answers 403 model_not_allowed with the specification messages', async () => {
     const body = (model: string): string => JSON.stringify({ model, max_tokens: 5, messages: [] });
-    await expectGatewayError(await post('/v1/messages', { body: body('claude-opus-4-1') }), 403, 'model_not_allowed', 'gw: "claude-opus-4-1" is switched off for your company, an owner can switch it on in Models');
-    await expectGatewayError(await post('/v1/messages', { body: body('provider_a:anthropic/claude-opus-4.5') }), 403, 'model_not_allowed', 'gw: "provider_a:anthropic/claude-opus-4.5" is switched off for your company, an owner can switch it on in Models');
+    await expectGatewayError(
+      await post('/v1/messages', { body: body('claude-opus-4-1') }),
+      403,
+      'model_not_allowed',
+      'gw: "claude-opus-4-1" is switched off for your company, an owner can switch it on in Models',
+    );
+    await expectGatewayError(
+      await post('/v1/messages', { body: body('provider_a:anthropic/claude-opus-4.5') }),
+      403,
+      'model_not_allowed',
+      'gw: "provider_a:anthropic/claude-opus-4.5" is switched off for your company, an owner can switch it on in Models',
+    );
     const res = await post('/v1/messages', { body: body('gpt-17-turbo') });
     await expectGatewayError(res.clone(), 403, 'model_not_allowed', /^gw: "gpt-17-turbo" is not a model /);
     expect(((await res.json()) as { error: { message: string } }).error.message).toContain('claude-opus-4-8');
@@ -220,7 +234,12 @@ describe.each(DATA_PLANES)('Messages API through $name', (plane) => {
     await expectGatewayError(await post('/v1/messages', { body: '{"model": 7, "max_tokens": 5, "messages": []}' }), 400, 'invalid_request', /"model" is required/);
     await expectGatewayError(await post('/v1/messages', { body: '{"model": "claude-sonnet-4-5", "max_tokens": "many", "messages": []}' }), 400, 'invalid_request', /"max_tokens" is required/);
     await expectGatewayError(await post('/v1/messages', { body: '{"model": "claude-sonnet-4-5", "max_tokens": 5}' }), 400, 'invalid_request', /"messages" is required/);
-    await expectGatewayError(await post('/v1/messages', { body: '{"model": "claude-sonnet-4-5", "max_tokens": 5, "messages": [], "stream": "yes"}' }), 400, 'invalid_request', /"stream" must be a boolean/);
+    await expectGatewayError(
+      await post('/v1/messages', { body: '{"model": "claude-sonnet-4-5", "max_tokens": 5, "messages": [], "stream": "yes"}' }),
+      400,
+      'invalid_request',
+      /"stream" must be a boolean/,
+    );
     await expectGatewayError(await post('/v1/complete'), 404, 'not_found', /^gw: no route for POST \/v1\/complete/);
     const big = Buffer.alloc(33 * 1024 * 1024, 0x61);
     await expectGatewayError(await post('/v1/messages', { body: big }), 413, 'request_too_large', /larger than the gateway's limit of 32 MiB/);

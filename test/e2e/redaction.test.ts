@@ -87,7 +87,11 @@ describe.each(DATA_PLANES)('secret scanning through $name', (plane) => {
     expect(small.sent).not.toContain(GH_TOKEN);
     const res = await bigRequest;
     expect(res.status).toBe(200);
-    const sentBig = vendor.messageRequests().slice(before).map((r) => r.body.toString('utf8')).find((b) => b.length > 3.5 * 1024 * 1024);
+    const sentBig = vendor
+      .messageRequests()
+      .slice(before)
+      .map((r) => r.body.toString('utf8'))
+      .find((b) => b.length > 3.5 * 1024 * 1024);
     expect(sentBig).toBeDefined();
     expect(sentBig).not.toContain(GH_TOKEN);
     expect(sentBig!.endsWith('GITHUB_TOKEN=[REDACTED: github-pat]"}]}')).toBe(true);

@@ -122,7 +122,7 @@ describe.each(PLANES)('OpenTelemetry through $name', (plane) => {
     const root = spans.find((s) => s.name === 'chat claude-sonnet-4-5') as ReceivedSpan;
     expect(root.kind).toBe(2); // SERVER
     // Behind Envoy the processor continues Envoy's ext_proc span (gRPC metadata), else the caller's.
-    const harnessTrace = plane.envoy ? (await gatewayAccessTrace(gateway)) : undefined;
+    const harnessTrace = plane.envoy ? await gatewayAccessTrace(gateway) : undefined;
     expect(root.parentSpanId).toBe(plane.envoy ? harnessTrace?.extProcSpanId : caller.spanId);
     for (const s of spans) if (s !== root) expect(s.parentSpanId, s.name).toBe(root.spanId);
 

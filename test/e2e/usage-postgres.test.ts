@@ -77,9 +77,7 @@ describe.each(['memory', 'redis'] as const)('Usage and Logs in PostgreSQL (%s st
   }
 
   async function cli(args: string[], direct: boolean): Promise<string> {
-    const env = direct
-      ? { ...process.env, PGPASSWORD: postgres.password, GW_ADMIN_TOKEN: '' }
-      : { ...process.env, GW_ADMIN_TOKEN: ADMIN_TOKEN, GW_POSTGRES_URL: '' };
+    const env = direct ? { ...process.env, PGPASSWORD: postgres.password, GW_ADMIN_TOKEN: '' } : { ...process.env, GW_ADMIN_TOKEN: ADMIN_TOKEN, GW_POSTGRES_URL: '' };
     const extra = direct ? ['--postgres', postgres.urlWithoutPassword] : ['--admin-url', gateway.adminUrl];
     const { stdout } = await run(process.execPath, [GW_BIN, ...args, ...extra], { env: env as NodeJS.ProcessEnv });
     return stdout;
@@ -112,7 +110,13 @@ describe.each(['memory', 'redis'] as const)('Usage and Logs in PostgreSQL (%s st
 
   it('the API and the CLI (through the API, and straight from the database) print the same numbers, and they add up to the records', async () => {
     const records = JSON.parse(await cli(['logs', '--json', '--limit', '1000'], true)) as Array<{ address: string; input_tokens: number; cost_usd: number }>;
-    for (const [by, period] of [['address', ''], ['model', 'day'], ['provider', 'month'], ['repo', 'week'], ['end_user', '']] as const) {
+    for (const [by, period] of [
+      ['address', ''],
+      ['model', 'day'],
+      ['provider', 'month'],
+      ['repo', 'week'],
+      ['end_user', ''],
+    ] as const) {
       const flags = ['usage', '--by', by, ...(period ? ['--period', period] : []), '--json'];
       const viaApi = JSON.parse(await cli(flags, false)) as Array<{ key: string | null; requests: number; input_tokens: number; cost_usd: number }>;
       const direct = JSON.parse(await cli(flags, true)) as unknown;

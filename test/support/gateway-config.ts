@@ -41,7 +41,12 @@ export function writeGatewayConfig(input: {
   for (const name of input.tokens ?? ['alice']) {
     const token = generateToken();
     tokens[name] = token;
-    docs.push({ apiVersion: 'gw.io/v1alpha1', kind: 'GatewayToken', metadata: { name, namespace }, spec: { displayName: name, tokenHash: hashToken(token), revoked: (input.revoked ?? []).includes(name) } });
+    docs.push({
+      apiVersion: 'gw.io/v1alpha1',
+      kind: 'GatewayToken',
+      metadata: { name, namespace },
+      spec: { displayName: name, tokenHash: hashToken(token), revoked: (input.revoked ?? []).includes(name) },
+    });
   }
   for (const c of input.credentials) {
     const ns = c.namespace ?? namespace;

@@ -47,7 +47,14 @@ export async function spawnGw(command: 'serve' | 'extproc', file: string, option
       }
     };
     child.stdout?.on('data', onData);
-    child.stderr?.on('data', (c: Buffer) => output.push(...c.toString('utf8').split('\n').filter((l) => l !== '')));
+    child.stderr?.on('data', (c: Buffer) =>
+      output.push(
+        ...c
+          .toString('utf8')
+          .split('\n')
+          .filter((l) => l !== ''),
+      ),
+    );
     void exited.then((code) => reject(new Error(`gw ${command} exited with ${code} before listening:\n${output.join('\n')}`)));
   });
   return {

@@ -56,7 +56,11 @@ async function sourceKey(): Promise<string> {
   }
   hash.update(version);
   for (const file of await listSources(GO_MODULE_DIR)) {
-    hash.update(relative(GO_MODULE_DIR, file)).update('\0').update(await readFile(file)).update('\0');
+    hash
+      .update(relative(GO_MODULE_DIR, file))
+      .update('\0')
+      .update(await readFile(file))
+      .update('\0');
   }
   return hash.digest('hex').slice(0, 16);
 }

@@ -89,10 +89,7 @@ async function runBuildScript(script: string): Promise<void> {
     const timer = setTimeout(() => {
       child.kill('SIGTERM');
       rejectRun(
-        new Error(
-          `${script} did not finish within ${BUILD_TIMEOUT_MS / 60_000} minutes ` +
-            `(set MODEL_GATEWAY_BUILD_TIMEOUT_MS, or run the script by hand). Logs: ${join(toolCacheDir(), 'logs')}`,
-        ),
+        new Error(`${script} did not finish within ${BUILD_TIMEOUT_MS / 60_000} minutes ` + `(set MODEL_GATEWAY_BUILD_TIMEOUT_MS, or run the script by hand). Logs: ${join(toolCacheDir(), 'logs')}`),
       );
     }, BUILD_TIMEOUT_MS);
     child.on('error', (err) => {
@@ -104,10 +101,7 @@ async function runBuildScript(script: string): Promise<void> {
       if (code === 0) resolveRun();
       else
         rejectRun(
-          new Error(
-            `${script} failed (${signal ?? `exit ${code}`}); the real kube-apiserver/etcd/helm ` +
-              `could not be built. Build logs: ${join(toolCacheDir(), 'logs')}\n${output.trim()}`,
-          ),
+          new Error(`${script} failed (${signal ?? `exit ${code}`}); the real kube-apiserver/etcd/helm ` + `could not be built. Build logs: ${join(toolCacheDir(), 'logs')}\n${output.trim()}`),
         );
     });
   });
@@ -221,18 +215,12 @@ function exitDescription(child: ChildProcess): string | undefined {
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 /** GET a URL; resolves with status and body, rejects on connection errors. */
-function get(
-  url: string,
-  opts: { ca?: Buffer; token?: string } = {},
-): Promise<{ status: number; body: string }> {
+function get(url: string, opts: { ca?: Buffer; token?: string } = {}): Promise<{ status: number; body: string }> {
   return new Promise((resolveGet, rejectGet) => {
     const u = new URL(url);
     const headers: Record<string, string> = {};
     if (opts.token) headers.authorization = `Bearer ${opts.token}`;
-    const req =
-      u.protocol === 'https:'
-        ? httpsRequest(u, { method: 'GET', ca: opts.ca, headers, timeout: 5_000 })
-        : httpRequest(u, { method: 'GET', headers, timeout: 5_000 });
+    const req = u.protocol === 'https:' ? httpsRequest(u, { method: 'GET', ca: opts.ca, headers, timeout: 5_000 }) : httpRequest(u, { method: 'GET', headers, timeout: 5_000 });
     req.on('response', (res) => {
       let body = '';
       res.setEncoding('utf8');
@@ -247,13 +235,7 @@ function get(
 }
 
 /** Polls until check() is true; fails early if the process dies. */
-async function waitFor(
-  what: string,
-  child: ChildProcess,
-  logFile: string,
-  check: () => Promise<boolean>,
-  timeoutMs: number,
-): Promise<void> {
+async function waitFor(what: string, child: ChildProcess, logFile: string, check: () => Promise<boolean>, timeoutMs: number): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   let lastError = '';
   while (Date.now() < deadline) {
@@ -266,9 +248,7 @@ async function waitFor(
     }
     await sleep(250);
   }
-  throw new Error(
-    `${what} was not ready within ${timeoutMs / 1000}s (${lastError || 'not ready'}). Last log lines:\n${await tail(logFile)}`,
-  );
+  throw new Error(`${what} was not ready within ${timeoutMs / 1000}s (${lastError || 'not ready'}). Last log lines:\n${await tail(logFile)}`);
 }
 
 // ---------------------------------------------------------------------------
@@ -288,8 +268,21 @@ async function openssl(cwd: string, args: string[]): Promise<void> {
 async function writeCredentials(dir: string): Promise<void> {
   const ec = ['-newkey', 'ec', '-pkeyopt', 'ec_paramgen_curve:prime256v1', '-nodes'];
   await openssl(dir, [
-    'req', '-x509', ...ec, '-keyout', 'ca.key', '-out', 'ca.crt', '-days', '2', '-subj', '/CN=model-gateway-test-ca',
-    '-addext', 'basicConstraints=critical,CA:TRUE', '-addext', 'keyUsage=critical,keyCertSign,cRLSign',
+    'req',
+    '-x509',
+    ...ec,
+    '-keyout',
+    'ca.key',
+    '-out',
+    'ca.crt',
+    '-days',
+    '2',
+    '-subj',
+    '/CN=model-gateway-test-ca',
+    '-addext',
+    'basicConstraints=critical,CA:TRUE',
+    '-addext',
+    'keyUsage=critical,keyCertSign,cRLSign',
   ]);
   await openssl(dir, ['req', '-new', ...ec, '-keyout', 'apiserver.key', '-out', 'apiserver.csr', '-subj', '/CN=kube-apiserver']);
   await writeFile(
@@ -298,36 +291,32 @@ async function writeCredentials(dir: string): Promise<void> {
       'basicConstraints=critical,CA:FALSE',
       'keyUsage=critical,digitalSignature,keyEncipherment',
       'extendedKeyUsage=serverAuth',
-      'subjectAltName=IP:127.0.0.1,IP:10.0.0.1,DNS:localhost,DNS:kubernetes,DNS:kubernetes.default,' +
-        'DNS:kubernetes.default.svc,DNS:kubernetes.default.svc.cluster.local',
+      'subjectAltName=IP:127.0.0.1,IP:10.0.0.1,DNS:localhost,DNS:kubernetes,DNS:kubernetes.default,' + 'DNS:kubernetes.default.svc,DNS:kubernetes.default.svc.cluster.local',
       '',
     ].join('\n'),
   );
-  await openssl(dir, [
-    'x509', '-req', '-in', 'apiserver.csr', '-CA', 'ca.crt', '-CAkey', 'ca.key', '-CAcreateserial',
-    '-out', 'apiserver.crt', '-days', '2', '-extfile', 'apiserver.ext',
-  ]);
+  await openssl(dir, ['x509', '-req', '-in', 'apiserver.csr', '-CA', 'ca.crt', '-CAkey', 'ca.key', '-CAcreateserial', '-out', 'apiserver.crt', '-days', '2', '-extfile', 'apiserver.ext']);
   await openssl(dir, ['genpkey', '-algorithm', 'RSA', '-pkeyopt', 'rsa_keygen_bits:2048', '-out', 'sa.key']);
   await openssl(dir, ['pkey', '-in', 'sa.key', '-pubout', '-out', 'sa.pub']);
 }
 
 function kubeconfigYaml(url: string, caPem: Buffer, token: string): string {
   // JSON is valid YAML; every kubeconfig reader (client-node, helm) accepts it.
-  return JSON.stringify(
-    {
-      apiVersion: 'v1',
-      kind: 'Config',
-      clusters: [
-        { name: 'model-gateway-test', cluster: { server: url, 'certificate-authority-data': caPem.toString('base64') } },
-      ],
-      users: [{ name: 'admin', user: { token } }],
-      contexts: [{ name: 'model-gateway-test', context: { cluster: 'model-gateway-test', user: 'admin', namespace: 'default' } }],
-      'current-context': 'model-gateway-test',
-      preferences: {},
-    },
-    null,
-    2,
-  ) + '\n';
+  return (
+    JSON.stringify(
+      {
+        apiVersion: 'v1',
+        kind: 'Config',
+        clusters: [{ name: 'model-gateway-test', cluster: { server: url, 'certificate-authority-data': caPem.toString('base64') } }],
+        users: [{ name: 'admin', user: { token } }],
+        contexts: [{ name: 'model-gateway-test', context: { cluster: 'model-gateway-test', user: 'admin', namespace: 'default' } }],
+        'current-context': 'model-gateway-test',
+        preferences: {},
+      },
+      null,
+      2,
+    ) + '\n'
+  );
 }
 
 // ---------------------------------------------------------------------------
@@ -340,23 +329,34 @@ async function startEtcd(etcd: string, dir: string): Promise<{ child: ChildProce
     const [clientPort, peerPort] = [await freePort(), await freePort()];
     const url = `http://127.0.0.1:${clientPort}`;
     const peer = `http://127.0.0.1:${peerPort}`;
-    const child = startProcess('etcd', etcd, [
-      '--name=test',
-      `--data-dir=${join(dir, 'etcd')}`,
-      `--listen-client-urls=${url}`,
-      `--advertise-client-urls=${url}`,
-      `--listen-peer-urls=${peer}`,
-      `--initial-advertise-peer-urls=${peer}`,
-      `--initial-cluster=test=${peer}`,
-      '--initial-cluster-state=new',
-      '--unsafe-no-fsync', // test data only; much faster on shared disks
-      '--log-level=warn',
-    ], logFile);
+    const child = startProcess(
+      'etcd',
+      etcd,
+      [
+        '--name=test',
+        `--data-dir=${join(dir, 'etcd')}`,
+        `--listen-client-urls=${url}`,
+        `--advertise-client-urls=${url}`,
+        `--listen-peer-urls=${peer}`,
+        `--initial-advertise-peer-urls=${peer}`,
+        `--initial-cluster=test=${peer}`,
+        '--initial-cluster-state=new',
+        '--unsafe-no-fsync', // test data only; much faster on shared disks
+        '--log-level=warn',
+      ],
+      logFile,
+    );
     try {
-      await waitFor('etcd', child, logFile, async () => {
-        const res = await get(`${url}/health`);
-        return res.status === 200 && res.body.includes('"health":"true"');
-      }, 60_000);
+      await waitFor(
+        'etcd',
+        child,
+        logFile,
+        async () => {
+          const res = await get(`${url}/health`);
+          return res.status === 200 && res.body.includes('"health":"true"');
+        },
+        60_000,
+      );
       return { child, url };
     } catch (err) {
       await stopProcess(child);
@@ -366,44 +366,50 @@ async function startEtcd(etcd: string, dir: string): Promise<{ child: ChildProce
   }
 }
 
-async function startApiServer(
-  binary: string,
-  dir: string,
-  etcdUrl: string,
-  token: string,
-): Promise<{ child: ChildProcess; url: string }> {
+async function startApiServer(binary: string, dir: string, etcdUrl: string, token: string): Promise<{ child: ChildProcess; url: string }> {
   const logFile = join(dir, 'kube-apiserver.log');
   const ca = await readFile(join(dir, 'ca.crt'));
   for (let attempt = 1; ; attempt++) {
     const port = await freePort();
     const url = `https://127.0.0.1:${port}`;
-    const child = startProcess('kube-apiserver', binary, [
-      `--etcd-servers=${etcdUrl}`,
-      '--bind-address=127.0.0.1',
-      '--advertise-address=127.0.0.1',
-      `--secure-port=${port}`,
-      `--cert-dir=${join(dir, 'certs')}`,
-      `--tls-cert-file=${join(dir, 'apiserver.crt')}`,
-      `--tls-private-key-file=${join(dir, 'apiserver.key')}`,
-      `--client-ca-file=${join(dir, 'ca.crt')}`,
-      `--token-auth-file=${join(dir, 'tokens.csv')}`,
-      '--authorization-mode=Node,RBAC',
-      '--service-account-issuer=https://kubernetes.default.svc.cluster.local',
-      `--service-account-key-file=${join(dir, 'sa.pub')}`,
-      `--service-account-signing-key-file=${join(dir, 'sa.key')}`,
-      '--service-cluster-ip-range=10.0.0.0/24',
-      // Needs the service-account controllers, which do not run here.
-      '--disable-admission-plugins=ServiceAccount',
-      '--allow-privileged=true',
-      '--profiling=false',
-      '--logging-format=text',
-      '--v=1',
-    ], logFile);
+    const child = startProcess(
+      'kube-apiserver',
+      binary,
+      [
+        `--etcd-servers=${etcdUrl}`,
+        '--bind-address=127.0.0.1',
+        '--advertise-address=127.0.0.1',
+        `--secure-port=${port}`,
+        `--cert-dir=${join(dir, 'certs')}`,
+        `--tls-cert-file=${join(dir, 'apiserver.crt')}`,
+        `--tls-private-key-file=${join(dir, 'apiserver.key')}`,
+        `--client-ca-file=${join(dir, 'ca.crt')}`,
+        `--token-auth-file=${join(dir, 'tokens.csv')}`,
+        '--authorization-mode=Node,RBAC',
+        '--service-account-issuer=https://kubernetes.default.svc.cluster.local',
+        `--service-account-key-file=${join(dir, 'sa.pub')}`,
+        `--service-account-signing-key-file=${join(dir, 'sa.key')}`,
+        '--service-cluster-ip-range=10.0.0.0/24',
+        // Needs the service-account controllers, which do not run here.
+        '--disable-admission-plugins=ServiceAccount',
+        '--allow-privileged=true',
+        '--profiling=false',
+        '--logging-format=text',
+        '--v=1',
+      ],
+      logFile,
+    );
     try {
-      await waitFor('kube-apiserver', child, logFile, async () => {
-        const res = await get(`${url}/readyz`, { ca, token });
-        return res.status === 200 && res.body.trim() === 'ok';
-      }, READY_TIMEOUT_MS);
+      await waitFor(
+        'kube-apiserver',
+        child,
+        logFile,
+        async () => {
+          const res = await get(`${url}/readyz`, { ca, token });
+          return res.status === 200 && res.body.trim() === 'ok';
+        },
+        READY_TIMEOUT_MS,
+      );
       return { child, url };
     } catch (err) {
       await stopProcess(child);

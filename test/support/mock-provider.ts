@@ -124,9 +124,21 @@ export async function startMockProvider(options: MockProviderOptions = {}, tls?:
       const path = req.url ?? '/';
       const h2 = req.httpVersionMajor === 2 ? (req as unknown as Http2ServerRequest) : null;
       const scheme = h2 ? h2.scheme : undefined;
-      const servername = tls ? ((req.socket as TLSSocket).servername || undefined) : undefined;
-      const trailers = Object.fromEntries(Object.entries(req.trailers ?? {}).filter(([k]) => !k.startsWith(':')).map(([k, v]) => [k, String(v)]));
-      seen.push({ method: req.method ?? '', path, headers: { ...req.headers }, body, ...(scheme !== undefined ? { scheme } : {}), ...(servername !== undefined ? { servername } : {}), ...(Object.keys(trailers).length > 0 ? { trailers } : {}) });
+      const servername = tls ? (req.socket as TLSSocket).servername || undefined : undefined;
+      const trailers = Object.fromEntries(
+        Object.entries(req.trailers ?? {})
+          .filter(([k]) => !k.startsWith(':'))
+          .map(([k, v]) => [k, String(v)]),
+      );
+      seen.push({
+        method: req.method ?? '',
+        path,
+        headers: { ...req.headers },
+        body,
+        ...(scheme !== undefined ? { scheme } : {}),
+        ...(servername !== undefined ? { servername } : {}),
+        ...(Object.keys(trailers).length > 0 ? { trailers } : {}),
+      });
       if (h2 && scheme !== 'https') {
         res.writeHead(400, { 'content-type': 'application/json' });
         res.end(JSON.stringify({ type: 'error', error: { type: 'invalid_request_error', message: `:scheme ${scheme} on a TLS connection` } }));
@@ -135,9 +147,7 @@ export async function startMockProvider(options: MockProviderOptions = {}, tls?:
       await answer(req, res, path, body, state);
     })().catch(() => res.destroy());
   };
-  const server = tls
-    ? createSecureServer({ cert: tls.cert, key: tls.key, allowHTTP1: true }, handler as never)
-    : (createServer(handler) as Server);
+  const server = tls ? createSecureServer({ cert: tls.cert, key: tls.key, allowHTTP1: true }, handler as never) : (createServer(handler) as Server);
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const port = (server.address() as AddressInfo).port;
   // TLS: by name, so the certificate's DNS SAN and SNI are exercised.

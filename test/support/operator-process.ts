@@ -34,12 +34,18 @@ export interface OperatorOptions {
 export async function startOperator(options: OperatorOptions): Promise<OperatorProcess> {
   const adminPort = await freePort();
   const args = [
-    GW_BIN, 'operator',
-    '--kubeconfig', options.kubeconfig,
-    '--redis', options.redisUrl,
-    '--identity', options.identity,
-    '--admin-host', '127.0.0.1',
-    '--admin-port', String(adminPort),
+    GW_BIN,
+    'operator',
+    '--kubeconfig',
+    options.kubeconfig,
+    '--redis',
+    options.redisUrl,
+    '--identity',
+    options.identity,
+    '--admin-host',
+    '127.0.0.1',
+    '--admin-port',
+    String(adminPort),
     ...(options.args ?? []),
   ];
   const child = spawn(process.execPath, args, {
@@ -52,7 +58,12 @@ export async function startOperator(options: OperatorOptions): Promise<OperatorP
   const logDir = process.env.GW_TEST_OPERATOR_LOG_DIR;
   const collect = (chunk: Buffer): void => {
     if (logDir) appendFileSync(join(logDir, `${options.identity}.log`), chunk);
-    output.push(...chunk.toString('utf8').split('\n').filter((l) => l !== ''));
+    output.push(
+      ...chunk
+        .toString('utf8')
+        .split('\n')
+        .filter((l) => l !== ''),
+    );
     if (output.length > 20_000) output.splice(0, output.length - 20_000);
   };
   child.stdout?.on('data', collect);
@@ -136,7 +147,10 @@ export async function startReaderGateway(redisUrl: string, encryptionKey: string
   const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
   await new Promise<void>((resolve, reject) => {
     const onData = (chunk: Buffer): void => {
-      for (const line of chunk.toString('utf8').split('\n').filter((l) => l !== '')) {
+      for (const line of chunk
+        .toString('utf8')
+        .split('\n')
+        .filter((l) => l !== '')) {
         output.push(line);
         if (line.startsWith('gw serve: listening')) resolve();
       }

@@ -35,7 +35,9 @@ export function postgresBinDir(): string {
   for (const dir of SEARCH) if (existsSync(join(dir, 'initdb')) && existsSync(join(dir, 'postgres'))) return dir;
   const base = '/usr/lib/postgresql';
   if (existsSync(base)) {
-    const versions = readdirSync(base).filter((v) => /^\d+$/.test(v)).sort((a, b) => Number(b) - Number(a));
+    const versions = readdirSync(base)
+      .filter((v) => /^\d+$/.test(v))
+      .sort((a, b) => Number(b) - Number(a));
     for (const v of versions) if (existsSync(join(base, v, 'bin', 'initdb'))) return join(base, v, 'bin');
   }
   throw new Error('PostgreSQL binaries not found (looked on /usr/local/bin, /usr/bin and /usr/lib/postgresql/*/bin): run `make test-deps` (installs the Debian postgresql package)');
@@ -50,7 +52,6 @@ function runAs(): { uid: number; gid: number } | null {
   }
   return { uid: Number(fields[2]), gid: Number(fields[3]) };
 }
-
 
 /** Listening is not ready: after a crash the server answers "starting up" until recovery is done. */
 async function waitForQueries(url: string, timeoutMs = 60_000): Promise<void> {

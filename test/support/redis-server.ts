@@ -19,7 +19,6 @@ export interface TestRedis {
   destroy(): Promise<void>;
 }
 
-
 export interface RedisOptions {
   readonly password?: string;
   /** Serve TLS only, with this certificate and key. */
@@ -34,7 +33,20 @@ export async function startRedis(options: RedisOptions = {}): Promise<TestRedis>
   let child: ChildProcess | null = null;
   const args = ['--bind', '127.0.0.1', '--dir', dir, '--save', '', '--appendonly', 'yes', '--appendfsync', 'always', '--protected-mode', 'no', '--loglevel', 'warning'];
   if (options.tls) {
-    args.push('--port', '0', '--tls-port', String(port), '--tls-cert-file', options.tls.certFile, '--tls-key-file', options.tls.keyFile, '--tls-ca-cert-file', options.tls.caFile, '--tls-auth-clients', 'no');
+    args.push(
+      '--port',
+      '0',
+      '--tls-port',
+      String(port),
+      '--tls-cert-file',
+      options.tls.certFile,
+      '--tls-key-file',
+      options.tls.keyFile,
+      '--tls-ca-cert-file',
+      options.tls.caFile,
+      '--tls-auth-clients',
+      'no',
+    );
   } else {
     args.push('--port', String(port));
   }

@@ -38,7 +38,9 @@ export function watchRss(pid: number, everyMs = 50): { peak(): number; stop(): n
 
 /** The soft and hard open-files limits of a process. */
 export function nofileLimit(pid: number | 'self'): { soft: number; hard: number } {
-  const line = readFileSync(`/proc/${pid}/limits`, 'utf8').split('\n').find((l) => l.startsWith('Max open files'));
+  const line = readFileSync(`/proc/${pid}/limits`, 'utf8')
+    .split('\n')
+    .find((l) => l.startsWith('Max open files'));
   const [soft, hard] = (line ?? '').replace('Max open files', '').trim().split(/\s+/);
   const n = (v: string | undefined): number => (v === 'unlimited' ? Number.POSITIVE_INFINITY : Number(v));
   return { soft: n(soft), hard: n(hard) };
@@ -47,7 +49,14 @@ export function nofileLimit(pid: number | 'self'): { soft: number; hard: number 
 /** Everything the process writes to stderr from now on (pino logs go to stdout; crashes and warnings to stderr). */
 export function collectStderr(gateway: GatewayProcess): string[] {
   const lines: string[] = [];
-  gateway.child.stderr?.on('data', (c: Buffer) => lines.push(...c.toString('utf8').split('\n').filter((l) => l !== '')));
+  gateway.child.stderr?.on('data', (c: Buffer) =>
+    lines.push(
+      ...c
+        .toString('utf8')
+        .split('\n')
+        .filter((l) => l !== ''),
+    ),
+  );
   return lines;
 }
 

@@ -63,11 +63,7 @@ async function grpcOptions(e: OtlpExport): Promise<Record<string, unknown>> {
   for (const [k, v] of Object.entries(e.headers)) metadata.set(k, v);
   const credentials = e.insecure
     ? grpc.credentials.createInsecure()
-    : grpc.credentials.createSsl(
-        e.ca === null ? null : Buffer.from(e.ca),
-        e.clientKey === null ? null : Buffer.from(e.clientKey),
-        e.clientCert === null ? null : Buffer.from(e.clientCert),
-      );
+    : grpc.credentials.createSsl(e.ca === null ? null : Buffer.from(e.ca), e.clientKey === null ? null : Buffer.from(e.clientKey), e.clientCert === null ? null : Buffer.from(e.clientCert));
   return { url: e.url, metadata, credentials, timeoutMillis: e.timeoutMs, compression: e.compression };
 }
 
@@ -216,7 +212,13 @@ export async function startOtelSdk(config: OtelConfig, logger: Logger): Promise<
   if (config.metrics !== null) {
     meterProvider = new MeterProvider({
       resource,
-      readers: [new PeriodicExportingMetricReader({ exporter: await metricExporter(config.metrics), exportIntervalMillis: config.metricIntervalMs, exportTimeoutMillis: Math.min(config.metrics.timeoutMs, config.metricIntervalMs) })],
+      readers: [
+        new PeriodicExportingMetricReader({
+          exporter: await metricExporter(config.metrics),
+          exportIntervalMillis: config.metricIntervalMs,
+          exportTimeoutMillis: Math.min(config.metrics.timeoutMs, config.metricIntervalMs),
+        }),
+      ],
     });
   }
   return {

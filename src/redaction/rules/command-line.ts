@@ -84,10 +84,10 @@ export const commandLineRules: readonly Rule[] = [
     description: 'A key printed in a log or message as Key=<value> or key: <value> (e.g. "[DEBUG] Using Key=…"); high-entropy values only.',
     keywords: ['key=', 'key:', 'key =', 'key :'],
     // Anchored at `key`; what may stand before it is checked behind it.
-    pattern: /(?<=(?:^|[^A-Za-z0-9_-])(?:api[_-]?|access[_-]?|secret[_-]?|auth[_-]?|private[_-]?|signing[_-]?|license[_-]?|sdk[_-]?|app[_-]?|client[_-]?)?)key[ \t]{0,2}[=:][ \t]{0,2}(?:\\{0,3}["'])?([^\x00-\x20"'`<>,;&\\]{16,256})(?![^\x00-\x20"'`<>,;&\\])/i,
+    pattern:
+      /(?<=(?:^|[^A-Za-z0-9_-])(?:api[_-]?|access[_-]?|secret[_-]?|auth[_-]?|private[_-]?|signing[_-]?|license[_-]?|sdk[_-]?|app[_-]?|client[_-]?)?)key[ \t]{0,2}[=:][ \t]{0,2}(?:\\{0,3}["'])?([^\x00-\x20"'`<>,;&\\]{16,256})(?![^\x00-\x20"'`<>,;&\\])/i,
     precheck: keyThenLongValue,
     specificity: Specificity.generic,
-    accept: (value, ctx) =>
-      keyLikeValue(value) && !isCodeReference(value) && !NOT_SECRET_KEYS.test(ctx.text.slice(Math.max(0, ctx.matchStart - 16), ctx.matchStart)),
+    accept: (value, ctx) => keyLikeValue(value) && !isCodeReference(value) && !NOT_SECRET_KEYS.test(ctx.text.slice(Math.max(0, ctx.matchStart - 16), ctx.matchStart)),
   },
 ];

@@ -4,8 +4,24 @@ import { Specificity, type Rule } from '../rule.js';
 
 // Words people put where a password goes in documentation and local setups.
 const STAND_IN_PASSWORDS = new Set([
-  'password', 'passwd', 'pass', 'pwd', 'secret', 'changeme', 'change_me', 'pa55word',
-  'user', 'username', 'token', 'apikey', 'api_key', 'key', 'xxx', 'yyy', 'test', 'mypassword',
+  'password',
+  'passwd',
+  'pass',
+  'pwd',
+  'secret',
+  'changeme',
+  'change_me',
+  'pa55word',
+  'user',
+  'username',
+  'token',
+  'apikey',
+  'api_key',
+  'key',
+  'xxx',
+  'yyy',
+  'test',
+  'mypassword',
 ]);
 
 /** A password that is a real value: not a template, stand-in word or mask. */
@@ -28,10 +44,7 @@ function urlPassword(id: string, what: string, schemes: readonly string[]): Rule
     id,
     description: `Password in a ${what} URL (scheme://user:password@host): only the password is replaced.`,
     keywords: schemes,
-    pattern: new RegExp(
-      `(?<![A-Za-z0-9+.-])(?:${schemes.join('|')})(?:\\+[a-z0-9]{1,20})?://${USER}:(${PASSWORD})@`,
-      'i',
-    ),
+    pattern: new RegExp(`(?<![A-Za-z0-9+.-])(?:${schemes.join('|')})(?:\\+[a-z0-9]{1,20})?://${USER}:(${PASSWORD})@`, 'i'),
     precheck: userinfoThenAt,
     specificity: Specificity.structured,
     accept: isRealPassword,
@@ -101,8 +114,7 @@ export const connectionStringRules: readonly Rule[] = [
     // Anchored on the password key; the look-behind that finds the server
     // part only runs once `Password=` has matched, which keeps the many
     // other uses of the word cheap.
-    pattern:
-      /(?:Password|Pwd)[ \t]{0,4}=(?<=(?:Server|Data Source|Host|Address|Addr|User ID|UID)[ \t]{0,4}=[^\r\n]{0,300};[ \t]{0,4}(?:Password|Pwd)[ \t]{0,4}=)[ \t]{0,4}([^;"'\r\n]{1,128})/i,
+    pattern: /(?:Password|Pwd)[ \t]{0,4}=(?<=(?:Server|Data Source|Host|Address|Addr|User ID|UID)[ \t]{0,4}=[^\r\n]{0,300};[ \t]{0,4}(?:Password|Pwd)[ \t]{0,4}=)[ \t]{0,4}([^;"'\r\n]{1,128})/i,
     precheck: lettersThenEquals,
     specificity: Specificity.structured,
     accept: (s) => isRealPassword(s.trim()),

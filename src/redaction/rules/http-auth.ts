@@ -54,10 +54,7 @@ export const httpAuthRules: readonly Rule[] = [
     id: 'http-authorization-header',
     description: 'Other Authorization header values (raw keys, "Token …", "Bot …", "SSWS …").',
     keywords: ['authorization'],
-    pattern: new RegExp(
-      `authorization\\\\{0,2}["']?[ \\t]{0,4}[:=][ \\t]{0,4}\\\\{0,2}["']?(?:(?:token|api-token|bot|key|apikey|sso-key|ssws|splunk|dsn)[ \\t]{1,4})?(${TOKEN})`,
-      'i',
-    ),
+    pattern: new RegExp(`authorization\\\\{0,2}["']?[ \\t]{0,4}[:=][ \\t]{0,4}\\\\{0,2}["']?(?:(?:token|api-token|bot|key|apikey|sso-key|ssws|splunk|dsn)[ \\t]{1,4})?(${TOKEN})`, 'i'),
     precheck: headerSeparator(':='),
     entropy: 3,
     specificity: Specificity.header,
@@ -67,10 +64,7 @@ export const httpAuthRules: readonly Rule[] = [
     id: 'http-api-key-header',
     description: 'API key headers: X-API-Key, api-key, x-goog-api-key, Ocp-Apim-Subscription-Key, PRIVATE-TOKEN, X-Auth-Token, X-Access-Token.',
     keywords: ['x-api-key', 'api-key', 'x-goog-api-key', 'ocp-apim-subscription-key', 'private-token', 'x-auth-token', 'x-access-token'],
-    pattern: new RegExp(
-      `(?:x-api-key|api-key|x-goog-api-key|ocp-apim-subscription-key|private-token|x-auth-token|x-access-token)\\\\{0,2}["']?[ \\t]{0,4}:[ \\t]{0,4}\\\\{0,2}["']?(${TOKEN})`,
-      'i',
-    ),
+    pattern: new RegExp(`(?:x-api-key|api-key|x-goog-api-key|ocp-apim-subscription-key|private-token|x-auth-token|x-access-token)\\\\{0,2}["']?[ \\t]{0,4}:[ \\t]{0,4}\\\\{0,2}["']?(${TOKEN})`, 'i'),
     precheck: headerSeparator(':'),
     entropy: 3,
     specificity: Specificity.header,

@@ -23,9 +23,7 @@ export const keyRules: readonly Rule[] = [
     // distance to the next dash, not PEM_MAX: linear even for a body of
     // thousands of unterminated headers. Armor headers (Proc-Type, DEK-Info,
     // Version, Comment) may hold dashes and come first.
-    pattern: new RegExp(
-      `(-----BEGIN${PEM_LABEL}${PEM_HEADERS}(?:${PEM_BODY}{64,${PEM_MAX}}-----END${PEM_LABEL}|[A-Za-z0-9+/=\\\\\\r\\n\\t]{64,${PEM_MAX}}))`,
-    ),
+    pattern: new RegExp(`(-----BEGIN${PEM_LABEL}${PEM_HEADERS}(?:${PEM_BODY}{64,${PEM_MAX}}-----END${PEM_LABEL}|[A-Za-z0-9+/=\\\\\\r\\n\\t]{64,${PEM_MAX}}))`),
     specificity: Specificity.keyBlock,
   },
   {
@@ -50,9 +48,7 @@ export const keyRules: readonly Rule[] = [
     id: 'jwt',
     description: 'JSON Web Token: base64url header and payload that both decode to JSON objects (eyJ…), and a signature (possibly empty).',
     keywords: ['eyJ'],
-    pattern: new RegExp(
-      `${BEFORE}(eyJ[A-Za-z0-9_-]{8,4096}\\.eyJ[A-Za-z0-9_-]{4,16384}\\.(?:[A-Za-z0-9_-]{8,4096}={0,2})?)(?![A-Za-z0-9_+/=.-])`,
-    ),
+    pattern: new RegExp(`${BEFORE}(eyJ[A-Za-z0-9_-]{8,4096}\\.eyJ[A-Za-z0-9_-]{4,16384}\\.(?:[A-Za-z0-9_-]{8,4096}={0,2})?)(?![A-Za-z0-9_+/=.-])`),
     entropy: 3.5,
     specificity: Specificity.structured,
   },

@@ -375,12 +375,24 @@ export class RedisState implements GatewayState {
           if (!totals) groups.set(key, (totals = emptyTotals(key)));
           const n = Number(value);
           switch (field.slice(bar + 1)) {
-            case 'requests': totals.requests += n; break;
-            case 'input_tokens': totals.input_tokens += n; break;
-            case 'output_tokens': totals.output_tokens += n; break;
-            case 'cache_creation_input_tokens': totals.cache_creation_input_tokens += n; break;
-            case 'cache_read_input_tokens': totals.cache_read_input_tokens += n; break;
-            case 'cost_micros': totals.cost_usd = Math.round((totals.cost_usd + n / 1e6) * 1e6) / 1e6; break;
+            case 'requests':
+              totals.requests += n;
+              break;
+            case 'input_tokens':
+              totals.input_tokens += n;
+              break;
+            case 'output_tokens':
+              totals.output_tokens += n;
+              break;
+            case 'cache_creation_input_tokens':
+              totals.cache_creation_input_tokens += n;
+              break;
+            case 'cache_read_input_tokens':
+              totals.cache_read_input_tokens += n;
+              break;
+            case 'cost_micros':
+              totals.cost_usd = Math.round((totals.cost_usd + n / 1e6) * 1e6) / 1e6;
+              break;
           }
         }
       }

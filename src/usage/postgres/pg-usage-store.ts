@@ -53,7 +53,14 @@ async function copyText(records: readonly UsageRecord[]): Promise<Buffer> {
   const chunks: Buffer[] = [];
   for (let i = 0; i < records.length; i += TEXT_SLICE) {
     if (i > 0) await new Promise<void>((resolve) => setImmediate(resolve));
-    chunks.push(Buffer.from(records.slice(i, i + TEXT_SLICE).map(copyLine).join('')));
+    chunks.push(
+      Buffer.from(
+        records
+          .slice(i, i + TEXT_SLICE)
+          .map(copyLine)
+          .join(''),
+      ),
+    );
   }
   return Buffer.concat(chunks);
 }
@@ -91,9 +98,7 @@ export class PgUsageStore implements UsageReader {
     const sorted = [...records].sort((a, b) => (a.request_id < b.request_id ? -1 : a.request_id > b.request_id ? 1 : 0));
     const parts = Math.max(1, Math.min(this.parallel, Math.floor(sorted.length / MIN_PART_ROWS)));
     const size = Math.ceil(sorted.length / parts);
-    const settled = await Promise.allSettled(
-      Array.from({ length: parts }, (_, i) => this.insertPart(sorted.slice(i * size, (i + 1) * size))),
-    );
+    const settled = await Promise.allSettled(Array.from({ length: parts }, (_, i) => this.insertPart(sorted.slice(i * size, (i + 1) * size))));
     let stored = 0;
     for (const s of settled) {
       if (s.status === 'rejected') throw s.reason;
@@ -179,10 +184,7 @@ export class PgUsageStore implements UsageReader {
 
   async report(query: ReportQuery): Promise<Answer<ReportRow[]>> {
     const column = GROUP_COLUMNS[query.groupBy];
-    const period =
-      query.period === undefined
-        ? 'NULL::text'
-        : `to_char(date_trunc('${PERIOD_UNITS[query.period]}', u.time AT TIME ZONE coalesce(c.time_zone, 'UTC')), 'YYYY-MM-DD')`;
+    const period = query.period === undefined ? 'NULL::text' : `to_char(date_trunc('${PERIOD_UNITS[query.period]}', u.time AT TIME ZONE coalesce(c.time_zone, 'UTC')), 'YYYY-MM-DD')`;
     const { rows } = await this.pool.query<{
       period: string | null;
       key: string | null;

@@ -22,7 +22,18 @@ const MiB = 1024 * 1024;
 
 function answerJson(res: import('node:http').ServerResponse): void {
   res.writeHead(200, { 'content-type': 'application/json' });
-  res.end(JSON.stringify({ id: 'msg_ok', type: 'message', role: 'assistant', model: MODEL, content: [{ type: 'text', text: 'ok' }], stop_reason: 'end_turn', stop_sequence: null, usage: { input_tokens: 3, output_tokens: 2 } }));
+  res.end(
+    JSON.stringify({
+      id: 'msg_ok',
+      type: 'message',
+      role: 'assistant',
+      model: MODEL,
+      content: [{ type: 'text', text: 'ok' }],
+      stop_reason: 'end_turn',
+      stop_sequence: null,
+      usage: { input_tokens: 3, output_tokens: 2 },
+    }),
+  );
 }
 
 async function ordinaryRequest(gateway: GatewayProcess, token: string): Promise<{ status: number; fault: string | null }> {
@@ -100,7 +111,11 @@ describe.each(PLANES)('a caller that stops reading, through $name', (plane) => {
     const body = JSON.stringify({ model: MODEL, max_tokens: 5, stream: true, messages: [{ role: 'user', content: 'firehose' }] });
     let req: ClientRequest | undefined;
     const response = await new Promise<IncomingMessage>((resolve, reject) => {
-      req = request(`${gateway.url}/v1/messages`, { method: 'POST', headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json', 'content-length': Buffer.byteLength(body), 'x-gw-application': 'paused-reader' } }, resolve);
+      req = request(
+        `${gateway.url}/v1/messages`,
+        { method: 'POST', headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json', 'content-length': Buffer.byteLength(body), 'x-gw-application': 'paused-reader' } },
+        resolve,
+      );
       req.on('error', reject);
       req.end(body);
     });
@@ -112,18 +127,25 @@ describe.each(PLANES)('a caller that stops reading, through $name', (plane) => {
     // Wait (not a timing assertion) until the provider's writes are blocked and its count stays put.
     let stableFor = 0;
     let last = -1;
-    await waitUntil('the provider to be held by backpressure', () => {
-      stableFor = hose.waitingForDrain && hose.written === last ? stableFor + 1 : 0;
-      last = hose.written;
-      return stableFor >= 10 ? true : undefined;
-    }, 600, 100);
+    await waitUntil(
+      'the provider to be held by backpressure',
+      () => {
+        stableFor = hose.waitingForDrain && hose.written === last ? stableFor + 1 : 0;
+        last = hose.written;
+        return stableFor >= 10 ? true : undefined;
+      },
+      600,
+      100,
+    );
     const samples: number[] = [];
     for (let i = 0; i < 5; i++) {
       samples.push(rssMiB(gateway.child.pid as number));
       await sleep(100);
     }
     const peak = Math.max(...samples);
-    console.info(`[resilience] ${plane.processLabel}: paused reader, provider blocked after ${(hose.written / MiB).toFixed(1)} MiB of ${TOTAL / MiB} MiB (${hose.blockedWrites} blocked writes), gateway RSS ${peak.toFixed(1)} MiB`);
+    console.info(
+      `[resilience] ${plane.processLabel}: paused reader, provider blocked after ${(hose.written / MiB).toFixed(1)} MiB of ${TOTAL / MiB} MiB (${hose.blockedWrites} blocked writes), gateway RSS ${peak.toFixed(1)} MiB`,
+    );
     expect(hose.blockedWrites).toBeGreaterThan(0);
     expect(hose.finished).toBe(false);
     // Kernel socket buffers on each hop hold a few MiB; the rest stays at the provider.
@@ -132,7 +154,7 @@ describe.each(PLANES)('a caller that stops reading, through $name', (plane) => {
 
     // The caller gives up: the lease comes back and what was seen is recorded.
     req?.destroy();
-    const record = await waitUntil('the paused request\'s record', async () => (await logsFor(gateway)).find((r) => r.application === 'paused-reader'));
+    const record = await waitUntil("the paused request's record", async () => (await logsFor(gateway)).find((r) => r.application === 'paused-reader'));
     expect(record).toMatchObject({ status: 200, stream: true, outcome: 'client_disconnect', input_tokens: DEFAULT_USAGE.input_tokens });
     expect(await ordinaryRequest(gateway, token)).toEqual({ status: 200, fault: null });
     expect(await healthy(gateway)).toBe(true);
@@ -188,13 +210,15 @@ describe('5,000 idle TCP connections to gw serve', () => {
     const baseline = rssMiB(gateway.child.pid as number);
     for (let batch = 0; batch < COUNT / 500; batch++) {
       await Promise.all(
-        Array.from({ length: 500 }, () =>
-          new Promise<void>((resolve, reject) => {
-            const s = connect(Number(port), '127.0.0.1');
-            s.once('connect', () => resolve());
-            s.once('error', reject);
-            sockets.push(s);
-          }),
+        Array.from(
+          { length: 500 },
+          () =>
+            new Promise<void>((resolve, reject) => {
+              const s = connect(Number(port), '127.0.0.1');
+              s.once('connect', () => resolve());
+              s.once('error', reject);
+              sockets.push(s);
+            }),
         ),
       );
     }

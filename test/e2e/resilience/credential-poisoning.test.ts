@@ -77,7 +77,7 @@ describe.each(PLANES)('no caller can poison the credential or be guessed at, thr
     return { status: res.status, source: res.headers.get('x-gw-source'), fault: res.headers.get('x-gw-fault') };
   }
 
-  it('refuses a head with thousands of extra headers with 431 (ours on gw serve, the codec\'s in front of Envoy); the key is never pushed out and stays healthy', { timeout: 60_000 }, async () => {
+  it("refuses a head with thousands of extra headers with 431 (ours on gw serve, the codec's in front of Envoy); the key is never pushed out and stays healthy", { timeout: 60_000 }, async () => {
     // The harness's own HTTP front (like Envoy's) refuses heads over 16 KiB before us; stay under it there.
     const count = plane.parsesHttp ? 2500 : 150;
     const filler = Array.from({ length: count }, (_, i) => `x-filler-${i}: v`);
@@ -93,7 +93,7 @@ describe.each(PLANES)('no caller can poison the credential or be guessed at, thr
     expect(await metric(gateway, /gw_credential_unhealthy_total\{company="acme",credential="only-key"\}/)).toBe(0);
   });
 
-  it('forwards a head just under the limit with the key, and none of the caller\'s own headers', async () => {
+  it("forwards a head just under the limit with the key, and none of the caller's own headers", async () => {
     const filler = Array.from({ length: 90 }, (_, i) => `x-filler-${i}: v`);
     const before = forwarded();
     const res = await raw([`Authorization: Bearer ${token}`, 'anthropic-beta: oauth-2025-04-20,tools-2024-04-04', 'X-Stainless-Lang: js', ...filler]);

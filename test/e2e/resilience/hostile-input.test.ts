@@ -36,7 +36,12 @@ function offCompany(baseUrl: string): { docs: unknown[]; token: string } {
       { apiVersion: 'gw.io/v1alpha1', kind: 'GatewaySettings', metadata: { name: 'settings', namespace: ns }, spec: { tokenDomain: 'initech.example' } },
       { apiVersion: 'gw.io/v1alpha1', kind: 'GatewayToken', metadata: { name: 'peter', namespace: ns }, spec: { displayName: 'peter', tokenHash: hashToken(token) } },
       { apiVersion: 'v1', kind: 'Secret', metadata: { name: 'off-secret', namespace: ns, labels: { 'gw.io/secret': 'true' } }, stringData: { key: OFF_SECRET } },
-      { apiVersion: 'gw.io/v1alpha1', kind: 'ProviderCredential', metadata: { name: 'off-key', namespace: ns }, spec: { provider: 'vendor', kind: 'apiKey', secretRef: { name: 'off-secret', key: 'key' }, baseUrl, maxConcurrency: 50 } },
+      {
+        apiVersion: 'gw.io/v1alpha1',
+        kind: 'ProviderCredential',
+        metadata: { name: 'off-key', namespace: ns },
+        spec: { provider: 'vendor', kind: 'apiKey', secretRef: { name: 'off-secret', key: 'key' }, baseUrl, maxConcurrency: 50 },
+      },
     ],
   };
 }
@@ -115,7 +120,11 @@ describe.each(PLANES)('hostile input through $name', (plane) => {
   function raw(headerLines: Buffer[], body: Buffer | string = JSON.stringify(VALID)): Promise<RawResponse> {
     const payload = typeof body === 'string' ? Buffer.from(body) : body;
     const { host } = new URL(gateway.url);
-    const head = [Buffer.from(`POST /v1/messages HTTP/1.1\r\nHost: ${host}\r\nContent-Type: application/json\r\nContent-Length: ${payload.length}\r\n`), ...headerLines.map((l) => Buffer.concat([l, Buffer.from('\r\n')])), Buffer.from('Connection: close\r\n\r\n')];
+    const head = [
+      Buffer.from(`POST /v1/messages HTTP/1.1\r\nHost: ${host}\r\nContent-Type: application/json\r\nContent-Length: ${payload.length}\r\n`),
+      ...headerLines.map((l) => Buffer.concat([l, Buffer.from('\r\n')])),
+      Buffer.from('Connection: close\r\n\r\n'),
+    ];
     return rawExchange(gateway.url, Buffer.concat([...head, payload]));
   }
 
@@ -136,17 +145,24 @@ describe.each(PLANES)('hostile input through $name', (plane) => {
       // Truncated at any byte.
       fc.nat({ max: validText.length - 1 }).map((n) => Buffer.from(validText).subarray(0, n)),
       // Bytes that are not UTF-8, inside a string or outside.
-      fc.tuple(fc.nat({ max: validText.length }), fc.uint8Array({ minLength: 1, maxLength: 8 }).map((a) => a.map((b) => 0x80 | b))).map(([at, bytes]) => {
-        const b = Buffer.from(validText);
-        return Buffer.concat([b.subarray(0, at), Buffer.from(bytes), b.subarray(at)]);
-      }),
+      fc
+        .tuple(
+          fc.nat({ max: validText.length }),
+          fc.uint8Array({ minLength: 1, maxLength: 8 }).map((a) => a.map((b) => 0x80 | b)),
+        )
+        .map(([at, bytes]) => {
+          const b = Buffer.from(validText);
+          return Buffer.concat([b.subarray(0, at), Buffer.from(bytes), b.subarray(at)]);
+        }),
       // Deep nesting inside a field the gateway does not read.
       fc.tuple(fc.integer({ min: 1000, max: 100_000 }), fc.constantFrom('[', '{"a":')).map(([depth, open]) => {
         const close = open === '[' ? ']' : '}';
         return Buffer.from(`{"model":"claude-haiku-4-5","max_tokens":16,"messages":[{"role":"user","content":"x"}],"deep":${open.repeat(depth)}1${close.repeat(depth)}}`);
       }),
       // Deep nesting where the gateway must look (messages).
-      fc.integer({ min: 1000, max: 50_000 }).map((depth) => Buffer.from(`{"model":"claude-haiku-4-5","max_tokens":16,"messages":${'['.repeat(depth)}"sk-ant-api03-${'a'.repeat(40)}"${']'.repeat(depth)}}`)),
+      fc
+        .integer({ min: 1000, max: 50_000 })
+        .map((depth) => Buffer.from(`{"model":"claude-haiku-4-5","max_tokens":16,"messages":${'['.repeat(depth)}"sk-ant-api03-${'a'.repeat(40)}"${']'.repeat(depth)}}`)),
     );
     await fc.assert(
       fc.asyncProperty(mutated, async (body) => {
@@ -205,7 +221,9 @@ describe.each(PLANES)('hostile input through $name', (plane) => {
       fc.stringMatching(/^[A-Za-z0-9!#$%&'*+.^_`|~-]{1,40}$/).map((s) => bytes(s, 'latin1')),
       fc.string({ unit: 'binary-ascii', minLength: 1, maxLength: 20 }).map((s) => bytes(s, 'latin1')),
       fc.string({ unit: 'grapheme', minLength: 1, maxLength: 10 }).map((s) => bytes(s, 'utf8')),
-      fc.constantFrom('x-gw-repo', 'x-gw-application', 'x-gw-end-user', 'x-gw-upstream', 'x-gw-secret-sauce', 'Authorization', 'x-api-key', 'cookie', 'content-length', 'transfer-encoding', 'host').map((s) => bytes(s, 'latin1')),
+      fc
+        .constantFrom('x-gw-repo', 'x-gw-application', 'x-gw-end-user', 'x-gw-upstream', 'x-gw-secret-sauce', 'Authorization', 'x-api-key', 'cookie', 'content-length', 'transfer-encoding', 'host')
+        .map((s) => bytes(s, 'latin1')),
     );
     const value = fc.oneof(
       fc.string({ unit: 'binary-ascii', maxLength: 60 }).map((s) => bytes(s, 'latin1')),
@@ -270,7 +288,9 @@ describe.each(PLANES)('hostile input through $name', (plane) => {
       fc.constantFrom(':', '::', '/', '../', '..', '%2e%2e%2f', '?x=1', '#frag', '\\', '%00', '\u0000', ' ', '\t', '\r\n', 'é', '日本', '🙂', '\u202e', 'claude-haiku-4-5', 'v1/messages'),
       fc.string({ unit: 'grapheme', maxLength: 8 }),
     );
-    const model = fc.tuple(fc.constantFrom('', 'provider_a:', 'provider_b:', 'provider_c:', 'provider_d:', 'PROVIDER_D:', 'provider_e:', 'vendor:', ':'), fc.array(piece, { minLength: 1, maxLength: 6 })).map(([prefix, parts]) => prefix + parts.join(''));
+    const model = fc
+      .tuple(fc.constantFrom('', 'provider_a:', 'provider_b:', 'provider_c:', 'provider_d:', 'PROVIDER_D:', 'provider_e:', 'vendor:', ':'), fc.array(piece, { minLength: 1, maxLength: 6 }))
+      .map(([prefix, parts]) => prefix + parts.join(''));
     await fc.assert(
       fc.asyncProperty(model, async (id) => {
         const before = { vendor: vendor.messageRequests().length, local: local.messageRequests().length, chunky: chunky.messageRequests().length };

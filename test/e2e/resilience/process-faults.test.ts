@@ -118,15 +118,22 @@ describe.each(PLANES)('process faults through $name backed by Redis', (plane) =>
 
     // No usage record lost for a request that completed, including those that ended while Redis was down.
     const completed = [...outcomes.filter((o) => o.status === 200 && o.complete).map((o) => o.requestId as string), ...across.map((a) => a.requestId)];
-    const recorded = await waitUntil('every completed request to be recorded', async () => {
-      const ids = new Set((await logsFor(g)).map((r) => r.request_id as string));
-      return completed.every((id) => ids.has(id)) ? ids : undefined;
-    }, 200, 100);
+    const recorded = await waitUntil(
+      'every completed request to be recorded',
+      async () => {
+        const ids = new Set((await logsFor(g)).map((r) => r.request_id as string));
+        return completed.every((id) => ids.has(id)) ? ids : undefined;
+      },
+      200,
+      100,
+    );
     expect(completed.filter((id) => !recorded.has(id))).toEqual([]);
     const acrossRecords = (await logsFor(g)).filter((r) => across.some((a) => a.requestId === r.request_id));
     expect(acrossRecords).toHaveLength(2);
     for (const r of acrossRecords) expect(r).toMatchObject({ outcome: 'complete', provider: 'provider_d', input_tokens: DEFAULT_USAGE.input_tokens, output_tokens: DEFAULT_USAGE.output_tokens });
-    console.info(`[resilience] ${plane.processLabel}: Redis SIGKILL under load: ${outcomes.length} requests, ${completed.length} completed and recorded, ${outcomes.filter((o) => o.fault === 'unavailable').length} answered 503 unavailable`);
+    console.info(
+      `[resilience] ${plane.processLabel}: Redis SIGKILL under load: ${outcomes.length} requests, ${completed.length} completed and recorded, ${outcomes.filter((o) => o.fault === 'unavailable').length} answered 503 unavailable`,
+    );
     expect(stderr.filter((l) => CRASH_PATTERN.test(l))).toEqual([]);
   });
 
@@ -182,11 +189,16 @@ describe.each(PLANES)('process faults through $name backed by Redis', (plane) =>
 
     // After the TTL another process on the same Redis serves them again.
     for (const who of [t.alice, t.dave]) {
-      const status = await waitUntil('the TTL to free the slot and lease', async () => {
-        const res = await call(survivor, who);
-        await res.text();
-        return res.status === 200 ? 200 : undefined;
-      }, 100, 100);
+      const status = await waitUntil(
+        'the TTL to free the slot and lease',
+        async () => {
+          const res = await call(survivor, who);
+          await res.text();
+          return res.status === 200 ? 200 : undefined;
+        },
+        100,
+        100,
+      );
       expect(status).toBe(200);
     }
 

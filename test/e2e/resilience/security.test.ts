@@ -30,12 +30,22 @@ function globex(vendorUrl: string, aggUrl: string): { docs: unknown[]; token: st
   const ns = 'globex';
   const credential = (name: string, provider: string, baseUrl: string, secret: string, extra: Record<string, unknown> = {}): unknown[] => [
     { apiVersion: 'v1', kind: 'Secret', metadata: { name: `${name}-secret`, namespace: ns, labels: { 'gw.io/secret': 'true' } }, stringData: { key: secret } },
-    { apiVersion: 'gw.io/v1alpha1', kind: 'ProviderCredential', metadata: { name, namespace: ns }, spec: { provider, kind: 'apiKey', secretRef: { name: `${name}-secret`, key: 'key' }, baseUrl, maxConcurrency: 20, ...extra } },
+    {
+      apiVersion: 'gw.io/v1alpha1',
+      kind: 'ProviderCredential',
+      metadata: { name, namespace: ns },
+      spec: { provider, kind: 'apiKey', secretRef: { name: `${name}-secret`, key: 'key' }, baseUrl, maxConcurrency: 20, ...extra },
+    },
   ];
   return {
     token,
     docs: [
-      { apiVersion: 'gw.io/v1alpha1', kind: 'GatewaySettings', metadata: { name: 'settings', namespace: ns }, spec: { tokenDomain: 'globex.example', models: { provider_a: { enabled: ['z-ai/glm-4.6'] } } } },
+      {
+        apiVersion: 'gw.io/v1alpha1',
+        kind: 'GatewaySettings',
+        metadata: { name: 'settings', namespace: ns },
+        spec: { tokenDomain: 'globex.example', models: { provider_a: { enabled: ['z-ai/glm-4.6'] } } },
+      },
       { apiVersion: 'gw.io/v1alpha1', kind: 'GatewayToken', metadata: { name: 'hank', namespace: ns }, spec: { displayName: 'hank', tokenHash: hashToken(token) } },
       ...credential('globex-vendor', 'vendor', vendorUrl, GLOBEX_VENDOR),
       ...credential('globex-agg', 'provider_a', aggUrl, GLOBEX_AGG, { authScheme: 'bearer' }),
@@ -138,7 +148,7 @@ describe.each(PLANES)('secrets and tenancy through $name', (plane) => {
     }
   });
 
-  it("keeps provider credentials out of every response, log line and metric, errors included", async () => {
+  it('keeps provider credentials out of every response, log line and metric, errors included', async () => {
     // Error paths that involve a credential: the provider refuses it, or cannot be reached at all.
     const refused = await messages(alice, { model: 'provider_c:any-model', ...basic });
     expect(refused.status).toBe(401);

@@ -74,17 +74,29 @@ describe('bounded connections to gw serve', () => {
     provider = await startScriptedProvider(async (_req, res, body) => {
       if (!body.toString('utf8').includes('"firehose"')) {
         res.writeHead(200, { 'content-type': 'application/json' });
-        res.end(json({ id: 'msg_ok', type: 'message', role: 'assistant', model: MODEL, content: [{ type: 'text', text: 'ok' }], stop_reason: 'end_turn', stop_sequence: null, usage: { input_tokens: 3, output_tokens: 2 } }));
+        res.end(
+          json({
+            id: 'msg_ok',
+            type: 'message',
+            role: 'assistant',
+            model: MODEL,
+            content: [{ type: 'text', text: 'ok' }],
+            stop_reason: 'end_turn',
+            stop_sequence: null,
+            usage: { input_tokens: 3, output_tokens: 2 },
+          }),
+        );
         return;
       }
       res.writeHead(200, { 'content-type': 'text/event-stream; charset=utf-8' });
       res.write(events.slice(0, 4).join(''));
       // Until the gateway stops taking it: only a cut connection ends this.
       while (!res.destroyed) {
-        if (!res.write(delta)) await new Promise<void>((resolve) => {
-          res.once('drain', resolve);
-          res.once('close', resolve);
-        });
+        if (!res.write(delta))
+          await new Promise<void>((resolve) => {
+            res.once('drain', resolve);
+            res.once('close', resolve);
+          });
       }
     });
     const config = writeGatewayConfig({
@@ -102,7 +114,9 @@ describe('bounded connections to gw serve', () => {
   });
 
   const head = (contentLength: number, extra: string[] = []): string =>
-    [`POST /v1/messages HTTP/1.1`, `Host: ${new URL(gateway.url).host}`, `Authorization: Bearer ${token}`, 'Content-Type: application/json', `Content-Length: ${contentLength}`, ...extra, '', ''].join('\r\n');
+    [`POST /v1/messages HTTP/1.1`, `Host: ${new URL(gateway.url).host}`, `Authorization: Bearer ${token}`, 'Content-Type: application/json', `Content-Length: ${contentLength}`, ...extra, '', ''].join(
+      '\r\n',
+    );
 
   /** The one caller of this token, served at once: nothing above leaked its slot or the lease. */
   async function ordinary(): Promise<{ status: number; fault: string | null }> {
@@ -164,7 +178,11 @@ describe('bounded connections to gw serve', () => {
   it('cuts a caller that never reads a streamed answer after the write-idle timeout, releasing its lease', { timeout: 30_000 }, async () => {
     const body = json({ model: MODEL, max_tokens: 5, stream: true, messages: [{ role: 'user', content: 'firehose' }] });
     const response = await new Promise<IncomingMessage>((resolve, reject) => {
-      const req = request(`${gateway.url}/v1/messages`, { method: 'POST', headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json', 'content-length': Buffer.byteLength(body), 'x-gw-application': 'never-reads' } }, resolve);
+      const req = request(
+        `${gateway.url}/v1/messages`,
+        { method: 'POST', headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json', 'content-length': Buffer.byteLength(body), 'x-gw-application': 'never-reads' } },
+        resolve,
+      );
       req.on('error', reject);
       req.end(body);
     });
@@ -173,7 +191,7 @@ describe('bounded connections to gw serve', () => {
     // sees the close itself, so the gateway's record is the evidence).
     response.pause();
     try {
-      const record = await waitUntil('the cut stream\'s record', async () => (await logsFor(gateway)).find((r) => r.application === 'never-reads'), 400, 50);
+      const record = await waitUntil("the cut stream's record", async () => (await logsFor(gateway)).find((r) => r.application === 'never-reads'), 400, 50);
       expect(record).toMatchObject({ status: 200, stream: true, outcome: 'client_disconnect' });
       // The only lease (maxConcurrency 1) and the only slot are back while this caller still holds its socket.
       expect(response.socket.destroyed).toBe(false);

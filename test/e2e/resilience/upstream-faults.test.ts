@@ -30,7 +30,18 @@ function messagesBody(stream: boolean): string {
 /** A complete, ordinary JSON answer: used to prove the lease is free again. */
 function answerJson(res: ServerResponse): void {
   res.writeHead(200, { 'content-type': 'application/json', 'request-id': 'req_scripted' });
-  res.end(JSON.stringify({ id: 'msg_ok', type: 'message', role: 'assistant', model: MODEL, content: [{ type: 'text', text: 'ok' }], stop_reason: 'end_turn', stop_sequence: null, usage: { input_tokens: 3, output_tokens: 2 } }));
+  res.end(
+    JSON.stringify({
+      id: 'msg_ok',
+      type: 'message',
+      role: 'assistant',
+      model: MODEL,
+      content: [{ type: 'text', text: 'ok' }],
+      stop_reason: 'end_turn',
+      stop_sequence: null,
+      usage: { input_tokens: 3, output_tokens: 2 },
+    }),
+  );
 }
 
 async function post(gateway: GatewayProcess, token: string, body: string, headers: Record<string, string> = {}): Promise<Response> {
@@ -38,22 +49,31 @@ async function post(gateway: GatewayProcess, token: string, body: string, header
 }
 
 /** Stream a response body into a running SHA-256 and byte count, without keeping it. */
-function drain(gateway: GatewayProcess, token: string, body: string, hashing = true): Promise<{ status: number; headers: Record<string, string | string[] | undefined>; bytes: number; sha256: string; tail: string }> {
+function drain(
+  gateway: GatewayProcess,
+  token: string,
+  body: string,
+  hashing = true,
+): Promise<{ status: number; headers: Record<string, string | string[] | undefined>; bytes: number; sha256: string; tail: string }> {
   return new Promise((resolve, reject) => {
-    const req = request(`${gateway.url}/v1/messages`, { method: 'POST', headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) } }, (res) => {
-      const hash = createHash('sha256');
-      let bytes = 0;
-      let previous: Buffer = Buffer.alloc(0);
-      let last: Buffer = Buffer.alloc(0);
-      res.on('data', (c: Buffer) => {
-        bytes += c.length;
-        if (hashing) hash.update(c);
-        previous = last;
-        last = c;
-      });
-      res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, bytes, sha256: hash.digest('hex'), tail: Buffer.concat([previous, last]).subarray(-512).toString('utf8') }));
-      res.on('error', reject);
-    });
+    const req = request(
+      `${gateway.url}/v1/messages`,
+      { method: 'POST', headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) } },
+      (res) => {
+        const hash = createHash('sha256');
+        let bytes = 0;
+        let previous: Buffer = Buffer.alloc(0);
+        let last: Buffer = Buffer.alloc(0);
+        res.on('data', (c: Buffer) => {
+          bytes += c.length;
+          if (hashing) hash.update(c);
+          previous = last;
+          last = c;
+        });
+        res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, bytes, sha256: hash.digest('hex'), tail: Buffer.concat([previous, last]).subarray(-512).toString('utf8') }));
+        res.on('error', reject);
+      },
+    );
     req.on('error', reject);
     req.end(body);
   });
@@ -105,12 +125,15 @@ describe.each(PLANES)('upstream faults through $name', (plane) => {
       async (res) => {
         expect(res.status).toBe(200);
         expect(res.headers.get('x-gw-source')).toBe('upstream');
-        return res.text().then(() => 'ended', (e: unknown) => `cut after headers: ${String(e)}`);
+        return res.text().then(
+          () => 'ended',
+          (e: unknown) => `cut after headers: ${String(e)}`,
+        );
       },
       (e: unknown) => `cut before headers: ${String(e)}`,
     );
     expect(outcome).toMatch(/^cut /);
-    const record = await waitUntil('the stalled request\'s record', async () => (await logsFor(gateway)).find((r) => r.application === 'stall-body'));
+    const record = await waitUntil("the stalled request's record", async () => (await logsFor(gateway)).find((r) => r.application === 'stall-body'));
     // gw serve sees the upstream stall itself; behind Envoy the processor sees Envoy cancel the stream.
     expect(record).toMatchObject({ status: 200, stream: true, input_tokens: 0, output_tokens: 0, outcome: plane.seesUpstreamResets ? 'upstream_error' : 'client_disconnect' });
     await expectLeaseFree();
@@ -187,7 +210,13 @@ describe.each(PLANES)('upstream faults through $name', (plane) => {
       const res = await post(gateway, token, messagesBody(true));
       expect(await res.text()).toBe(c.wire);
       const record = await recordOf(gateway, res.headers.get('x-gw-request-id') as string);
-      expect(record).toMatchObject({ status: 200, outcome: 'complete', input_tokens: DEFAULT_USAGE.input_tokens, output_tokens: c.output, cache_read_input_tokens: DEFAULT_USAGE.cache_read_input_tokens });
+      expect(record).toMatchObject({
+        status: 200,
+        outcome: 'complete',
+        input_tokens: DEFAULT_USAGE.input_tokens,
+        output_tokens: c.output,
+        cache_read_input_tokens: DEFAULT_USAGE.cache_read_input_tokens,
+      });
     }
     await expectLeaseFree();
   });

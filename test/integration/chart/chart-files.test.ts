@@ -20,7 +20,7 @@ describe('chart CRDs', () => {
   it('charts/model-gateway/crds/ holds byte-identical copies of crds/', () => {
     const top = readdirSync(join(ROOT, 'crds')).sort();
     const chart = readdirSync(join(CHART, 'crds')).sort();
-    const hint = 'the chart\'s CRDs are stale: run `make chart-crds` (cp crds/*.yaml charts/model-gateway/crds/)';
+    const hint = "the chart's CRDs are stale: run `make chart-crds` (cp crds/*.yaml charts/model-gateway/crds/)";
     expect(chart, hint).toEqual(top);
     for (const file of top) {
       const a = readFileSync(join(ROOT, 'crds', file));
@@ -45,7 +45,14 @@ describe('configuration reference', () => {
 
   it('documents every CRD field and every chart value', () => {
     const text = readFileSync(join(ROOT, 'docs', 'configuration.md'), 'utf8');
-    for (const needle of ['`spec.tokenHash`', '`spec.secretRef.key` (required)', '`spec.spendLimits.perToken[].usd` (required)', '`gateway.envoy.settings.providers`', '`redis.external.tls.caSecret`', '`operator.watchNamespace`']) {
+    for (const needle of [
+      '`spec.tokenHash`',
+      '`spec.secretRef.key` (required)',
+      '`spec.spendLimits.perToken[].usd` (required)',
+      '`gateway.envoy.settings.providers`',
+      '`redis.external.tls.caSecret`',
+      '`operator.watchNamespace`',
+    ]) {
       expect(text).toContain(needle);
     }
   });
@@ -128,18 +135,37 @@ describe('Grafana dashboard', () => {
 
   it('has the panels the platform team asked for', () => {
     const used = (metric: string): boolean => exprs.some((e) => e.expr.includes(metric));
-    for (const metric of ['gw_requests_total', 'gw_tokens_total', 'gw_cost_usd_total', 'gw_time_to_first_byte_seconds_bucket', 'gw_requests_in_flight', 'gw_seat_window_exhausted_total', 'gw_redactions_total']) {
+    for (const metric of [
+      'gw_requests_total',
+      'gw_tokens_total',
+      'gw_cost_usd_total',
+      'gw_time_to_first_byte_seconds_bucket',
+      'gw_requests_in_flight',
+      'gw_seat_window_exhausted_total',
+      'gw_redactions_total',
+    ]) {
       expect(used(metric), metric).toBe(true);
     }
-    expect(exprs.some((e) => /fault!=""/.test(e.expr) && /by \(fault\)/.test(e.expr)), 'errors by fault').toBe(true);
-    expect(exprs.some((e) => e.expr.includes('gw_tokens_total') && /by \(company, model\)/.test(e.expr)), 'tokens by company and model').toBe(true);
-    expect(exprs.some((e) => e.expr.includes('gw_cost_usd_total') && /by \(company, model\)/.test(e.expr)), 'cost by company and model').toBe(true);
+    expect(
+      exprs.some((e) => /fault!=""/.test(e.expr) && /by \(fault\)/.test(e.expr)),
+      'errors by fault',
+    ).toBe(true);
+    expect(
+      exprs.some((e) => e.expr.includes('gw_tokens_total') && /by \(company, model\)/.test(e.expr)),
+      'tokens by company and model',
+    ).toBe(true);
+    expect(
+      exprs.some((e) => e.expr.includes('gw_cost_usd_total') && /by \(company, model\)/.test(e.expr)),
+      'cost by company and model',
+    ).toBe(true);
   });
 });
 
 describe('Dockerfile', () => {
   const dockerfile = readFileSync(join(ROOT, 'Dockerfile'), 'utf8');
-  const ignore = readFileSync(join(ROOT, '.dockerignore'), 'utf8').split('\n').map((l) => l.trim());
+  const ignore = readFileSync(join(ROOT, '.dockerignore'), 'utf8')
+    .split('\n')
+    .map((l) => l.trim());
 
   it('builds in a first stage, then runs only production dependencies, dist, crds and proto as a non-root user', () => {
     expect(dockerfile).toMatch(/npm run build/);

@@ -84,7 +84,7 @@ describe.each(valueSets().map((s) => [s.name, s] as const))('value set %s', (nam
     return out;
   }
 
-  it('renders, through the init container\'s command, a bootstrap that passes the strict go-control-plane validation', async () => {
+  it("renders, through the init container's command, a bootstrap that passes the strict go-control-plane validation", async () => {
     const file = await renderBootstrap();
     const result = await runGoTool('envoy-validate', [file]);
     expect(result.stderr).toBe('');
@@ -121,7 +121,7 @@ describe.each(valueSets().map((s) => [s.name, s] as const))('value set %s', (nam
     expect(bootstrap.static_resources.listeners[1].address.socket_address.port_value).toBe(settings.readyPort);
   });
 
-  it('sizes Envoy from the container\'s limits: workers from the CPU limit, the overload manager from the memory limit', async () => {
+  it("sizes Envoy from the container's limits: workers from the CPU limit, the overload manager from the memory limit", async () => {
     const { envoy } = containers(deployment);
     const cpu = String(envoy.resources.limits.cpu);
     const workers = cpu.endsWith('m') ? Math.max(1, Math.ceil(Number(cpu.slice(0, -1)) / 1000)) : Math.max(1, Math.ceil(Number(cpu)));
@@ -146,20 +146,24 @@ describe('settings the generator refuses, the chart refuses too', () => {
     ['a provider URL with credentials', ['--set-json', 'gateway.envoy.settings.providers=["https://user:pw@api.example.com"]'], /must not carry credentials|does not match pattern/],
   ];
 
-  it.each(cases)('%s', async (_what, flags, message) => {
-    const res = await runHelm(['template', RELEASE, CHART, '--namespace', NAMESPACE, ...flags]);
-    expect(res.code).not.toBe(0);
-    expect(res.stderr).toMatch(message);
-    // The same values through the generator (flags mapped to its keys) fail as well.
-    const values: Record<string, unknown> = { processorSocket: '/var/run/gw/extproc.sock' };
-    for (let i = 0; i < flags.length; i += 2) {
-      const [key, raw] = (flags[i + 1] as string).split(/=(.*)/s) as [string, string];
-      const leaf = key.split('.').pop() as string;
-      values[leaf] = flags[i] === '--set-json' ? JSON.parse(raw) : Number(raw);
-    }
-    const file = join(dir, `refused-${Object.keys(values).join('-')}.yaml`);
-    writeFileSync(file, stringify(values));
-    const gen = await runGw(['envoy-config', '--values', file]);
-    expect(gen.code, gen.stdout).toBe(2);
-  }, HELM_TIMEOUT_MS);
+  it.each(cases)(
+    '%s',
+    async (_what, flags, message) => {
+      const res = await runHelm(['template', RELEASE, CHART, '--namespace', NAMESPACE, ...flags]);
+      expect(res.code).not.toBe(0);
+      expect(res.stderr).toMatch(message);
+      // The same values through the generator (flags mapped to its keys) fail as well.
+      const values: Record<string, unknown> = { processorSocket: '/var/run/gw/extproc.sock' };
+      for (let i = 0; i < flags.length; i += 2) {
+        const [key, raw] = (flags[i + 1] as string).split(/=(.*)/s) as [string, string];
+        const leaf = key.split('.').pop() as string;
+        values[leaf] = flags[i] === '--set-json' ? JSON.parse(raw) : Number(raw);
+      }
+      const file = join(dir, `refused-${Object.keys(values).join('-')}.yaml`);
+      writeFileSync(file, stringify(values));
+      const gen = await runGw(['envoy-config', '--values', file]);
+      expect(gen.code, gen.stdout).toBe(2);
+    },
+    HELM_TIMEOUT_MS,
+  );
 });

@@ -52,18 +52,26 @@ describe('Envoy workers from the container CPU limit, as Envoy parses its comman
     ['no CPU limit: the request', { requests: { cpu: '2500m' }, limits: { cpu: null, memory: '1Gi' } }, 3],
   ];
 
-  it.each(cases)('%s', async (_what, resources, workers) => {
-    const { envoy } = await render(resources);
-    expect(envoy.command).toEqual(['/usr/local/bin/envoy']);
-    const cli = parseEnvoyCommandLine(envoy.args as string[]);
-    expect(cli.concurrency).toBe(workers);
-    expect(cli.configPath).toBe('/etc/envoy/envoy.yaml');
-  }, HELM_TIMEOUT_MS);
+  it.each(cases)(
+    '%s',
+    async (_what, resources, workers) => {
+      const { envoy } = await render(resources);
+      expect(envoy.command).toEqual(['/usr/local/bin/envoy']);
+      const cli = parseEnvoyCommandLine(envoy.args as string[]);
+      expect(cli.concurrency).toBe(workers);
+      expect(cli.configPath).toBe('/etc/envoy/envoy.yaml');
+    },
+    HELM_TIMEOUT_MS,
+  );
 
-  it('neither a CPU limit nor a request: 2 workers, never one per node CPU', async () => {
-    const { envoy } = await render({ requests: { cpu: null }, limits: { cpu: null } });
-    expect(parseEnvoyCommandLine(envoy.args as string[]).concurrency).toBe(2);
-  }, HELM_TIMEOUT_MS);
+  it(
+    'neither a CPU limit nor a request: 2 workers, never one per node CPU',
+    async () => {
+      const { envoy } = await render({ requests: { cpu: null }, limits: { cpu: null } });
+      expect(parseEnvoyCommandLine(envoy.args as string[]).concurrency).toBe(2);
+    },
+    HELM_TIMEOUT_MS,
+  );
 
   it('the CLI model refuses what Envoy refuses (so the checks above can fail)', () => {
     expect(() => parseEnvoyCommandLine(['--config-path', '/x', '--concurency', '2'])).toThrow(/unknown command line argument --concurency/);
@@ -72,27 +80,31 @@ describe('Envoy workers from the container CPU limit, as Envoy parses its comman
   });
 });
 
-describe('the overload manager\'s heap ceiling from the container memory limit, as the harness reads it', () => {
+describe("the overload manager's heap ceiling from the container memory limit, as the harness reads it", () => {
   const cases: Array<[string, number]> = [
     ['256Mi', 256],
     ['1Gi', 1024],
     ['3Gi', 3072],
   ];
 
-  it.each(cases)('memory limit %s', async (memory, mib) => {
-    const { configMap, deployment } = await render({ limits: { cpu: '2', memory } });
-    const init = (deployment.spec.template.spec.initContainers as Any[]).find((c) => c.name === 'envoy-config');
-    const values = join(dir, `${memory}.values.yaml`);
-    writeFileSync(values, configMap.data['gw-envoy-config-values.yaml']);
-    const out = join(dir, `${memory}.envoy.yaml`);
-    const args = (init.args as string[]).map((a) => (a.endsWith('gw-envoy-config-values.yaml') ? values : a === '/etc/envoy/envoy.yaml' ? out : a));
-    const res = await runGw(args);
-    expect(res.code, res.stderr).toBe(0);
-    const overload = readOverloadConfig((parse(readFileSync(out, 'utf8')) as Any).overload_manager);
-    expect(overload.maxHeapBytes).toBe(Math.floor(mib * MIB * 0.8));
-    // Load is shed before the heap ceiling, which is itself below the container limit.
-    const stop = overload.thresholds.get('envoy.overload_actions.stop_accepting_requests') as number;
-    expect(stop).toBeLessThan(1);
-    expect(stop * (overload.maxHeapBytes as number)).toBeLessThan(mib * MIB);
-  }, HELM_TIMEOUT_MS);
+  it.each(cases)(
+    'memory limit %s',
+    async (memory, mib) => {
+      const { configMap, deployment } = await render({ limits: { cpu: '2', memory } });
+      const init = (deployment.spec.template.spec.initContainers as Any[]).find((c) => c.name === 'envoy-config');
+      const values = join(dir, `${memory}.values.yaml`);
+      writeFileSync(values, configMap.data['gw-envoy-config-values.yaml']);
+      const out = join(dir, `${memory}.envoy.yaml`);
+      const args = (init.args as string[]).map((a) => (a.endsWith('gw-envoy-config-values.yaml') ? values : a === '/etc/envoy/envoy.yaml' ? out : a));
+      const res = await runGw(args);
+      expect(res.code, res.stderr).toBe(0);
+      const overload = readOverloadConfig((parse(readFileSync(out, 'utf8')) as Any).overload_manager);
+      expect(overload.maxHeapBytes).toBe(Math.floor(mib * MIB * 0.8));
+      // Load is shed before the heap ceiling, which is itself below the container limit.
+      const stop = overload.thresholds.get('envoy.overload_actions.stop_accepting_requests') as number;
+      expect(stop).toBeLessThan(1);
+      expect(stop * (overload.maxHeapBytes as number)).toBeLessThan(mib * MIB);
+    },
+    HELM_TIMEOUT_MS,
+  );
 });

@@ -49,11 +49,15 @@ const byName = (list: Any[]): Record<string, Any> => Object.fromEntries(list.map
 const workloads = (manifests: Manifest[]): Manifest[] => manifests.filter((m) => m.kind === 'Deployment' || m.kind === 'StatefulSet');
 
 describe.each(sets.map((s) => [s.name, s] as const))('value set %s', (name, set) => {
-  it('passes helm lint --strict', async () => {
-    const res = await runHelm(['lint', '--strict', CHART, '--namespace', NAMESPACE, ...valuesArgs(set)]);
-    expect(res.stdout + res.stderr).toContain('1 chart(s) linted, 0 chart(s) failed');
-    expect(res.code).toBe(0);
-  }, HELM_TIMEOUT_MS);
+  it(
+    'passes helm lint --strict',
+    async () => {
+      const res = await runHelm(['lint', '--strict', CHART, '--namespace', NAMESPACE, ...valuesArgs(set)]);
+      expect(res.stdout + res.stderr).toContain('1 chart(s) linted, 0 chart(s) failed');
+      expect(res.code).toBe(0);
+    },
+    HELM_TIMEOUT_MS,
+  );
 
   it('renders labelled objects in the namespaces the values name', () => {
     const values = effectiveValues(set) as Any;
@@ -251,7 +255,10 @@ describe('value set specifics', () => {
     const processorArgs = byName(podSpec(find(m, 'Deployment', `${FULLNAME}-gateway`)).containers).processor.args as string[];
     expect(processorArgs[processorArgs.indexOf('--prefix') + 1]).toBe('/api');
     const monitor = find(m, 'ServiceMonitor', FULLNAME) as Any;
-    expect(monitor.spec.endpoints.map((e: Any) => [e.port, e.path])).toEqual([['metrics', '/metrics'], ['envoy-stats', '/stats/prometheus']]);
+    expect(monitor.spec.endpoints.map((e: Any) => [e.port, e.path])).toEqual([
+      ['metrics', '/metrics'],
+      ['envoy-stats', '/stats/prometheus'],
+    ]);
     expect(monitor.metadata.labels.release).toBe('kube-prometheus-stack');
     expect(find(m, 'ConfigMap', `${FULLNAME}-dashboard`).metadata.namespace).toBe('monitoring');
   });
@@ -276,7 +283,10 @@ describe('value set specifics', () => {
     const m = manifestsOf('hpa-ingress');
     const hpa = find(m, 'HorizontalPodAutoscaler', `${FULLNAME}-gateway`) as Any;
     expect(hpa.spec).toMatchObject({ minReplicas: 3, maxReplicas: 30, scaleTargetRef: { kind: 'Deployment', name: `${FULLNAME}-gateway` } });
-    expect(hpa.spec.metrics.map((x: Any) => [x.resource.name, x.resource.target.averageUtilization])).toEqual([['cpu', 60], ['memory', 75]]);
+    expect(hpa.spec.metrics.map((x: Any) => [x.resource.name, x.resource.target.averageUtilization])).toEqual([
+      ['cpu', 60],
+      ['memory', 75],
+    ]);
     expect((find(m, 'Deployment', `${FULLNAME}-gateway`) as Any).spec.replicas).toBeUndefined();
     const ingress = find(m, 'Ingress', `${FULLNAME}-gateway`) as Any;
     expect(ingress.spec.ingressClassName).toBe('nginx');
@@ -310,16 +320,20 @@ describe('values the chart refuses', () => {
     ['an external URL that is not Redis', ['--set', 'redis.bundled.enabled=false', '--set', 'redis.external.url=http://r:6379'], /rediss\?:\/\/|redis:\/\/ or rediss:\/\//],
     ['a grace period shorter than the drain', ['--set', 'gateway.terminationGracePeriodSeconds=300'], /terminationGracePeriodSeconds \(300\) must exceed/],
     ['an Envoy admin address off loopback', ['--set', 'gateway.envoy.settings.adminAddress=0.0.0.0'], /adminAddress/],
-    ['an idle timeout below the SDKs\' 10 minutes', ['--set', 'gateway.envoy.settings.streamIdleTimeoutSeconds=300'], /streamIdleTimeoutSeconds/],
+    ["an idle timeout below the SDKs' 10 minutes", ['--set', 'gateway.envoy.settings.streamIdleTimeoutSeconds=300'], /streamIdleTimeoutSeconds/],
     ['an HTTPRoute without a Gateway', ['--set', 'httpRoute.enabled=true'], /httpRoute\.parentRefs/],
     ['a provider that is not http(s)', ['--set-json', 'gateway.envoy.settings.providers=["ftp://files.example.com"]'], /providers/],
   ];
 
-  it.each(cases)('%s', async (_what, flags, message) => {
-    const res = await runHelm(['template', RELEASE, CHART, '--namespace', NAMESPACE, ...flags]);
-    expect(res.code).not.toBe(0);
-    expect(res.stderr).toMatch(message);
-  }, HELM_TIMEOUT_MS);
+  it.each(cases)(
+    '%s',
+    async (_what, flags, message) => {
+      const res = await runHelm(['template', RELEASE, CHART, '--namespace', NAMESPACE, ...flags]);
+      expect(res.code).not.toBe(0);
+      expect(res.stderr).toMatch(message);
+    },
+    HELM_TIMEOUT_MS,
+  );
 });
 
 describe('usage store value set', () => {

@@ -103,7 +103,7 @@ describe('the preStop drain of Envoy', () => {
   }, 60_000);
 });
 
-describe('the processor\'s preStop', () => {
+describe("the processor's preStop", () => {
   /** Envoy's ready listener (200, or 503 once draining) and admin /server_info, until `gone`. */
   async function fakeEnvoy(readyStatus: number): Promise<{ ready: string; admin: string; goAway(): void; close(): Promise<void> }> {
     let gone = false;
@@ -176,55 +176,62 @@ describe('the processor container', () => {
   });
 
   // The chart runs `gw extproc --socket ...` without a file: the operator owns the state in Redis.
-  it('starts as rendered (flags and environment) against real Redis and serves the socket and its probes', async () => {
-    requireBuiltCli();
-    const container = processorContainer();
-    const password = randomBytes(12).toString('hex');
-    redis = await startRedis({ password });
-    const files: Record<string, string> = {
-      '/etc/gw/encryption/key': join(work, 'encryption-key'),
-      '/etc/gw/admin-token/token': join(work, 'admin-token'),
-    };
-    writeFileSync(files['/etc/gw/encryption/key'] as string, randomBytes(32).toString('base64'));
-    writeFileSync(files['/etc/gw/admin-token/token'] as string, randomBytes(20).toString('hex'));
-    const socket = join(work, 'extproc.sock');
-    const adminPort = await freePort();
+  it(
+    'starts as rendered (flags and environment) against real Redis and serves the socket and its probes',
+    async () => {
+      requireBuiltCli();
+      const container = processorContainer();
+      const password = randomBytes(12).toString('hex');
+      redis = await startRedis({ password });
+      const files: Record<string, string> = {
+        '/etc/gw/encryption/key': join(work, 'encryption-key'),
+        '/etc/gw/admin-token/token': join(work, 'admin-token'),
+      };
+      writeFileSync(files['/etc/gw/encryption/key'] as string, randomBytes(32).toString('base64'));
+      writeFileSync(files['/etc/gw/admin-token/token'] as string, randomBytes(20).toString('hex'));
+      const socket = join(work, 'extproc.sock');
+      const adminPort = await freePort();
 
-    // The container's environment, resolved as the kubelet would: Secrets, then $(VAR) references.
-    const env: Record<string, string> = { PATH: process.env.PATH ?? '/usr/bin:/bin' };
-    for (const e of container.env as Any[]) {
-      if (e.valueFrom?.secretKeyRef) {
-        expect(e.name).toBe('GW_REDIS_PASSWORD');
-        env[e.name] = password;
-      } else {
-        env[e.name] = (e.value as string).replace(/\$\(([A-Z_]+)\)/g, (_m, name: string) => env[name] ?? '');
+      // The container's environment, resolved as the kubelet would: Secrets, then $(VAR) references.
+      const env: Record<string, string> = { PATH: process.env.PATH ?? '/usr/bin:/bin' };
+      for (const e of container.env as Any[]) {
+        if (e.valueFrom?.secretKeyRef) {
+          expect(e.name).toBe('GW_REDIS_PASSWORD');
+          env[e.name] = password;
+        } else {
+          env[e.name] = (e.value as string).replace(/\$\(([A-Z_]+)\)/g, (_m, name: string) => env[name] ?? '');
+        }
       }
-    }
-    // The in-cluster Service name of the bundled Redis, and the mounted files, point at the test's.
-    env.GW_REDIS_URL = (env.GW_REDIS_URL as string).replace(`${FULLNAME}-redis.${NAMESPACE}.svc:6379`, `127.0.0.1:${redis.port}`);
-    for (const key of ['GW_ENCRYPTION_KEY_FILE', 'GW_ADMIN_TOKEN_FILE']) env[key] = files[env[key] as string] as string;
-    const args = (container.args as string[]).map((a) => (a === '/var/run/gw/extproc.sock' ? socket : a === '9090' ? String(adminPort) : a));
+      // The in-cluster Service name of the bundled Redis, and the mounted files, point at the test's.
+      env.GW_REDIS_URL = (env.GW_REDIS_URL as string).replace(`${FULLNAME}-redis.${NAMESPACE}.svc:6379`, `127.0.0.1:${redis.port}`);
+      for (const key of ['GW_ENCRYPTION_KEY_FILE', 'GW_ADMIN_TOKEN_FILE']) env[key] = files[env[key] as string] as string;
+      const args = (container.args as string[]).map((a) => (a === '/var/run/gw/extproc.sock' ? socket : a === '9090' ? String(adminPort) : a));
 
-    const child = spawn(process.execPath, [GW_CLI, ...args], { env, stdio: ['ignore', 'pipe', 'pipe'] });
-    let output = '';
-    child.stdout.on('data', (c: Buffer) => (output += c.toString()));
-    child.stderr.on('data', (c: Buffer) => (output += c.toString()));
-    try {
-      const deadline = Date.now() + 30_000;
-      for (;;) {
-        if (child.exitCode !== null) throw new Error(`gw extproc exited ${child.exitCode}:\n${output}`);
-        const ready = await fetch(`http://127.0.0.1:${adminPort}/readyz`).then((r) => r.status, () => 0);
-        if (ready === 200) break;
-        if (Date.now() > deadline) throw new Error(`gw extproc never became ready:\n${output}`);
-        await new Promise((r) => setTimeout(r, 200));
+      const child = spawn(process.execPath, [GW_CLI, ...args], { env, stdio: ['ignore', 'pipe', 'pipe'] });
+      let output = '';
+      child.stdout.on('data', (c: Buffer) => (output += c.toString()));
+      child.stderr.on('data', (c: Buffer) => (output += c.toString()));
+      try {
+        const deadline = Date.now() + 30_000;
+        for (;;) {
+          if (child.exitCode !== null) throw new Error(`gw extproc exited ${child.exitCode}:\n${output}`);
+          const ready = await fetch(`http://127.0.0.1:${adminPort}/readyz`).then(
+            (r) => r.status,
+            () => 0,
+          );
+          if (ready === 200) break;
+          if (Date.now() > deadline) throw new Error(`gw extproc never became ready:\n${output}`);
+          await new Promise((r) => setTimeout(r, 200));
+        }
+        expect(existsSync(socket)).toBe(true);
+        expect((await fetch(`http://127.0.0.1:${adminPort}/healthz`)).status).toBe(200);
+        const usage = await fetch(`http://127.0.0.1:${adminPort}/admin/v1/usage`, { headers: { authorization: `Bearer ${readFileSync(files['/etc/gw/admin-token/token'] as string, 'utf8')}` } });
+        expect(usage.status).toBe(200);
+      } finally {
+        child.kill('SIGTERM');
+        await new Promise((resolve) => child.once('exit', resolve));
       }
-      expect(existsSync(socket)).toBe(true);
-      expect((await fetch(`http://127.0.0.1:${adminPort}/healthz`)).status).toBe(200);
-      const usage = await fetch(`http://127.0.0.1:${adminPort}/admin/v1/usage`, { headers: { authorization: `Bearer ${readFileSync(files['/etc/gw/admin-token/token'] as string, 'utf8')}` } });
-      expect(usage.status).toBe(200);
-    } finally {
-      child.kill('SIGTERM');
-      await new Promise((resolve) => child.once('exit', resolve));
-    }
-  }, HELM_TIMEOUT_MS);
+    },
+    HELM_TIMEOUT_MS,
+  );
 });

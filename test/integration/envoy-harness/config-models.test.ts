@@ -12,8 +12,15 @@ import { ACTIONS, readOverloadConfig } from '../../support/envoy-harness/overloa
 function facts(over: Partial<StreamFacts> = {}): StreamFacts {
   return {
     startTime: new Date('2026-01-02T03:04:05.678Z'),
-    requestHeaders: HeaderMap.fromPairs([[':method', 'POST'], [':path', '/v1/messages?beta=true'], ['authorization', 'Bearer gwct_secret']]),
-    responseHeaders: HeaderMap.fromPairs([[':status', '200'], ['x-gw-request-id', 'req_1']]),
+    requestHeaders: HeaderMap.fromPairs([
+      [':method', 'POST'],
+      [':path', '/v1/messages?beta=true'],
+      ['authorization', 'Bearer gwct_secret'],
+    ]),
+    responseHeaders: HeaderMap.fromPairs([
+      [':status', '200'],
+      ['x-gw-request-id', 'req_1'],
+    ]),
     protocol: 'HTTP/1.1',
     responseCode: 200,
     responseCodeDetails: 'via_upstream',
@@ -63,8 +70,13 @@ describe('access log json_format', () => {
   });
 
   it('compiles the generated format, and refuses an operator or argument it does not model', () => {
-    const hcm = (envoyBootstrap(DEFAULT_ENVOY_SETTINGS) as { static_resources: { listeners: Array<{ filter_chains: Array<{ filters: Array<{ typed_config: { access_log: Array<{ typed_config: { log_format: { json_format: Record<string, unknown> } } }> } }> }> }> } })
-      .static_resources.listeners[0]?.filter_chains[0]?.filters[0]?.typed_config;
+    const hcm = (
+      envoyBootstrap(DEFAULT_ENVOY_SETTINGS) as {
+        static_resources: {
+          listeners: Array<{ filter_chains: Array<{ filters: Array<{ typed_config: { access_log: Array<{ typed_config: { log_format: { json_format: Record<string, unknown> } } }> } }> }> }>;
+        };
+      }
+    ).static_resources.listeners[0]?.filter_chains[0]?.filters[0]?.typed_config;
     const format = hcm?.access_log[0]?.typed_config.log_format.json_format as Record<string, unknown>;
     expect(() => compileJsonFormat(format)).not.toThrow();
     expect(compileJsonFormat(format)(facts())).not.toContain('gwct_');
@@ -76,7 +88,10 @@ describe('access log json_format', () => {
 });
 
 describe('overload_manager', () => {
-  const monitor = { name: 'envoy.resource_monitors.fixed_heap', typed_config: { '@type': 'type.googleapis.com/envoy.extensions.resource_monitors.fixed_heap.v3.FixedHeapConfig', max_heap_size_bytes: 1000 } };
+  const monitor = {
+    name: 'envoy.resource_monitors.fixed_heap',
+    typed_config: { '@type': 'type.googleapis.com/envoy.extensions.resource_monitors.fixed_heap.v3.FixedHeapConfig', max_heap_size_bytes: 1000 },
+  };
   const trigger = (value: number): object[] => [{ name: monitor.name, threshold: { value } }];
 
   it('reads the generated section', () => {
@@ -89,7 +104,9 @@ describe('overload_manager', () => {
   it('refuses monitors, actions and triggers it does not model', () => {
     expect(() => readOverloadConfig({ resource_monitors: [{ name: 'envoy.resource_monitors.cpu_utilization', typed_config: {} }] })).toThrow(/cpu_utilization.*not modelled/);
     expect(() => readOverloadConfig({ resource_monitors: [monitor], actions: [{ name: 'envoy.overload_actions.reduce_timeouts', triggers: trigger(0.5) }] })).toThrow(/reduce_timeouts.*not modelled/);
-    expect(() => readOverloadConfig({ resource_monitors: [monitor], actions: [{ name: ACTIONS.shrinkHeap, triggers: [{ name: monitor.name, scaled: { scaling_threshold: 0.5, saturation_threshold: 0.9 } }] }] })).toThrow(/only threshold triggers/);
+    expect(() =>
+      readOverloadConfig({ resource_monitors: [monitor], actions: [{ name: ACTIONS.shrinkHeap, triggers: [{ name: monitor.name, scaled: { scaling_threshold: 0.5, saturation_threshold: 0.9 } }] }] }),
+    ).toThrow(/only threshold triggers/);
     expect(() => readOverloadConfig({ actions: [{ name: ACTIONS.shrinkHeap, triggers: trigger(0.5) }] })).toThrow(/not a configured fixed_heap/);
     expect(() => readOverloadConfig({ refresh_interval: '250ms' })).toThrow(/refresh_interval/);
   });

@@ -7,13 +7,7 @@ import { createServer, request as httpRequest, type IncomingHttpHeaders, type Se
 import type { AddressInfo } from 'node:net';
 import * as grpc from '@grpc/grpc-js';
 import { afterEach } from 'vitest';
-import {
-  externalProcessorService,
-  type ExternalProcessorHandlers,
-  type ProcessingRequest,
-  type ProcessingResponse,
-  type ProcessServerStream,
-} from '../../../src/extproc/proto.js';
+import { externalProcessorService, type ExternalProcessorHandlers, type ProcessingRequest, type ProcessingResponse, type ProcessServerStream } from '../../../src/extproc/proto.js';
 import { startEnvoyHarness, type EnvoyHarness, type EnvoyHarnessOptions } from '../../support/envoy-harness/index.js';
 
 // ------------------------------------------------------------ processor --
@@ -90,9 +84,11 @@ export async function startScriptedProcessor(script: Script, bindTo = '127.0.0.1
       let queue: Promise<void> = Promise.resolve();
       stream.on('data', (message: ProcessingRequest) => {
         call.received.push(message);
-        queue = queue.then(() => script(message, call)).catch((err: unknown) => {
-          console.error('scripted processor: script threw', err);
-        });
+        queue = queue
+          .then(() => script(message, call))
+          .catch((err: unknown) => {
+            console.error('scripted processor: script threw', err);
+          });
       });
       stream.on('end', () => {
         call.halfClosed = true;
@@ -224,8 +220,7 @@ export function send(base: string, r: ClientRequest = {}): Promise<ClientRespons
       const parts: Buffer[] = [];
       res.on('data', (c: Buffer) => parts.push(c));
       res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body: Buffer.concat(parts), reset: false }));
-      const cut = (): void =>
-        resolve({ status: res.statusCode ?? 0, headers: res.headers, body: Buffer.concat(parts), reset: true });
+      const cut = (): void => resolve({ status: res.statusCode ?? 0, headers: res.headers, body: Buffer.concat(parts), reset: true });
       res.on('error', cut);
       res.on('close', () => {
         if (!res.complete) cut();
@@ -272,11 +267,7 @@ export interface Rig {
  * Processor + upstreams `vendor` (the default route) and `provider_a` +
  * harness. Everything started is closed after the test.
  */
-export function useRig(): (
-  script: Script,
-  options?: Partial<EnvoyHarnessOptions>,
-  handlers?: Record<string, UpstreamHandler>,
-) => Promise<Rig> {
+export function useRig(): (script: Script, options?: Partial<EnvoyHarnessOptions>, handlers?: Record<string, UpstreamHandler>) => Promise<Rig> {
   const closers: (() => Promise<void>)[] = [];
   afterEach(async () => {
     for (const close of closers.splice(0).reverse()) await close();

@@ -13,9 +13,7 @@ const rig = useRig();
 const mutateRequestHeaders =
   (mutation: HeaderMutation) =>
   (message: ProcessingRequest, call: ProcessorCall): void => {
-    call.send(
-      message.request === 'request_headers' ? { request_headers: { response: { header_mutation: mutation } } } : pass(message),
-    );
+    call.send(message.request === 'request_headers' ? { request_headers: { response: { header_mutation: mutation } } } : pass(message));
   };
 
 describe('request headers as the processor sees them', () => {
@@ -65,9 +63,7 @@ describe('header mutations', () => {
   });
 
   it('rejects a header with both value and raw_value: 500 and no upstream call', async () => {
-    const r = await rig(
-      mutateRequestHeaders({ set_headers: [{ header: { key: 'x-both', value: 'a', raw_value: Buffer.from('b') } }] }),
-    );
+    const r = await rig(mutateRequestHeaders({ set_headers: [{ header: { key: 'x-both', value: 'a', raw_value: Buffer.from('b') } }] }));
     const res = await r.send({ body: '{}' });
     expect(res.status).toBe(500);
     expect(r.upstreams.vendor?.requests).toHaveLength(0);
@@ -94,9 +90,7 @@ describe('header mutations', () => {
   });
 
   it('removes headers before setting them', async () => {
-    const r = await rig(
-      mutateRequestHeaders({ remove_headers: ['authorization', 'x-gw-repo', 'X-Dup'], set_headers: [raw('x-dup', 'new')] }),
-    );
+    const r = await rig(mutateRequestHeaders({ remove_headers: ['authorization', 'x-gw-repo', 'X-Dup'], set_headers: [raw('x-dup', 'new')] }));
     await r.send({ headers: { authorization: 'Bearer gwct_x', 'x-gw-repo': 'r', 'x-dup': 'old' }, body: '{}' });
     const seen = r.upstreams.vendor?.requests[0];
     expect(seen?.headers.authorization).toBeUndefined();
@@ -107,14 +101,7 @@ describe('header mutations', () => {
   it('ignores changes to restricted headers by default and counts them', async () => {
     const r = await rig(
       mutateRequestHeaders({
-        set_headers: [
-          raw(':method', 'DELETE'),
-          raw(':authority', 'evil.example'),
-          raw('host', 'evil.example'),
-          raw(':scheme', 'https'),
-          raw('x-envoy-original-path', '/x'),
-          raw('x-allowed', 'ok'),
-        ],
+        set_headers: [raw(':method', 'DELETE'), raw(':authority', 'evil.example'), raw('host', 'evil.example'), raw(':scheme', 'https'), raw('x-envoy-original-path', '/x'), raw('x-allowed', 'ok')],
         remove_headers: [':path', 'host'],
       }),
     );
@@ -182,13 +169,7 @@ describe('header mutations', () => {
   });
 
   it('a processor may change :status on the response', async () => {
-    const r = await rig((m, call) =>
-      call.send(
-        m.request === 'response_headers'
-          ? { response_headers: { response: { header_mutation: { set_headers: [raw(':status', '203')] } } } }
-          : pass(m),
-      ),
-    );
+    const r = await rig((m, call) => call.send(m.request === 'response_headers' ? { response_headers: { response: { header_mutation: { set_headers: [raw(':status', '203')] } } } } : pass(m)));
     expect((await r.send({ body: '{}' })).status).toBe(203);
   });
 });

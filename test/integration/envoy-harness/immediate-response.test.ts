@@ -70,11 +70,7 @@ describe('immediate_response', () => {
   });
 
   it('at a STREAMED response body after headers went out: the client stream is reset', async () => {
-    const r = await rig(
-      replyAt('response_body', { status: { code: 'InternalServerError' } }),
-      { processingMode: { response_body_mode: 'STREAMED' } },
-      { vendor: (_req, res) => sse(res) },
-    );
+    const r = await rig(replyAt('response_body', { status: { code: 'InternalServerError' } }), { processingMode: { response_body_mode: 'STREAMED' } }, { vendor: (_req, res) => sse(res) });
     const res = await r.send({ body: '{}' });
     expect(res.reset).toBe(true);
     await r.harness.idle();

@@ -19,19 +19,7 @@ import type { ProcessingResponse } from '../../../src/extproc/proto.js';
 import { DYNAMIC_CLUSTERS, ROUTE_HEADER, UPSTREAM_HOST_HEADER } from '../../../src/envoy/cluster-name.js';
 import { generatedConfigHarnessOptions } from '../../support/envoy-harness/generated-config.js';
 import { startEnvoyHarness, type EnvoyHarness, type EnvoyHarnessOptions } from '../../support/envoy-harness/index.js';
-import {
-  deadAddress,
-  pass,
-  raw,
-  send,
-  startScriptedProcessor,
-  startUpstream,
-  type ClientResponse,
-  type MockUpstream,
-  type Script,
-  type ScriptedProcessor,
-  type UpstreamHandler,
-} from './fixtures.js';
+import { deadAddress, pass, raw, send, startScriptedProcessor, startUpstream, type ClientResponse, type MockUpstream, type Script, type ScriptedProcessor, type UpstreamHandler } from './fixtures.js';
 
 const closers: Array<() => Promise<void>> = [];
 afterEach(async () => {
@@ -189,7 +177,7 @@ describe('stream_idle_timeout of the generated bootstrap, through the harness', 
 });
 
 describe('local_reply_config of the generated bootstrap, through the harness', () => {
-  it('leaves a provider\'s own 4xx and 5xx untouched, and drops x-gw-source/x-gw-fault a provider sent', async () => {
+  it("leaves a provider's own 4xx and 5xx untouched, and drops x-gw-source/x-gw-fault a provider sent", async () => {
     const answers = [
       [429, '{"type":"error","error":{"type":"rate_limit_error","message":"slow down"}}'],
       [500, '{"type":"error","error":{"type":"api_error","message":"boom"}}'],
@@ -217,7 +205,7 @@ describe('local_reply_config of the generated bootstrap, through the harness', (
     expect(h.accessLog.map((e) => e.responseCodeDetails)).toEqual(['via_upstream', 'via_upstream', 'via_upstream', 'via_upstream']);
   });
 
-  it('leaves the processor\'s marked immediate_response byte for byte, and rewrites one without the mark', async () => {
+  it("leaves the processor's marked immediate_response byte for byte, and rewrites one without the mark", async () => {
     const ours = '{"type":"error","error":{"type":"authentication_error","message":"gw: no token"},"source":"gateway","fault":"no_session","request_id":"req_1"}';
     let marked = true;
     const processor = await processorWith((m, call) => {
@@ -256,7 +244,7 @@ describe('local_reply_config of the generated bootstrap, through the harness', (
     expect(JSON.parse(res.body.toString()).error.message).toMatch(/\(envoy: direct_response\)$/);
   });
 
-  it('answers a provider that cannot be reached with 502 upstream_unreachable in our shape, which the processor leaves as the gateway\'s', async () => {
+  it("answers a provider that cannot be reached with 502 upstream_unreachable in our shape, which the processor leaves as the gateway's", async () => {
     const dead = await deadAddress();
     const processor = await processorWith(routeTo(dead));
     const h = await harnessFor(processor.address);

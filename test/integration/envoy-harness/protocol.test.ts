@@ -15,9 +15,7 @@ const rig = useRig();
 
 describe('one answer per message', () => {
   it('an answer of the wrong kind is a protocol error: 500, upstream never called', async () => {
-    const r = await rig((m, call) =>
-      call.send(m.request === 'request_headers' ? { request_body: {} } : pass(m)),
-    );
+    const r = await rig((m, call) => call.send(m.request === 'request_headers' ? { request_body: {} } : pass(m)));
     const res = await r.send({ body: '{}' });
     expect(res.status).toBe(500);
     expect(r.upstreams.vendor?.requests).toHaveLength(0);

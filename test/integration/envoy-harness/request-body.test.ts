@@ -60,17 +60,13 @@ describe('BUFFERED request body', () => {
   });
 
   it('accepts a mutated body when content-length is removed in the same answer', async () => {
-    const r = await rig(
-      answerBody({ header_mutation: { remove_headers: ['content-length'] }, body_mutation: { body: NEW_BODY } }),
-    );
+    const r = await rig(answerBody({ header_mutation: { remove_headers: ['content-length'] }, body_mutation: { body: NEW_BODY } }));
     expect((await r.send({ body: '{"model":"x","max_tokens":5}' })).status).toBe(200);
     expect(r.upstreams.vendor?.requests[0]?.body).toEqual(NEW_BODY);
   });
 
   it('clear_body empties the body (content-length must then be 0)', async () => {
-    const r = await rig(
-      answerBody({ header_mutation: { set_headers: [raw('content-length', '0')] }, body_mutation: { clear_body: true } }),
-    );
+    const r = await rig(answerBody({ header_mutation: { set_headers: [raw('content-length', '0')] }, body_mutation: { clear_body: true } }));
     expect((await r.send({ body: 'something' })).status).toBe(200);
     expect(r.upstreams.vendor?.requests[0]?.body).toHaveLength(0);
   });
@@ -82,13 +78,7 @@ describe('BUFFERED request body', () => {
   });
 
   it('CONTINUE_AND_REPLACE at request headers replaces the body without a body message', async () => {
-    const r = await rig((m, call) =>
-      call.send(
-        m.request === 'request_headers'
-          ? { request_headers: { response: { status: 'CONTINUE_AND_REPLACE', body_mutation: { body: NEW_BODY } } } }
-          : pass(m),
-      ),
-    );
+    const r = await rig((m, call) => call.send(m.request === 'request_headers' ? { request_headers: { response: { status: 'CONTINUE_AND_REPLACE', body_mutation: { body: NEW_BODY } } } } : pass(m)));
     expect((await r.send({ body: '{"original":true}' })).status).toBe(200);
     expect(r.processor.calls[0]?.received.map((m) => m.request)).toEqual(['request_headers', 'response_headers']);
     expect(r.upstreams.vendor?.requests[0]?.body).toEqual(NEW_BODY);

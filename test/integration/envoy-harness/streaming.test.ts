@@ -39,16 +39,11 @@ const splitEvents = (data: Buffer): Buffer[] =>
     .split(/(?<=\n\n)/)
     .map((e) => Buffer.from(e));
 
-const bodyMessages = (received: ProcessingRequest[] | undefined) =>
-  (received ?? []).filter((m) => m.request === 'response_body').map((m) => m.response_body ?? {});
+const bodyMessages = (received: ProcessingRequest[] | undefined) => (received ?? []).filter((m) => m.request === 'response_body').map((m) => m.response_body ?? {});
 
 describe('STREAMED response body', () => {
   it('re-chunks arbitrarily, splits events across chunks, ends with an empty end_of_stream chunk', async () => {
-    const r = await rig(
-      passAll,
-      { processingMode: { response_body_mode: 'STREAMED' }, responseChunking: { split: splitEvery(7) } },
-      { vendor: sseUpstream },
-    );
+    const r = await rig(passAll, { processingMode: { response_body_mode: 'STREAMED' }, responseChunking: { split: splitEvery(7) } }, { vendor: sseUpstream });
     const res = await r.send({ body: '{}' });
     expect(res.status).toBe(200);
     expect(res.body.toString()).toBe(SSE);
@@ -150,11 +145,7 @@ describe('STREAMED response body', () => {
   });
 
   it('removes content-length before the processor sees headers when STREAMED is configured', async () => {
-    const r = await rig(
-      passAll,
-      { processingMode: { response_body_mode: 'STREAMED' } },
-      { vendor: jsonUpstream('{"ok":true}') },
-    );
+    const r = await rig(passAll, { processingMode: { response_body_mode: 'STREAMED' } }, { vendor: jsonUpstream('{"ok":true}') });
     const res = await r.send({ body: '{}' });
     expect(res.body.toString()).toBe('{"ok":true}');
     expect(res.headers['content-length']).toBeUndefined();
@@ -192,12 +183,7 @@ describe('BUFFERED response body', () => {
 
   it('refuses a mutated body that contradicts the kept content-length: 500', async () => {
     const r = await rig(
-      (m, call) =>
-        call.send(
-          m.request === 'response_body'
-            ? { response_body: { response: { body_mutation: { body: Buffer.from('longer than before') } } } }
-            : pass(m),
-        ),
+      (m, call) => call.send(m.request === 'response_body' ? { response_body: { response: { body_mutation: { body: Buffer.from('longer than before') } } } } : pass(m)),
       { processingMode: { response_body_mode: 'BUFFERED' } },
       { vendor: jsonUpstream('{"ok":1}') },
     );
@@ -207,11 +193,7 @@ describe('BUFFERED response body', () => {
 
 describe('mode_override', () => {
   const switchToStreamed = (m: ProcessingRequest, call: ProcessorCall): void => {
-    call.send(
-      m.request === 'response_headers'
-        ? { response_headers: { response: {} }, mode_override: { response_body_mode: 'STREAMED' } }
-        : pass(m),
-    );
+    call.send(m.request === 'response_headers' ? { response_headers: { response: {} }, mode_override: { response_body_mode: 'STREAMED' } } : pass(m));
   };
 
   it('is honoured in a headers answer when allowModeOverride is set', async () => {
@@ -232,12 +214,7 @@ describe('mode_override', () => {
 
   it('is ignored in a body answer', async () => {
     const r = await rig(
-      (m, call) =>
-        call.send(
-          m.request === 'request_body'
-            ? { request_body: {}, mode_override: { response_body_mode: 'STREAMED' } }
-            : pass(m),
-        ),
+      (m, call) => call.send(m.request === 'request_body' ? { request_body: {}, mode_override: { response_body_mode: 'STREAMED' } } : pass(m)),
       { allowModeOverride: true },
       { vendor: sseUpstream },
     );
@@ -248,12 +225,7 @@ describe('mode_override', () => {
 
   it('takes body modes literally: an override at request headers that names only the response turns the request body off', async () => {
     const r = await rig(
-      (m, call) =>
-        call.send(
-          m.request === 'request_headers'
-            ? { request_headers: {}, mode_override: { response_body_mode: 'STREAMED' } }
-            : pass(m),
-        ),
+      (m, call) => call.send(m.request === 'request_headers' ? { request_headers: {}, mode_override: { response_body_mode: 'STREAMED' } } : pass(m)),
       { allowModeOverride: true },
       { vendor: sseUpstream },
     );
@@ -264,15 +236,9 @@ describe('mode_override', () => {
   });
 
   it('an override to a body mode the harness does not reproduce fails loudly', async () => {
-    const r = await rig(
-      (m, call) =>
-        call.send(
-          m.request === 'response_headers'
-            ? { response_headers: {}, mode_override: { response_body_mode: 'FULL_DUPLEX_STREAMED' } }
-            : pass(m),
-        ),
-      { allowModeOverride: true },
-    );
+    const r = await rig((m, call) => call.send(m.request === 'response_headers' ? { response_headers: {}, mode_override: { response_body_mode: 'FULL_DUPLEX_STREAMED' } } : pass(m)), {
+      allowModeOverride: true,
+    });
     expect((await r.send({ body: '{}' })).status).toBe(500);
     await r.harness.idle();
     expect(r.harness.accessLog[0]?.responseCodeDetails).toContain('FULL_DUPLEX_STREAMED');

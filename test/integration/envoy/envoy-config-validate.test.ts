@@ -57,19 +57,40 @@ describe('gw envoy-config output passes the strict Envoy validator', () => {
     ['unix-one-provider.yaml', ['--processor-socket', '/run/gw/extproc.sock', '--provider', 'https://api.anthropic.com']],
     ['tcp-one-provider.yaml', ['--processor-address', '127.0.0.1:9002', '--provider', 'https://api.anthropic.com']],
     ['tcp-dns-processor.yaml', ['--processor-address', 'gw-extproc.gw.svc.cluster.local:9002', '--provider', 'https://openrouter.ai/api']],
-    [
-      'unix-several-providers-prefix.yaml',
-      ['--prefix', '/api', '--provider', 'https://api.anthropic.com', '--provider', 'https://openrouter.ai/api', '--provider', 'http://ollama.local:11434'],
-    ],
+    ['unix-several-providers-prefix.yaml', ['--prefix', '/api', '--provider', 'https://api.anthropic.com', '--provider', 'https://openrouter.ai/api', '--provider', 'http://ollama.local:11434']],
     [
       'tcp-several-providers-tuned.yaml',
       [
-        '--processor-address', '[::1]:9002',
-        '--providers', 'https://api.anthropic.com,http://10.0.0.7:8000/v1,https://[2001:db8::5]:8443',
-        '--listen-address', '::', '--listen-port', '10000', '--admin-address', '::1', '--admin-port', '9911', '--ready-port', '9912', '--memory-limit-mb', '4096',
-        '--message-timeout-seconds', '2.5', '--buffer-limit-mb', '48', '--stream-idle-timeout-seconds', '900',
-        '--drain-timeout-seconds', '30', '--connect-timeout-seconds', '3', '--max-concurrent-requests', '10000',
-        '--upstream-ca-file', '/etc/gw/ca.pem',
+        '--processor-address',
+        '[::1]:9002',
+        '--providers',
+        'https://api.anthropic.com,http://10.0.0.7:8000/v1,https://[2001:db8::5]:8443',
+        '--listen-address',
+        '::',
+        '--listen-port',
+        '10000',
+        '--admin-address',
+        '::1',
+        '--admin-port',
+        '9911',
+        '--ready-port',
+        '9912',
+        '--memory-limit-mb',
+        '4096',
+        '--message-timeout-seconds',
+        '2.5',
+        '--buffer-limit-mb',
+        '48',
+        '--stream-idle-timeout-seconds',
+        '900',
+        '--drain-timeout-seconds',
+        '30',
+        '--connect-timeout-seconds',
+        '3',
+        '--max-concurrent-requests',
+        '10000',
+        '--upstream-ca-file',
+        '/etc/gw/ca.pem',
       ],
     ],
     ['tracing-dns-collector.yaml', ['--tracing-collector', 'otel-collector.observability.svc:4317', '--tracing-sampling-percent', '10']],
@@ -86,7 +107,18 @@ describe('gw envoy-config output passes the strict Envoy validator', () => {
     const values = join(dir, 'values.yaml');
     writeFileSync(values, stringify({ pathPrefix: '/api', processorAddress: '127.0.0.1:9002', providers: ['https://api.anthropic.com', 'http://ollama.local:11434'], bufferLimitMb: 48 }));
     const fromValues = await render('from-values.yaml', ['--values', values]);
-    const fromFlags = await render('from-flags.yaml', ['--prefix', '/api', '--processor-address', '127.0.0.1:9002', '--provider', 'https://api.anthropic.com', '--provider', 'http://ollama.local:11434', '--buffer-limit-mb', '48']);
+    const fromFlags = await render('from-flags.yaml', [
+      '--prefix',
+      '/api',
+      '--processor-address',
+      '127.0.0.1:9002',
+      '--provider',
+      'https://api.anthropic.com',
+      '--provider',
+      'http://ollama.local:11434',
+      '--buffer-limit-mb',
+      '48',
+    ]);
     expect(fromValues.text).toBe(fromFlags.text);
     const result = await runGoTool('envoy-validate', [fromValues.path]);
     expect(result.code).toBe(0);
@@ -114,7 +146,7 @@ describe('the validator refuses a broken render', () => {
     expect(result.stderr).toContain('unknown field "message_timout"');
   });
 
-  it('a value outside Envoy\'s rules, found only by unpacking the ext_proc Any', async () => {
+  it("a value outside Envoy's rules, found only by unpacking the ext_proc Any", async () => {
     const path = await broken('message-timeout-too-long', (doc) => {
       extProc(doc).message_timeout = '7200s';
     });
@@ -171,7 +203,7 @@ describe('the validator checks the caller bounds and local_reply_config too', ()
 
   it.each([
     ['a negative header timeout', (doc: J) => (hcm(doc).request_headers_timeout = '-1s'), 'RequestHeadersTimeout: value must be greater than or equal to 0s'],
-    ['a header size limit above Envoy\'s maximum', (doc: J) => (hcm(doc).max_request_headers_kb = 9000), 'MaxRequestHeadersKb: value must be inside range'],
+    ["a header size limit above Envoy's maximum", (doc: J) => (hcm(doc).max_request_headers_kb = 9000), 'MaxRequestHeadersKb: value must be inside range'],
     ['a header count limit of zero', (doc: J) => (hcm(doc).common_http_protocol_options.max_headers_count = 0), 'MaxHeadersCount: value must be greater than or equal to 1'],
     ['a response flag Envoy does not have', (doc: J) => (mapper(doc, 1).filter.response_flag_filter.flags = ['UF', 'XX']), 'value must be in list'],
     ['a mapper rewriting to a status outside 200-599', (doc: J) => (mapper(doc, 1).status_code = 99), 'StatusCode: value must be inside range'],

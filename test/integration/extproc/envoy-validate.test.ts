@@ -7,8 +7,7 @@ import { fileURLToPath } from 'node:url';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { ensureGoTool, GO_BUILD_TIMEOUT_MS, runGoTool } from '../../support/go-tools.js';
 
-const fixture = (name: string): string =>
-  fileURLToPath(new URL(`../../fixtures/envoy/${name}`, import.meta.url));
+const fixture = (name: string): string => fileURLToPath(new URL(`../../fixtures/envoy/${name}`, import.meta.url));
 
 beforeAll(async () => {
   await ensureGoTool('envoy-validate');

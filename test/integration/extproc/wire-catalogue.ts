@@ -75,11 +75,7 @@ export const requestCatalogue: Record<string, ProcessingRequest> = {
   response_headers_sse: {
     response_headers: {
       headers: {
-        headers: [
-          hv(':status', '200'),
-          hv('content-type', 'text/event-stream'),
-          hv('anthropic-ratelimit-unified-5h-utilization', '0.42'),
-        ],
+        headers: [hv(':status', '200'), hv('content-type', 'text/event-stream'), hv('anthropic-ratelimit-unified-5h-utilization', '0.42')],
       },
     },
   },
@@ -116,11 +112,7 @@ export const responseCatalogue: Record<string, ProcessingResponse> = {
     request_body: {
       response: {
         header_mutation: {
-          set_headers: [
-            set('content-length', '23'),
-            set(':path', '/v1/messages'),
-            set('x-gw-upstream', 'provider_a'),
-          ],
+          set_headers: [set('content-length', '23'), set(':path', '/v1/messages'), set('x-gw-upstream', 'provider_a')],
         },
         body_mutation: { body: b('{"model":"x","max_tokens":1}'.slice(0, 23)) },
         clear_route_cache: true,

@@ -15,12 +15,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import {
-  decodeProcessingRequest,
-  decodeProcessingResponse,
-  encodeProcessingRequest,
-  encodeProcessingResponse,
-} from '../../../src/extproc/proto.js';
+import { decodeProcessingRequest, decodeProcessingResponse, encodeProcessingRequest, encodeProcessingResponse } from '../../../src/extproc/proto.js';
 import { GO_BUILD_TIMEOUT_MS, runGoTool } from '../../support/go-tools.js';
 import { requestCatalogue, responseCatalogue } from './wire-catalogue.js';
 
@@ -61,9 +56,7 @@ afterAll(async () => {
 
 function reencode(f: WireFixture, hex: string): string {
   const bytes = Buffer.from(hex, 'hex');
-  return f.type === 'ProcessingRequest'
-    ? encodeProcessingRequest(decodeProcessingRequest(bytes)).toString('hex')
-    : encodeProcessingResponse(decodeProcessingResponse(bytes)).toString('hex');
+  return f.type === 'ProcessingRequest' ? encodeProcessingRequest(decodeProcessingRequest(bytes)).toString('hex') : encodeProcessingResponse(decodeProcessingResponse(bytes)).toString('hex');
 }
 
 describe('ext_proc wire format vs Envoy go-control-plane', () => {
@@ -77,10 +70,7 @@ describe('ext_proc wire format vs Envoy go-control-plane', () => {
     expect([...fromGo.keys()].sort()).toEqual(tsNames);
   });
 
-  const allNames = [
-    ...Object.keys(requestCatalogue).map((n) => ['ProcessingRequest', n] as const),
-    ...Object.keys(responseCatalogue).map((n) => ['ProcessingResponse', n] as const),
-  ];
+  const allNames = [...Object.keys(requestCatalogue).map((n) => ['ProcessingRequest', n] as const), ...Object.keys(responseCatalogue).map((n) => ['ProcessingResponse', n] as const)];
 
   it.each(allNames)('%s %s: Go bytes decode and re-encode byte for byte', (type, name) => {
     const f = fromGo.get(name);
@@ -96,9 +86,7 @@ describe('ext_proc wire format vs Envoy go-control-plane', () => {
       const f = fromGo.get(name);
       if (!f) return undefined;
       const bytes = Buffer.from(f.hex, 'hex');
-      return f.type === 'ProcessingRequest'
-        ? decodeProcessingRequest(bytes).request
-        : decodeProcessingResponse(bytes).response;
+      return f.type === 'ProcessingRequest' ? decodeProcessingRequest(bytes).request : decodeProcessingResponse(bytes).response;
     };
     expect(kinds('request_headers_get')).toBe('request_headers');
     expect(kinds('response_body_empty_final')).toBe('response_body');
@@ -113,9 +101,7 @@ describe('ext_proc wire format vs Envoy go-control-plane', () => {
     expect(latin1?.raw_value).toEqual(Buffer.from([0x63, 0x61, 0x66, 0xe9]));
     expect(req.request_headers?.end_of_stream).toBeUndefined();
     expect(req.protocol_config?.response_body_mode).toBe('STREAMED');
-    expect(req.attributes?.['envoy.filters.http.ext_proc']?.fields?.['request.path']?.stringValue).toBe(
-      '/v1/messages',
-    );
+    expect(req.attributes?.['envoy.filters.http.ext_proc']?.fields?.['request.path']?.stringValue).toBe('/v1/messages');
 
     const last = decodeProcessingRequest(Buffer.from(fromGo.get('response_body_empty_final')?.hex ?? '', 'hex'));
     expect(last.response_body?.end_of_stream).toBe(true);
@@ -166,9 +152,7 @@ describe('ext_proc wire format vs Envoy go-control-plane', () => {
     await writeFile(
       file,
       JSON.stringify({
-        fixtures: [
-          { name: 'immediate_forbidden', type: 'ProcessingResponse', hex: encodeProcessingResponse(wrong).toString('hex') },
-        ],
+        fixtures: [{ name: 'immediate_forbidden', type: 'ProcessingResponse', hex: encodeProcessingResponse(wrong).toString('hex') }],
       }),
     );
     const result = await runGoTool('extproc-wire', ['verify', file]);

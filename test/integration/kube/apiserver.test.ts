@@ -1,15 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import {
-  ApiException,
-  ApiextensionsV1Api,
-  AuthorizationV1Api,
-  CoreV1Api,
-  CustomObjectsApi,
-  KubeConfig,
-  VersionApi,
-  type V1CustomResourceDefinition,
-} from '@kubernetes/client-node';
+import { ApiException, ApiextensionsV1Api, AuthorizationV1Api, CoreV1Api, CustomObjectsApi, KubeConfig, VersionApi, type V1CustomResourceDefinition } from '@kubernetes/client-node';
 import { startKubeApiServer, type KubeApiServer } from '../../support/kube-apiserver.js';
 import { rejection } from '../../support/kube-rejection.js';
 
@@ -144,8 +135,7 @@ describe('real kube-apiserver', () => {
       metadata: { name },
       spec,
     });
-    const create = (body: unknown) =>
-      objects.createNamespacedCustomObject({ group: 'example.test', version: 'v1', namespace: ns, plural: 'widgets', body });
+    const create = (body: unknown) => objects.createNamespacedCustomObject({ group: 'example.test', version: 'v1', namespace: ns, plural: 'widgets', body });
 
     // The resource endpoint can lag the Established condition for a moment.
     for (let i = 0; ; i++) {

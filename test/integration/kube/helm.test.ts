@@ -37,10 +37,7 @@ async function runHelm(args: string[]): Promise<{ code: number; stdout: string; 
 async function writeChart(name: string, templates: Record<string, string>): Promise<string> {
   const dir = join(work, name);
   await mkdir(join(dir, 'templates'), { recursive: true });
-  await writeFile(
-    join(dir, 'Chart.yaml'),
-    `apiVersion: v2\nname: ${name}\ndescription: test chart\ntype: application\nversion: 0.1.0\nappVersion: "1.0"\n`,
-  );
+  await writeFile(join(dir, 'Chart.yaml'), `apiVersion: v2\nname: ${name}\ndescription: test chart\ntype: application\nversion: 0.1.0\nappVersion: "1.0"\n`);
   await writeFile(join(dir, 'values.yaml'), 'greeting: hello\n');
   for (const [file, text] of Object.entries(templates)) await writeFile(join(dir, 'templates', file), text);
   return dir;
@@ -111,9 +108,7 @@ describe('helm (built from source)', () => {
 
   it('validates a chart against the real API server with a server-side dry run', async () => {
     const good = await writeChart('dryrun', { 'configmap.yaml': configMap, 'rbac.yaml': rbac });
-    const ok = await runHelm([
-      'install', 'demo', good, '--dry-run=server', '--namespace', 'default', '--kubeconfig', server.kubeconfigPath,
-    ]);
+    const ok = await runHelm(['install', 'demo', good, '--dry-run=server', '--namespace', 'default', '--kubeconfig', server.kubeconfigPath]);
     expect(ok.stderr).not.toMatch(/error/i);
     expect(ok.code).toBe(0);
     expect(ok.stdout).toContain('name: demo-settings');
@@ -122,9 +117,7 @@ describe('helm (built from source)', () => {
     const unknown = await writeChart('unknown', {
       'widget.yaml': 'apiVersion: example.test/v1\nkind: Gadget\nmetadata:\n  name: g\nspec: {}\n',
     });
-    const bad = await runHelm([
-      'install', 'demo', unknown, '--dry-run=server', '--namespace', 'default', '--kubeconfig', server.kubeconfigPath,
-    ]);
+    const bad = await runHelm(['install', 'demo', unknown, '--dry-run=server', '--namespace', 'default', '--kubeconfig', server.kubeconfigPath]);
     expect(bad.code).not.toBe(0);
     expect(bad.stderr).toMatch(/no matches for kind "Gadget"/);
   });

@@ -110,7 +110,7 @@ describe('CRDs on a real API server', () => {
     const walk = (schema: Schema | undefined, path: string): void => {
       // metadata is the API server's ObjectMeta: its fields are described by Kubernetes, and a CRD may not say more.
       if (!schema || schema.$ref || path.endsWith('.metadata')) return;
-      if (!schema.description && !(schema.allOf?.some((s) => s.$ref))) missing.push(path);
+      if (!schema.description && !schema.allOf?.some((s) => s.$ref)) missing.push(path);
       else described++;
       for (const [k, v] of Object.entries(schema.properties ?? {})) walk(v, `${path}.${k}`);
       walk(schema.items, `${path}[]`);
@@ -336,7 +336,13 @@ describe('gw operator --namespace', () => {
     const reader = new RedisState(connectRedis(redis.url), SecretBox.fromBase64(key));
     await createNamespace(kube, 'scoped-in');
     await createNamespace(kube, 'scoped-out');
-    const operator = await startOperator({ kubeconfig: server.kubeconfigPath, redisUrl: redis.url, encryptionKey: key, identity: 'scoped', args: ['--namespace', 'scoped-in', '--lease-duration-seconds', '4'] });
+    const operator = await startOperator({
+      kubeconfig: server.kubeconfigPath,
+      redisUrl: redis.url,
+      encryptionKey: key,
+      identity: 'scoped',
+      args: ['--namespace', 'scoped-in', '--lease-duration-seconds', '4'],
+    });
     try {
       await eventually('scoped operator leads', async () => (await operator.metric('gw_operator_leader')) === 1);
       const inside = generateToken();

@@ -46,7 +46,11 @@ describe('informer recovery', () => {
     await rbac.createNamespacedRole({ namespace: NS, body: { metadata: { name: 'watcher' }, rules: rules(['list']) } });
     await rbac.createNamespacedRoleBinding({
       namespace: NS,
-      body: { metadata: { name: 'watcher' }, roleRef: { apiGroup: 'rbac.authorization.k8s.io', kind: 'Role', name: 'watcher' }, subjects: [{ kind: 'ServiceAccount', name: 'watcher', namespace: NS }] },
+      body: {
+        metadata: { name: 'watcher' },
+        roleRef: { apiGroup: 'rbac.authorization.k8s.io', kind: 'Role', name: 'watcher' },
+        subjects: [{ kind: 'ServiceAccount', name: 'watcher', namespace: NS }],
+      },
     });
     const request = await kube.core.createNamespacedServiceAccountToken({ namespace: NS, name: 'watcher', body: { spec: { audiences: [], expirationSeconds: 3600 } } });
     const config = JSON.parse(readFileSync(server.kubeconfigPath, 'utf8')) as { users: Array<{ user: { token: string } }> };

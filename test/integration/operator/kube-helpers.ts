@@ -121,7 +121,16 @@ export async function createNamespace(kube: Kube, name: string): Promise<void> {
 export interface Obj {
   apiVersion: string;
   kind: string;
-  metadata: { name: string; namespace?: string; uid?: string; generation?: number; finalizers?: string[]; deletionTimestamp?: string; resourceVersion?: string; ownerReferences?: Array<{ kind: string; uid: string; controller?: boolean }> };
+  metadata: {
+    name: string;
+    namespace?: string;
+    uid?: string;
+    generation?: number;
+    finalizers?: string[];
+    deletionTimestamp?: string;
+    resourceVersion?: string;
+    ownerReferences?: Array<{ kind: string; uid: string; controller?: boolean }>;
+  };
   spec: Record<string, unknown>;
   status?: {
     observedGeneration?: number;
@@ -163,13 +172,17 @@ export function ready(obj: Obj | null): { status: string; reason?: string; messa
 
 /** Wait for the operator to report a Ready condition matching `want` on the current generation. */
 export async function waitForReady(kube: Kube, kind: Kind, namespace: string, name: string, want: { status: 'True' | 'False'; reason?: string }, timeoutMs = 20_000): Promise<Obj> {
-  return eventually(`${kind} ${namespace}/${name} Ready=${want.status}${want.reason ? ` (${want.reason})` : ''}`, async () => {
-    const obj = await get(kube, kind, namespace, name);
-    const condition = ready(obj);
-    if (!obj || !condition) return undefined;
-    if (condition.status !== want.status || (want.reason !== undefined && condition.reason !== want.reason)) return undefined;
-    return obj.status?.observedGeneration === obj.metadata.generation ? obj : undefined;
-  }, timeoutMs);
+  return eventually(
+    `${kind} ${namespace}/${name} Ready=${want.status}${want.reason ? ` (${want.reason})` : ''}`,
+    async () => {
+      const obj = await get(kube, kind, namespace, name);
+      const condition = ready(obj);
+      if (!obj || !condition) return undefined;
+      if (condition.status !== want.status || (want.reason !== undefined && condition.reason !== want.reason)) return undefined;
+      return obj.status?.observedGeneration === obj.metadata.generation ? obj : undefined;
+    },
+    timeoutMs,
+  );
 }
 
 export async function putSecret(kube: Kube, namespace: string, name: string, data: Record<string, string>): Promise<void> {

@@ -77,9 +77,17 @@ describe('two gw operator replicas and one Lease', () => {
   it('the ServiceAccount of operator-rbac.yaml may do what the operator does, and no more than that', async () => {
     const authz = kube.kc.makeApiClient(AuthorizationV1Api);
     const can = async (verb: string, group: string, resource: string, namespace = 'anywhere', subresource?: string, name?: string): Promise<boolean> =>
-      (await authz.createSubjectAccessReview({
-        body: { spec: { user: 'system:serviceaccount:gw-system:gw-operator', groups: ['system:serviceaccounts'], resourceAttributes: { verb, group, resource, namespace, ...(subresource ? { subresource } : {}), ...(name ? { name } : {}) } } },
-      })).status?.allowed ?? false;
+      (
+        await authz.createSubjectAccessReview({
+          body: {
+            spec: {
+              user: 'system:serviceaccount:gw-system:gw-operator',
+              groups: ['system:serviceaccounts'],
+              resourceAttributes: { verb, group, resource, namespace, ...(subresource ? { subresource } : {}), ...(name ? { name } : {}) },
+            },
+          },
+        })
+      ).status?.allowed ?? false;
     expect(await can('watch', 'gw.io', 'gatewaytokens')).toBe(true);
     expect(await can('patch', 'gw.io', 'providercredentials', 'x', 'status')).toBe(true);
     expect(await can('create', '', 'secrets')).toBe(true);
@@ -102,7 +110,16 @@ describe('two gw operator replicas and one Lease', () => {
     const overlaps: string[] = [];
     const sampler = (async () => {
       while (sampling) {
-        const roles = await Promise.all(running.filter((p) => p.child.exitCode === null && p.child.signalCode === null).map((p) => p.readyz().then((r) => r.role).catch(() => 'gone')));
+        const roles = await Promise.all(
+          running
+            .filter((p) => p.child.exitCode === null && p.child.signalCode === null)
+            .map((p) =>
+              p
+                .readyz()
+                .then((r) => r.role)
+                .catch(() => 'gone'),
+            ),
+        );
         if (roles.filter((r) => r === 'leader').length > 1) overlaps.push(roles.join(','));
         await new Promise((r) => setTimeout(r, 50));
       }
@@ -155,7 +172,13 @@ describe('two gw operator replicas and one Lease', () => {
     // A Lease as a long-lived cluster has it: many terms, the last holder gone.
     await coordination.deleteNamespacedLease(LEASE).catch(() => undefined);
     const long = new Date(Date.now() - 60_000);
-    await coordination.createNamespacedLease({ namespace: LEASE.namespace, body: { metadata: { name: LEASE.name, namespace: LEASE.namespace }, spec: { holderIdentity: 'gone', leaseDurationSeconds: 1, leaseTransitions: 41, acquireTime: new V1MicroTime(long), renewTime: new V1MicroTime(long) } } });
+    await coordination.createNamespacedLease({
+      namespace: LEASE.namespace,
+      body: {
+        metadata: { name: LEASE.name, namespace: LEASE.namespace },
+        spec: { holderIdentity: 'gone', leaseDurationSeconds: 1, leaseTransitions: 41, acquireTime: new V1MicroTime(long), renewTime: new V1MicroTime(long) },
+      },
+    });
     const d = await replica('replica-d');
     await eventually('replica-d leads', async () => (await leaderGauge(d)) === 1, 20_000, 50);
     const ns = 'lease-deleted';

@@ -176,12 +176,17 @@ describe('gw operator against a real kube-apiserver', () => {
     await remove(kube, 'GatewayToken', ns, 'gone');
     // Watch both sides closely: the object may only be gone once Redis no longer has the token.
     let sawObjectGoneWithRecord = false;
-    await eventually('object gone', async () => {
-      const obj = await get(kube, 'GatewayToken', ns, 'gone');
-      if (obj !== null) return false;
-      if ((await reader.findToken(hashToken(token))) !== null) sawObjectGoneWithRecord = true;
-      return true;
-    }, 20_000, 10);
+    await eventually(
+      'object gone',
+      async () => {
+        const obj = await get(kube, 'GatewayToken', ns, 'gone');
+        if (obj !== null) return false;
+        if ((await reader.findToken(hashToken(token))) !== null) sawObjectGoneWithRecord = true;
+        return true;
+      },
+      20_000,
+      10,
+    );
     expect(sawObjectGoneWithRecord).toBe(false);
     expect(await reader.findToken(hashToken(token))).toBeNull();
   });
@@ -209,7 +214,9 @@ describe('gw operator against a real kube-apiserver', () => {
     const obj = await waitForReady(kube, 'ProviderCredential', ns, 'vendor', { status: 'False', reason: 'SecretMissing' });
     expect(ready(obj)?.message).toContain('vendor-key');
     expect((await reader.getCompany(ns))?.credentials).toEqual([]);
-    await eventually('CredentialNotReady event', async () => (await events(ns, 'vendor')).some((e) => e.reason === 'CredentialNotReady' && e.type === 'Warning' && (e.message ?? '').includes('SecretMissing')));
+    await eventually('CredentialNotReady event', async () =>
+      (await events(ns, 'vendor')).some((e) => e.reason === 'CredentialNotReady' && e.type === 'Warning' && (e.message ?? '').includes('SecretMissing')),
+    );
 
     await putSecret(kube, ns, 'vendor-key', { key: 'sk-ant-third-value' });
     await waitForReady(kube, 'ProviderCredential', ns, 'vendor', { status: 'True' });
@@ -386,7 +393,9 @@ describe('gw operator against a real kube-apiserver', () => {
     await waitForReady(kube, 'ProviderCredential', 'acme', 'vendor-main', { status: 'True' });
     await waitForReady(kube, 'GatewaySettings', 'acme', 'settings', { status: 'True' });
     const records = await reader.getCompany('acme');
-    expect(records?.credentials.map((c) => ({ name: c.name, secret: c.secret, maxConcurrency: c.maxConcurrency }))).toEqual([{ name: 'vendor-main', secret: 'sk-ant-api03-REPLACE-WITH-YOUR-KEY', maxConcurrency: 8 }]);
+    expect(records?.credentials.map((c) => ({ name: c.name, secret: c.secret, maxConcurrency: c.maxConcurrency }))).toEqual([
+      { name: 'vendor-main', secret: 'sk-ant-api03-REPLACE-WITH-YOUR-KEY', maxConcurrency: 8 },
+    ]);
     expect(records?.settings).toMatchObject({ tokenDomain: 'acme.example', secretScanning: true, timeZone: 'Europe/Berlin', callerCap: 8, enabledModels: { provider_a: ['*'] } });
   });
 
@@ -407,7 +416,13 @@ describe('gw operator against a real kube-apiserver', () => {
       gwObject('GatewayToken', ns, 'live', { displayName: 'live one', tokenHash: hashToken(live) }),
       gwObject('GatewayToken', ns, 'retired', { tokenHash: hashToken(generateToken()), revoked: true }),
       gwObject('GatewayToken', ns, 'generated', {}),
-      { apiVersion: 'v1', kind: 'Secret', metadata: { name: 'keys', namespace: ns, labels: { 'gw.io/secret': 'true' } }, stringData: { vendor: 'sk-vendor-parity\n' }, data: { router: Buffer.from('sk-router-parity').toString('base64') } },
+      {
+        apiVersion: 'v1',
+        kind: 'Secret',
+        metadata: { name: 'keys', namespace: ns, labels: { 'gw.io/secret': 'true' } },
+        stringData: { vendor: 'sk-vendor-parity\n' },
+        data: { router: Buffer.from('sk-router-parity').toString('base64') },
+      },
       gwObject('ProviderCredential', ns, 'vendor', { provider: 'vendor', kind: 'apiKey', secretRef: { name: 'keys', key: 'vendor' }, models: ['Claude-Haiku-4.5'], priority: 5 }),
       gwObject('ProviderCredential', ns, 'router', { provider: 'provider_a', kind: 'apiKey', secretRef: { name: 'keys', key: 'router' }, baseUrl: 'https://router.example/api/', maxConcurrency: 2 }),
       gwObject('ProviderCredential', ns, 'seat', { provider: 'vendor', kind: 'subscriptionSeat', secretRef: { name: 'missing', key: 'token' } }),

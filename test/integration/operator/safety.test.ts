@@ -42,13 +42,18 @@ async function replica(identity: string): Promise<OperatorProcess> {
 }
 
 async function leader(): Promise<OperatorProcess> {
-  return eventually('a leader', async () => {
-    for (const p of running) {
-      if (p.child.exitCode !== null || p.child.signalCode !== null) continue;
-      if ((await p.metric('gw_operator_leader').catch(() => 0)) === 1) return p;
-    }
-    return undefined;
-  }, 30_000, 100);
+  return eventually(
+    'a leader',
+    async () => {
+      for (const p of running) {
+        if (p.child.exitCode !== null || p.child.signalCode !== null) continue;
+        if ((await p.metric('gw_operator_leader').catch(() => 0)) === 1) return p;
+      }
+      return undefined;
+    },
+    30_000,
+    100,
+  );
 }
 
 beforeAll(async () => {
@@ -189,7 +194,7 @@ describe('a revoked token never authenticates again', () => {
     expect(await status(token)).toBe(401);
   });
 
-  it('a copy of a live token\'s hash in another namespace revokes nothing when it is deleted', { timeout: 90_000 }, async () => {
+  it("a copy of a live token's hash in another namespace revokes nothing when it is deleted", { timeout: 90_000 }, async () => {
     const owner = await company();
     const copier = await company();
     const token = generateToken();
@@ -225,11 +230,16 @@ describe('a lost Redis', () => {
     }
     // Watched request by request until it serves again: 503s, then 200s, never a 401.
     const seen: number[] = [];
-    await eventually('token serves again', async () => {
-      const s = await status(token);
-      seen.push(s);
-      return s === 200;
-    }, 30_000, 20);
+    await eventually(
+      'token serves again',
+      async () => {
+        const s = await status(token);
+        seen.push(s);
+        return s === 200;
+      },
+      30_000,
+      20,
+    );
     expect(seen.filter((s) => s !== 503 && s !== 200)).toEqual([]);
     await eventually('generation marked again', () => reader.loaded());
     expect(await status(revoked)).toBe(401);
@@ -240,17 +250,22 @@ describe('a lost Redis', () => {
     raw.disconnect();
     const after: number[] = [];
     const trace: string[] = [];
-    await eventually('token serves after the second flush', async () => {
-      const res = await fetch(`${gateway.url}/v1/messages`, {
-        method: 'POST',
-        headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json', 'anthropic-version': '2023-06-01' },
-        body: JSON.stringify({ model: 'claude-haiku-4-5', max_tokens: 16, messages: [{ role: 'user', content: 'hi' }] }),
-      });
-      const text = await res.text();
-      trace.push(`${new Date().toISOString()} ${res.status} ${text.slice(0, 200)}`);
-      after.push(res.status);
-      return res.status === 200;
-    }, 30_000, 20);
+    await eventually(
+      'token serves after the second flush',
+      async () => {
+        const res = await fetch(`${gateway.url}/v1/messages`, {
+          method: 'POST',
+          headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json', 'anthropic-version': '2023-06-01' },
+          body: JSON.stringify({ model: 'claude-haiku-4-5', max_tokens: 16, messages: [{ role: 'user', content: 'hi' }] }),
+        });
+        const text = await res.text();
+        trace.push(`${new Date().toISOString()} ${res.status} ${text.slice(0, 200)}`);
+        after.push(res.status);
+        return res.status === 200;
+      },
+      30_000,
+      20,
+    );
     expect(trace.filter((t) => !/ (503|200) /.test(t))).toEqual([]);
     expect(after.filter((s) => s !== 503 && s !== 200)).toEqual([]);
     // Log lines are written in batches (up to 100 ms late): wait for it rather than read once.
@@ -340,10 +355,15 @@ describe('credential health', () => {
     const before = mock.options;
     mock.options = { ...before, keys: { reject: ['sk-ant-safety'] } };
     try {
-      await eventually('unhealthy in status', async () => {
-        await status(token);
-        return (await healthOf()).healthy === false;
-      }, 30_000, 200);
+      await eventually(
+        'unhealthy in status',
+        async () => {
+          await status(token);
+          return (await healthOf()).healthy === false;
+        },
+        30_000,
+        200,
+      );
       expect((await healthOf()).condition).toMatchObject({ status: 'False', reason: 'UpstreamRejected' });
       await eventually('a CredentialUnhealthy Event', async () => (await events(ns, 'vendor')).some((e) => e.type === 'Warning' && e.reason === 'CredentialUnhealthy'));
 
@@ -365,7 +385,7 @@ describe('credential health', () => {
 // while objects with finalizers remain, then removes its `kubernetes` finalizer through the
 // namespace's finalize subresource and the namespace goes.
 describe('namespace deletion', () => {
-  it('writes no generated Secret into a terminating namespace, and removes the company\'s keys from Redis (usage history, spend counters and the ledger stay)', { timeout: 120_000 }, async () => {
+  it("writes no generated Secret into a terminating namespace, and removes the company's keys from Redis (usage history, spend counters and the ledger stay)", { timeout: 120_000 }, async () => {
     const ns = await company();
     await patchSpec(kube, 'GatewaySettings', ns, 'settings', { spendLimits: { company: [{ window: 'daily', usd: 100 }] } });
     const token = generateToken();
@@ -413,20 +433,38 @@ describe('namespace deletion', () => {
       for (const plural of ['gatewaytokens', 'providercredentials', 'gatewaysettings']) {
         await kube.custom.deleteCollectionNamespacedCustomObject({ group: 'gw.io', version: 'v1alpha1', namespace: ns, plural });
       }
-      await eventually('every resource gone', async () => {
-        for (const plural of ['gatewaytokens', 'providercredentials', 'gatewaysettings']) {
-          const list = (await kube.custom.listNamespacedCustomObject({ group: 'gw.io', version: 'v1alpha1', namespace: ns, plural })) as { items: unknown[] };
-          if (list.items.length > 0) return false;
-        }
-        return true;
-      }, 30_000, 100);
+      await eventually(
+        'every resource gone',
+        async () => {
+          for (const plural of ['gatewaytokens', 'providercredentials', 'gatewaysettings']) {
+            const list = (await kube.custom.listNamespacedCustomObject({ group: 'gw.io', version: 'v1alpha1', namespace: ns, plural })) as { items: unknown[] };
+            if (list.items.length > 0) return false;
+          }
+          return true;
+        },
+        30_000,
+        100,
+      );
       await kube.core.replaceNamespaceFinalize({ name: ns, body: { metadata: { name: ns }, spec: { finalizers: [] } } });
-      await eventually('namespace gone', async () => (await kube.core.readNamespace({ name: ns }).then(() => false, () => true)), 20_000, 100);
+      await eventually(
+        'namespace gone',
+        async () =>
+          await kube.core.readNamespace({ name: ns }).then(
+            () => false,
+            () => true,
+          ),
+        20_000,
+        100,
+      );
 
       // Nothing was written into it meanwhile, and the company's runtime keys are gone.
       await eventually('company removed from Redis', async () => (await reader.getCompany(ns)) === null && !(await raw.sismember('gw:companies', ns)));
       const after = await companyKeys();
-      for (const kind of ['records', 'tokens', 'fp:', 'health:', 'leases:', 'sticky:', 'slots:']) expect(after.filter((k) => k.startsWith(kind)), `${kind} after`).toEqual([]);
+      for (const kind of ['records', 'tokens', 'fp:', 'health:', 'leases:', 'sticky:', 'slots:'])
+        expect(
+          after.filter((k) => k.startsWith(kind)),
+          `${kind} after`,
+        ).toEqual([]);
       // Kept, as docs/operator.md says: usage history and spend counters (until their window ends).
       expect(after.some((k) => k === 'usage')).toBe(true);
       expect(after.some((k) => k.startsWith('spend:'))).toBe(true);

@@ -69,7 +69,19 @@ afterAll(async () => {
 });
 
 function credential(name: string, extra: Partial<CredentialRecord> = {}): CredentialRecord {
-  return { company: 'acme', name, provider: 'vendor', kind: 'apiKey', secret: `sk-secret-${name}`, baseUrl: 'http://127.0.0.1:1', authScheme: 'xApiKey', maxConcurrency: 2, models: null, priority: 0, ...extra };
+  return {
+    company: 'acme',
+    name,
+    provider: 'vendor',
+    kind: 'apiKey',
+    secret: `sk-secret-${name}`,
+    baseUrl: 'http://127.0.0.1:1',
+    authScheme: 'xApiKey',
+    maxConcurrency: 2,
+    models: null,
+    priority: 0,
+    ...extra,
+  };
 }
 
 function company(credentials: CredentialRecord[], tokens: CompanyRecords['tokens'] = []): CompanyRecords {
@@ -82,9 +94,27 @@ function leaseRequest(candidates: CredentialRecord[], requestId: string, session
 
 function usageRecord(id: string, extra: Partial<UsageRecord> = {}): UsageRecord {
   return {
-    request_id: id, time: new Date(clock).toISOString(), company: 'acme', address: 'alice@acme.example', endpoint: 'messages', model: 'claude-sonnet-4-5',
-    provider: 'vendor', provider_model: 'claude-sonnet-4-5', credential: 'k1', input_tokens: 10, output_tokens: 5, cache_creation_input_tokens: 1,
-    cache_read_input_tokens: 2, cost_usd: 0.5, status: 200, fault: null, stream: true, duration_ms: 3, ttfb_ms: 1, outcome: 'complete', ...extra,
+    request_id: id,
+    time: new Date(clock).toISOString(),
+    company: 'acme',
+    address: 'alice@acme.example',
+    endpoint: 'messages',
+    model: 'claude-sonnet-4-5',
+    provider: 'vendor',
+    provider_model: 'claude-sonnet-4-5',
+    credential: 'k1',
+    input_tokens: 10,
+    output_tokens: 5,
+    cache_creation_input_tokens: 1,
+    cache_read_input_tokens: 2,
+    cost_usd: 0.5,
+    status: 200,
+    fault: null,
+    stream: true,
+    duration_ms: 3,
+    ttfb_ms: 1,
+    outcome: 'complete',
+    ...extra,
   };
 }
 
@@ -282,7 +312,10 @@ describe.each(IMPLEMENTATIONS)('GatewayState contract: $name', (impl) => {
       { key: 'bob@acme.example', requests: 1, input_tokens: 10, output_tokens: 5, cache_creation_input_tokens: 1, cache_read_input_tokens: 2, cost_usd: 0.25 },
     ]);
     const byRepo = await state.queryUsage({ groupBy: 'repo' });
-    expect(byRepo.map((t) => [t.key, t.requests])).toEqual([['github.com/acme/w', 1], [null, 1]]);
+    expect(byRepo.map((t) => [t.key, t.requests])).toEqual([
+      ['github.com/acme/w', 1],
+      [null, 1],
+    ]);
     const future = new Date(clock + 2 * 86_400_000).toISOString();
     expect(await state.queryUsage({ groupBy: 'model', since: future })).toEqual([]);
   });

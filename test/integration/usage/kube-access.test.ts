@@ -21,10 +21,7 @@ describe('per-company access to Usage and Logs by Kubernetes RBAC', () => {
   let gateway: GatewayProcess;
 
   beforeAll(async () => {
-    [server, vendor] = await Promise.all([
-      startKubeApiServer({ users: [{ name: 'alice' }, { name: 'fiona' }, { name: 'mallory' }] }),
-      startMockProvider(),
-    ]);
+    [server, vendor] = await Promise.all([startKubeApiServer({ users: [{ name: 'alice' }, { name: 'fiona' }, { name: 'mallory' }] }), startMockProvider()]);
     const kc = new KubeConfig();
     kc.loadFromFile(server.kubeconfigPath);
     const rbac = kc.makeApiClient(RbacAuthorizationV1Api);

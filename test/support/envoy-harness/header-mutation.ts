@@ -83,11 +83,7 @@ function check(ctx: MutationContext, op: Operation, name: string, value: Buffer)
   return ctx.rules.disallowIsError ? 'FAIL' : 'IGNORE';
 }
 
-export function applyHeaderMutation(
-  headers: HeaderMap,
-  mutation: HeaderMutation,
-  ctx: MutationContext,
-): MutationResult {
+export function applyHeaderMutation(headers: HeaderMap, mutation: HeaderMutation, ctx: MutationContext): MutationResult {
   for (const raw of mutation.remove_headers ?? []) {
     if (!headerNameIsValid(raw)) {
       ctx.onRejected();

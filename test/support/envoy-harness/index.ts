@@ -15,13 +15,7 @@ import { codecReply } from './codec-reply.js';
 export { splitEvery, splitSeeded } from './chunking.js';
 export { HeaderMap } from './header-map.js';
 export type { MutationRules } from './header-mutation.js';
-export type {
-  AccessLogEntry,
-  ChunkSplitter,
-  EnvoyHarnessOptions,
-  EnvoyHarnessStats,
-  ResponseChunking,
-} from './options.js';
+export type { AccessLogEntry, ChunkSplitter, EnvoyHarnessOptions, EnvoyHarnessStats, ResponseChunking } from './options.js';
 export { GATEWAY_PROCESSING_MODE, type HarnessProcessingMode } from './processing-mode.js';
 export { ACTIONS as OVERLOAD_ACTIONS, readOverloadConfig, type OverloadConfig, type OverloadManager } from './overload.js';
 
@@ -70,19 +64,19 @@ export async function startEnvoyHarness(options: EnvoyHarnessOptions): Promise<E
       ...(headersTimeout > 0 ? { connectionsCheckingInterval: Math.max(20, Math.min(30_000, headersTimeout / 4)) } : {}),
     },
     (req: IncomingMessage, res: ServerResponse) => {
-    const flow = new RequestFlow(req, res, { options: resolved, client, dispatcher, stats, overload, formatLine });
-    const done = flow.run().then(
-      ({ entry, line }) => {
-        accessLog.push(entry);
-        if (line !== undefined) accessLogLines.push(line);
-      },
-      (err: unknown) => {
-        // A harness bug, not an Envoy behaviour: make it loud in the test output.
-        console.error('envoy-harness: request failed inside the harness', err);
-      },
-    );
-    inFlight.add(done);
-    void done.finally(() => inFlight.delete(done));
+      const flow = new RequestFlow(req, res, { options: resolved, client, dispatcher, stats, overload, formatLine });
+      const done = flow.run().then(
+        ({ entry, line }) => {
+          accessLog.push(entry);
+          if (line !== undefined) accessLogLines.push(line);
+        },
+        (err: unknown) => {
+          // A harness bug, not an Envoy behaviour: make it loud in the test output.
+          console.error('envoy-harness: request failed inside the harness', err);
+        },
+      );
+      inFlight.add(done);
+      void done.finally(() => inFlight.delete(done));
     },
   );
   server.maxHeadersCount = 0;

@@ -22,8 +22,13 @@ import { randomUUID } from 'node:crypto';
 import type { ProtoStruct, ProtoValue } from '../../../src/extproc/proto.js';
 import type { HeaderMap } from './header-map.js';
 
-interface RuntimeUInt { default_value: number }
-interface ComparisonDoc { op: 'EQ' | 'GE' | 'LE'; value: RuntimeUInt }
+interface RuntimeUInt {
+  default_value: number;
+}
+interface ComparisonDoc {
+  op: 'EQ' | 'GE' | 'LE';
+  value: RuntimeUInt;
+}
 export interface AccessLogFilterDoc {
   status_code_filter?: { comparison: ComparisonDoc };
   response_flag_filter?: { flags?: string[] };
@@ -34,7 +39,11 @@ export interface AccessLogFilterDoc {
     match_if_key_not_found?: boolean;
   };
 }
-interface FormatDoc { json_format?: Record<string, unknown>; text_format?: string; content_type?: string }
+interface FormatDoc {
+  json_format?: Record<string, unknown>;
+  text_format?: string;
+  content_type?: string;
+}
 export interface LocalReplyConfigDoc {
   mappers?: Array<{
     filter: AccessLogFilterDoc;
@@ -80,7 +89,10 @@ function matches(filter: AccessLogFilterDoc, status: number, ctx: ReplyContext):
     const { matcher, match_if_key_not_found: ifMissing } = filter.metadata_filter;
     let value: ProtoValue | undefined = { structValue: ctx.metadata[matcher.filter] };
     for (const { key } of matcher.path) value = value?.structValue?.fields?.[key];
-    if (value === undefined || (value.structValue === undefined && value.stringValue === undefined && value.numberValue === undefined && value.boolValue === undefined && value.listValue === undefined)) {
+    if (
+      value === undefined ||
+      (value.structValue === undefined && value.stringValue === undefined && value.numberValue === undefined && value.boolValue === undefined && value.listValue === undefined)
+    ) {
       return ifMissing ?? true;
     }
     const exact = matcher.value.string_match?.exact;

@@ -79,7 +79,8 @@ export function readOverloadConfig(section: unknown): OverloadConfig {
     const name = action.name ?? '';
     if (!known.has(name)) throw new Error(`envoy-harness: overload action ${name || '(unnamed)'} is not modelled`);
     for (const trigger of action.triggers ?? []) {
-      if (trigger.name !== FIXED_HEAP || maxHeapBytes === undefined) throw new Error(`envoy-harness: overload action ${name} triggered by ${trigger.name ?? '(unnamed)'}, which is not a configured fixed_heap monitor`);
+      if (trigger.name !== FIXED_HEAP || maxHeapBytes === undefined)
+        throw new Error(`envoy-harness: overload action ${name} triggered by ${trigger.name ?? '(unnamed)'}, which is not a configured fixed_heap monitor`);
       if (trigger.scaled !== undefined || trigger.threshold?.value === undefined) throw new Error(`envoy-harness: overload action ${name}: only threshold triggers are modelled`);
       // An action's state is the highest over its triggers; with threshold triggers, the lowest threshold wins.
       thresholds.set(name, Math.min(thresholds.get(name) ?? 1, trigger.threshold.value));

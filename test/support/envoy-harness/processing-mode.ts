@@ -44,7 +44,6 @@ function responseBodyMode(mode: BodySendMode | undefined): HarnessProcessingMode
   throw new UnsupportedModeError(`harness: response_body_mode ${literal} is not reproduced`);
 }
 
-
 /**
  * Current Envoy's merge of a mode_override: request_header_mode is ignored,
  * DEFAULT header/trailer modes keep the current value, and body modes are

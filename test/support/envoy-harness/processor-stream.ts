@@ -13,13 +13,7 @@
  */
 import type * as grpc from '@grpc/grpc-js';
 import { Metadata } from '@grpc/grpc-js';
-import {
-  openProcessStream,
-  type ProcessClientStream,
-  type ProcessingRequest,
-  type ProcessingResponse,
-  type ProtocolConfiguration,
-} from '../../../src/extproc/proto.js';
+import { openProcessStream, type ProcessClientStream, type ProcessingRequest, type ProcessingResponse, type ProtocolConfiguration } from '../../../src/extproc/proto.js';
 import type { EnvoyHarnessStats } from './options.js';
 
 export type AnswerKind = 'request_headers' | 'request_body' | 'request_trailers' | 'response_headers' | 'response_body' | 'response_trailers';

@@ -8,13 +8,7 @@ import { randomBytes, randomUUID } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type * as grpc from '@grpc/grpc-js';
 import type { Dispatcher } from 'undici';
-import {
-  statusCodeNumber,
-  type CommonResponse,
-  type ImmediateResponse,
-  type ProcessingResponse,
-  type ProtoStruct,
-} from '../../../src/extproc/proto.js';
+import { statusCodeNumber, type CommonResponse, type ImmediateResponse, type ProcessingResponse, type ProtoStruct } from '../../../src/extproc/proto.js';
 import type { StreamFacts } from './access-log-format.js';
 import { Downstream } from './downstream.js';
 import { rewriteLocalReply } from './local-reply.js';
@@ -204,10 +198,7 @@ export class RequestFlow {
     this.removeContentLengthIfStreamed('request', this.headers);
 
     if (this.mode.request_header_mode === 'SEND') {
-      const outcome = await this.proc.exchange(
-        { request_headers: { headers: { headers: this.headers.toProto() }, end_of_stream: hasBody ? undefined : true } },
-        'request_headers',
-      );
+      const outcome = await this.proc.exchange({ request_headers: { headers: { headers: this.headers.toProto() }, end_of_stream: hasBody ? undefined : true } }, 'request_headers');
       const common = this.answer(outcome)?.request_headers?.response;
       if (common) this.applyHeadersAnswer(common, 'request');
     }
@@ -268,15 +259,7 @@ export class RequestFlow {
     this.upstreamAddress = await resolveUpstreamAddress(target.base);
     this.stats.upstream_requests[cluster] = (this.stats.upstream_requests[cluster] ?? 0) + 1;
     this.stats.upstream_hosts[target.base.host] = (this.stats.upstream_hosts[target.base.host] ?? 0) + 1;
-    const routed = await forward(
-      this.env.dispatcher,
-      target.base,
-      this.headers,
-      body,
-      this.options,
-      this.upstreamAbort.signal,
-      trailers,
-    );
+    const routed = await forward(this.env.dispatcher, target.base, this.headers, body, this.options, this.upstreamAbort.signal, trailers);
     if (routed.details === 'via_upstream') this.firstUpstreamRxAt = Date.now();
     this.checkStopped();
     if (routed.local) return this.localRouted(routed);
@@ -450,10 +433,7 @@ export class RequestFlow {
     /** Bytes sent to the processor and not yet written to the client (flowControl). */
     let backlog = 0;
     const send = (piece: Buffer, endOfStream: boolean): void => {
-      const answer = this.proc.exchange(
-        { response_body: { body: piece, end_of_stream: endOfStream ? true : undefined } },
-        'response_body',
-      );
+      const answer = this.proc.exchange({ response_body: { body: piece, end_of_stream: endOfStream ? true : undefined } }, 'response_body');
       backlog += piece.length;
       delivered = delivered.then(async () => {
         try {
@@ -576,12 +556,7 @@ export class RequestFlow {
   }
 
   /** BUFFERED body answer: headers are still held, so header mutations count. */
-  private applyBufferedBodyAnswer(
-    common: CommonResponse,
-    headers: HeaderMap,
-    body: Buffer,
-    direction: 'request' | 'response',
-  ): Buffer {
+  private applyBufferedBodyAnswer(common: CommonResponse, headers: HeaderMap, body: Buffer, direction: 'request' | 'response'): Buffer {
     if (common.header_mutation) this.mutate(headers, common, false);
     this.routeCacheFrom(common, direction);
     const mutation = common.body_mutation;
@@ -589,11 +564,7 @@ export class RequestFlow {
     const declared = headers.getString('content-length');
     const replacement = mutation.mutation === 'body' ? (mutation.body ?? Buffer.alloc(0)) : Buffer.alloc(0);
     if (declared !== undefined && /^\d+$/.test(declared) && Number(declared) !== replacement.length) {
-      this.ownReply(
-        this.options.statusOnError,
-        'ext_proc_error{mismatch_between_content_length_and_the_length_of_the_mutated_body}',
-        '',
-      );
+      this.ownReply(this.options.statusOnError, 'ext_proc_error{mismatch_between_content_length_and_the_length_of_the_mutated_body}', '');
     }
     if (mutation.mutation === 'body') return replacement;
     if (mutation.mutation === 'clear_body' && mutation.clear_body) return Buffer.alloc(0);

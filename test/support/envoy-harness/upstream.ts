@@ -124,12 +124,7 @@ export function idleTimeoutReply(): RoutedResponse {
 }
 
 function connectFailure(reason: string): RoutedResponse {
-  return routerReply(
-    503,
-    `upstream connect error or disconnect/reset before headers. reset reason: ${reason}`,
-    `upstream_reset_before_response_started{${reason}}`,
-    ['UF'],
-  );
+  return routerReply(503, `upstream connect error or disconnect/reset before headers. reset reason: ${reason}`, `upstream_reset_before_response_started{${reason}}`, ['UF']);
 }
 
 export async function forward(
@@ -170,11 +165,7 @@ export async function forward(
     if (value === undefined || isHopByHop(name)) continue;
     for (const v of Array.isArray(value) ? value : [value]) out.add(name, v);
   }
-  const noBody =
-    method === 'HEAD' ||
-    response.statusCode === 204 ||
-    response.statusCode === 304 ||
-    out.getString('content-length') === '0';
+  const noBody = method === 'HEAD' || response.statusCode === 204 || response.statusCode === 304 || out.getString('content-length') === '0';
   if (noBody) response.body.resume();
   return {
     status: response.statusCode,
@@ -246,7 +237,10 @@ async function forwardTls(base: URL, requestHeaders: HeaderMap, body: Buffer, op
   if (body.length > 0 || hasTrailers) stream.end(body);
   const responseTrailers = new HeaderMap();
   stream.on('trailers', (t: IncomingHttpHeaders) => {
-    for (const [name, value] of headerMapOf(t).toProto().map((h) => [h.key ?? '', h.raw_value ?? Buffer.alloc(0)] as const)) responseTrailers.add(name, value);
+    for (const [name, value] of headerMapOf(t)
+      .toProto()
+      .map((h) => [h.key ?? '', h.raw_value ?? Buffer.alloc(0)] as const))
+      responseTrailers.add(name, value);
   });
   stream.on('close', () => session.close());
   if (options.routeIdleTimeoutMs !== undefined) stream.setTimeout(options.routeIdleTimeoutMs, () => stream.close(h2.NGHTTP2_CANCEL));

@@ -115,7 +115,15 @@ describe('the command definitions', () => {
 
   it('parse with no arguments but the required ones', () => {
     for (const c of COMMANDS) {
-      expect(() => parseCommandLine(c, c.positionals.map(() => 'x'), {}), c.name).not.toThrow();
+      expect(
+        () =>
+          parseCommandLine(
+            c,
+            c.positionals.map(() => 'x'),
+            {},
+          ),
+        c.name,
+      ).not.toThrow();
     }
   });
 

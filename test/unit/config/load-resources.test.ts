@@ -73,7 +73,8 @@ spec:
       'gateway.yaml document 1 (GatewaySettings settings): spec.models.provider_a.enabled[0]: "provider_a:some/model" carries a provider prefix; name the model as that provider knows it, under that provider',
     ]);
     // Real zones pass, whatever their spelling in the database.
-    for (const zone of ['UTC', 'Europe/Paris', 'America/Argentina/Buenos_Aires', 'Etc/GMT+5']) expect(() => loadResources(SETTINGS.replace('repositoryAttribution: true', `spendLimits: { timeZone: ${zone} }`))).not.toThrow();
+    for (const zone of ['UTC', 'Europe/Paris', 'America/Argentina/Buenos_Aires', 'Etc/GMT+5'])
+      expect(() => loadResources(SETTINGS.replace('repositoryAttribution: true', `spendLimits: { timeZone: ${zone} }`))).not.toThrow();
   });
 
   it('reads a valid multi-document file into its four kinds', () => {
@@ -138,14 +139,16 @@ spec:
       /^gateway\.yaml document 7 \(GatewayToken ci\): defined twice$/,
       /^gateway\.yaml document 8: YAML /,
     ];
-    for (const pattern of expected) expect(problems.some((p) => pattern.test(p)), `${pattern} in\n${problems.join('\n')}`).toBe(true);
+    for (const pattern of expected)
+      expect(
+        problems.some((p) => pattern.test(p)),
+        `${pattern} in\n${problems.join('\n')}`,
+      ).toBe(true);
     expect(problems).toHaveLength(expected.length);
   });
 
   it('names the field path of a missing environment variable', () => {
-    expect(problemsOf(SECRET.replace('sk-ant-api03-example', 'a-${A}-${B}'), { A: 'x' })).toEqual([
-      'gateway.yaml document 1.stringData.apiKey: environment variable B is not set',
-    ]);
+    expect(problemsOf(SECRET.replace('sk-ant-api03-example', 'a-${A}-${B}'), { A: 'x' })).toEqual(['gateway.yaml document 1.stringData.apiKey: environment variable B is not set']);
   });
 
   it.each([
@@ -153,7 +156,11 @@ spec:
     ['a wrong type', CREDENTIAL + '  maxConcurrency: many\n', /\/spec\/maxConcurrency must be integer/],
     ['a value out of range', CREDENTIAL + '  priority: 5000\n', /\/spec\/priority must be <= 1000/],
     ['a bad base address', CREDENTIAL + '  baseUrl: ftp://x\n', /\/spec\/baseUrl must match pattern/],
-    ['a bad spend window', SETTINGS + '  spendLimits: { perToken: [{ window: hourly, usd: 5 }] }\n', /\/spec\/spendLimits\/perToken\/0\/window must be equal to one of the allowed values \(daily, weekly, monthly\)/],
+    [
+      'a bad spend window',
+      SETTINGS + '  spendLimits: { perToken: [{ window: hourly, usd: 5 }] }\n',
+      /\/spec\/spendLimits\/perToken\/0\/window must be equal to one of the allowed values \(daily, weekly, monthly\)/,
+    ],
     ['an unknown top-level field', TOKEN + 'extra: 1\n', /\/ must NOT have additional properties \(extra\)/],
     ['a name that is not DNS-1123', TOKEN.replace('name: ci', 'name: CI_Token'), /metadata\.name must be a DNS-1123 name/],
     ['a missing name', TOKEN.replace('name: ci, ', ''), /metadata\.name must be a DNS-1123 name/],
@@ -164,7 +171,10 @@ spec:
     ['a document that is a scalar', 'hello\n', /expected a mapping with apiVersion, kind, metadata/],
   ])('reports %s', (_, text, pattern) => {
     const problems = problemsOf(text);
-    expect(problems.some((p) => pattern.test(p)), problems.join('\n')).toBe(true);
+    expect(
+      problems.some((p) => pattern.test(p)),
+      problems.join('\n'),
+    ).toBe(true);
   });
 
   it('treats the same name in different namespaces or kinds as different documents', () => {

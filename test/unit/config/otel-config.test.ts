@@ -68,14 +68,23 @@ describe('OpenTelemetry configuration', () => {
       OTEL_EXPORTER_OTLP_CERTIFICATE: '/nonexistent/ca.pem',
     });
     const text = problems.join('\n');
-    for (const fragment of ['http:// or https://', 'PROTOCOL must be one of', 'HEADERS: every entry must be key=value', 'OTEL_TRACES_SAMPLER must be', 'OTEL_TRACES_SAMPLER_ARG', 'CERTIFICATE /nonexistent/ca.pem']) {
+    for (const fragment of [
+      'http:// or https://',
+      'PROTOCOL must be one of',
+      'HEADERS: every entry must be key=value',
+      'OTEL_TRACES_SAMPLER must be',
+      'OTEL_TRACES_SAMPLER_ARG',
+      'CERTIFICATE /nonexistent/ca.pem',
+    ]) {
       expect(text).toContain(fragment);
     }
     expect(text).not.toContain('supersecretvalue');
   });
 
   it('takes the otel: mapping of a file over the environment, and rejects unknown keys', () => {
-    const file = otelFile('otel:\n  endpoint: http://from-file:4318\n  protocol: http/json\n  headers: { x-tenant: file }\n  traces:\n    endpoint: http://traces-file:4318/v1/traces\n  serviceName: filed\n  sampler: always_off\n');
+    const file = otelFile(
+      'otel:\n  endpoint: http://from-file:4318\n  protocol: http/json\n  headers: { x-tenant: file }\n  traces:\n    endpoint: http://traces-file:4318/v1/traces\n  serviceName: filed\n  sampler: always_off\n',
+    );
     const { config, problems } = read({ OTEL_EXPORTER_OTLP_ENDPOINT: 'http://from-env:4318', OTEL_SERVICE_NAME: 'env' }, file);
     expect(problems).toEqual([]);
     expect(config.traces).toMatchObject({ url: 'http://traces-file:4318/v1/traces', protocol: 'http/json', headers: { 'x-tenant': 'file' } });

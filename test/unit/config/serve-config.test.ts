@@ -62,21 +62,18 @@ describe('readServeConfig', () => {
   });
 
   it('reads options from argv and the environment, argv first', () => {
-    const config = readServeConfig(
-      ['--file', 'a.yaml', '--port', '18080', '--prefix=/api', '--max-body-mb', '1.5', '--redis', 'redis://127.0.0.1:6379'],
-      {
-        GW_CONFIG: 'b.yaml',
-        GW_PORT: '9999',
-        GW_HOST: '0.0.0.0',
-        GW_ADMIN_PORT: '0',
-        GW_ADMIN_TOKEN: 'a-long-enough-admin-token',
-        GW_LEASE_TTL_MS: '5000',
-        GW_SLOT_TTL_MS: '6000',
-        GW_SHUTDOWN_GRACE_MS: '100',
-        GW_LOG_LEVEL: 'debug',
-        GW_ENCRYPTION_KEY: KEY.toString('base64'),
-      },
-    );
+    const config = readServeConfig(['--file', 'a.yaml', '--port', '18080', '--prefix=/api', '--max-body-mb', '1.5', '--redis', 'redis://127.0.0.1:6379'], {
+      GW_CONFIG: 'b.yaml',
+      GW_PORT: '9999',
+      GW_HOST: '0.0.0.0',
+      GW_ADMIN_PORT: '0',
+      GW_ADMIN_TOKEN: 'a-long-enough-admin-token',
+      GW_LEASE_TTL_MS: '5000',
+      GW_SLOT_TTL_MS: '6000',
+      GW_SHUTDOWN_GRACE_MS: '100',
+      GW_LOG_LEVEL: 'debug',
+      GW_ENCRYPTION_KEY: KEY.toString('base64'),
+    });
     expect(config).toMatchObject({
       file: 'a.yaml',
       port: 18080,
@@ -108,11 +105,14 @@ describe('readServeConfig', () => {
   });
 
   it('reports every problem together', () => {
-    const problems = problemsOf(['--prefix', 'api/', '--port', 'http', '--admin-port', '70000', '--redis', 'http://localhost:6379', '--max-body-mb', '0', '--admin-token-file', '/nonexistent/gw-admin-token'], {
-      GW_LEASE_TTL_MS: '-1',
-      GW_SLOT_TTL_MS: 'soon',
-      GW_UPSTREAM_HEADERS_TIMEOUT_MS: '0',
-    });
+    const problems = problemsOf(
+      ['--prefix', 'api/', '--port', 'http', '--admin-port', '70000', '--redis', 'http://localhost:6379', '--max-body-mb', '0', '--admin-token-file', '/nonexistent/gw-admin-token'],
+      {
+        GW_LEASE_TTL_MS: '-1',
+        GW_SLOT_TTL_MS: 'soon',
+        GW_UPSTREAM_HEADERS_TIMEOUT_MS: '0',
+      },
+    );
     const expected = [
       /^--prefix must start with \/ and not end with \/, got "api\/"$/,
       /^--admin-token-file \/nonexistent\/gw-admin-token: /,
@@ -125,7 +125,11 @@ describe('readServeConfig', () => {
       /^GW_SLOT_TTL_MS must be a positive number, got "soon"$/,
       /^GW_UPSTREAM_HEADERS_TIMEOUT_MS must be a positive number, got "0"$/,
     ];
-    for (const pattern of expected) expect(problems.some((p) => pattern.test(p)), `${pattern} in\n${problems.join('\n')}`).toBe(true);
+    for (const pattern of expected)
+      expect(
+        problems.some((p) => pattern.test(p)),
+        `${pattern} in\n${problems.join('\n')}`,
+      ).toBe(true);
     expect(problems).toHaveLength(expected.length);
   });
 

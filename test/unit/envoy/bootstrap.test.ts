@@ -36,7 +36,7 @@ function problemsOf(run: () => unknown): readonly string[] {
 }
 
 describe('envoyBootstrap routes and clusters', () => {
-  it('routes by the processor\'s cluster header to two dynamic forward proxy clusters, one per scheme', () => {
+  it("routes by the processor's cluster header to two dynamic forward proxy clusters, one per scheme", () => {
     const { routes, cluster, clusters } = parts(settings());
     const forwarding = routes.filter((r) => r.route);
     expect(forwarding.map((r) => r.route.cluster)).toEqual([DYNAMIC_CLUSTERS.https, DYNAMIC_CLUSTERS.http]);
@@ -80,7 +80,7 @@ describe('envoyBootstrap routes and clusters', () => {
     expect(routes.filter((r) => !r.route)).toHaveLength(1);
   });
 
-  it('verifies TLS providers against the CA with SNI and SAN from the request\'s host; plain HTTP only for the http cluster', () => {
+  it("verifies TLS providers against the CA with SNI and SAN from the request's host; plain HTTP only for the http cluster", () => {
     const { cluster } = parts(settings({ upstreamCaFile: '/etc/gw/ca.pem' }));
     const tlsCluster = cluster(DYNAMIC_CLUSTERS.https);
     expect(tlsCluster.transport_socket.name).toBe('envoy.transport_sockets.tls');
@@ -135,11 +135,7 @@ describe('envoyBootstrap ext_proc and connection manager', () => {
     const early = hcm.early_header_mutation_extensions;
     expect(early).toHaveLength(1);
     expect(early[0].name).toBe('envoy.http.early_header_mutation.header_mutation');
-    expect(early[0].typed_config.mutations).toEqual([
-      { remove: ROUTE_HEADER },
-      { remove: UPSTREAM_HOST_HEADER },
-      { remove_on_match: { key_matcher: { prefix: 'x-envoy-' } } },
-    ]);
+    expect(early[0].typed_config.mutations).toEqual([{ remove: ROUTE_HEADER }, { remove: UPSTREAM_HOST_HEADER }, { remove_on_match: { key_matcher: { prefix: 'x-envoy-' } } }]);
     expect(hcm.internal_address_config).toBeUndefined();
   });
 
@@ -215,7 +211,7 @@ describe('envoyBootstrap ext_proc and connection manager', () => {
     expect(hcm.route_config.virtual_hosts[0].routes.filter((r: J) => r.route).every((r: J) => r.route.idle_timeout === '600s')).toBe(true);
   });
 
-  it('uses the default 40 MiB buffer, above the gateway\'s 32 MiB body limit', () => {
+  it("uses the default 40 MiB buffer, above the gateway's 32 MiB body limit", () => {
     const { listener } = parts(DEFAULT_ENVOY_SETTINGS);
     expect(listener.per_connection_buffer_limit_bytes).toBe(40 * 1024 * 1024);
     expect(DEFAULT_ENVOY_SETTINGS.bufferLimitBytes).toBeGreaterThan(DEFAULT_ENVOY_SETTINGS.maxBodyBytes);
@@ -285,7 +281,7 @@ describe('settings validation', () => {
     ]);
   });
 
-  it('refuses an idle timeout below the SDKs\' 10-minute wait for a non-streaming answer', () => {
+  it("refuses an idle timeout below the SDKs' 10-minute wait for a non-streaming answer", () => {
     const problems = problemsOf(() => resolveEnvoySettings({ streamIdleTimeoutSeconds: 300 }));
     expect(problems).toEqual([expect.stringMatching(/streamIdleTimeoutSeconds .* must be at least 600/)]);
     expect(resolveEnvoySettings({ streamIdleTimeoutSeconds: 600 }).streamIdleTimeoutSeconds).toBe(600);

@@ -33,7 +33,7 @@ describe('caller request bounds in the generated bootstrap', () => {
     expect(hcm.stream_idle_timeout).toBe('900s');
   });
 
-  it('bounds header count and size above the processor\'s limits, so the processor normally answers first', () => {
+  it("bounds header count and size above the processor's limits, so the processor normally answers first", () => {
     const { hcm } = parts();
     expect(hcm.max_request_headers_kb).toBe(MAX_REQUEST_HEADERS_KB);
     expect(MAX_REQUEST_HEADERS_KB * 1024).toBeGreaterThan(DEFAULT_PIPELINE_CONFIG.maxRequestHeaderBytes);
@@ -43,7 +43,7 @@ describe('caller request bounds in the generated bootstrap', () => {
     expect(MAX_HEADERS_COUNT).toBeGreaterThan(DEFAULT_PIPELINE_CONFIG.maxRequestHeaders);
   });
 
-  it('caps the caller listener\'s open connections through the runtime key Envoy reads for it', () => {
+  it("caps the caller listener's open connections through the runtime key Envoy reads for it", () => {
     const { bootstrap, listener } = parts(1000);
     const layers: J[] = bootstrap.layered_runtime.layers;
     expect(layers[0].static_layer).toEqual({ [`envoy.resource_limits.listener.${listener.name}.connection_limit`]: 2000 });
@@ -97,7 +97,7 @@ describe('local_reply_config in the generated bootstrap', () => {
     }
   });
 
-  it('maps Envoy\'s statuses to the catalogue\'s faults, and upstream failures by their response flags', () => {
+  it("maps Envoy's statuses to the catalogue's faults, and upstream failures by their response flags", () => {
     const rest: J[] = parts().mappers.slice(1);
     const byStatus = new Map<number, string>();
     for (const m of rest) {

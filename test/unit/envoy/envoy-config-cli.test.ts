@@ -63,7 +63,7 @@ describe('gw envoy-config', () => {
     expect(preresolved(result.stdout)).toEqual(['api.anthropic.com:443', 'openrouter.ai:443', 'ollama.local:11434', 'api.example.com:443']);
   });
 
-  it('reads a values file; flags win, and a processor flag replaces the file\'s processor of either kind', async () => {
+  it("reads a values file; flags win, and a processor flag replaces the file's processor of either kind", async () => {
     const dir = tmp();
     const values = join(dir, 'values.yaml');
     writeFileSync(values, ['listenPort: 10000', 'processorSocket: /run/gw/p.sock', 'providers: [https://openrouter.ai/api]', 'bufferLimitMb: 48', 'messageTimeoutSeconds: 12'].join('\n'));

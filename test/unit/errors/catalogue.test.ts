@@ -14,7 +14,10 @@ function documentedRows(): Array<{ status: number; fault: string; type: string; 
   return DOC.split('\n')
     .filter((line) => /^\| \d{3} \|/.test(line))
     .map((line) => {
-      const cells = line.split('|').slice(1, -1).map((c) => c.trim());
+      const cells = line
+        .split('|')
+        .slice(1, -1)
+        .map((c) => c.trim());
       return { status: Number(cells[0]), fault: (cells[1] ?? '').replaceAll('`', ''), type: (cells[2] ?? '').replaceAll('`', ''), when: cells[3] ?? '' };
     });
 }

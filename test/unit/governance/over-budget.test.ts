@@ -12,7 +12,7 @@ describe('402 over_budget', () => {
     expect(error.headers).toEqual([['retry-after', '3600']]);
   });
 
-  it('says when only this request\'s reservation would pass the limit, with what is spent and reserved', () => {
+  it("says when only this request's reservation would pass the limit, with what is spent and reserved", () => {
     const error = overBudget(CHECK, NOW, { spentMicros: 2_500, reservedMicros: 50_000 });
     expect(error.message).toBe(
       "gw: this request would pass the daily per-token spend limit of $0.01: $0.002500 is spent or reserved, and the request's worst case of $0.05 (its body as input plus max_tokens of output) is reserved before it is forwarded; a smaller max_tokens may fit, otherwise the limit resets at 2026-11-26T00:00:00.000Z",

@@ -25,7 +25,14 @@ describe('costOf', () => {
 
   it('prices each part of a TTL split at its own rate', () => {
     // 1000×3 + 500×15 + 500×3.75 + 1500×6 + 3000×0.3 = 22 275 µ$
-    const split = usage({ input_tokens: 1000, output_tokens: 500, cache_creation_input_tokens: 2000, cache_read_input_tokens: 3000, cache_creation_5m_input_tokens: 500, cache_creation_1h_input_tokens: 1500 });
+    const split = usage({
+      input_tokens: 1000,
+      output_tokens: 500,
+      cache_creation_input_tokens: 2000,
+      cache_read_input_tokens: 3000,
+      cache_creation_5m_input_tokens: 500,
+      cache_creation_1h_input_tokens: 1500,
+    });
     expect(costOf(split, SONNET)).toBe(0.022275);
   });
 

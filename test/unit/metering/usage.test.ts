@@ -40,7 +40,13 @@ describe('mergeUsage', () => {
   });
 
   it('lets a later report win field by field and keeps what it leaves out', () => {
-    const start = { input_tokens: 25, output_tokens: 1, cache_creation_input_tokens: 1200, cache_read_input_tokens: 300, cache_creation: { ephemeral_5m_input_tokens: 200, ephemeral_1h_input_tokens: 1000 } };
+    const start = {
+      input_tokens: 25,
+      output_tokens: 1,
+      cache_creation_input_tokens: 1200,
+      cache_read_input_tokens: 300,
+      cache_creation: { ephemeral_5m_input_tokens: 200, ephemeral_1h_input_tokens: 1000 },
+    };
     expect(merged(start, { output_tokens: 15 })).toEqual({
       input_tokens: 25,
       output_tokens: 15,

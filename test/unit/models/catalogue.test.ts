@@ -48,7 +48,7 @@ describe('findListedModel', () => {
 });
 
 describe('normalizedSpellings', () => {
-  it('gives a listed model\'s normalized id first, then its aliases', () => {
+  it("gives a listed model's normalized id first, then its aliases", () => {
     const sonnet = findListedModel('vendor', 'claude-sonnet-4-5-20250929')?.model;
     expect(sonnet && normalizedSpellings(sonnet)).toEqual(['claudesonnet4520250929', 'claudesonnet45']);
     const haiku3 = findListedModel('vendor', 'claude-3-haiku-20240307')?.model;
@@ -98,10 +98,7 @@ describe('vendorPrice', () => {
     expect(vendorPrice('claude-3-haiku-20240307')).toEqual({ input: 0.25, output: 1.25, cacheWrite5m: 0.3125, cacheWrite1h: 0.5, cacheRead: 0.025 });
   });
 
-  it.each(['gpt-4o', 'llama3:8b', 'anthropic/claude-sonnet-4.5', 'claude', 'claude-instant-1.2', 'deepseek-chat', 'my-gw-model', ''])(
-    'does not price the non-Claude id %j',
-    (id) => {
-      expect(vendorPrice(id)).toBeUndefined();
-    },
-  );
+  it.each(['gpt-4o', 'llama3:8b', 'anthropic/claude-sonnet-4.5', 'claude', 'claude-instant-1.2', 'deepseek-chat', 'my-gw-model', ''])('does not price the non-Claude id %j', (id) => {
+    expect(vendorPrice(id)).toBeUndefined();
+  });
 });

@@ -26,7 +26,9 @@ describe('conditionEvents', () => {
   });
 
   it('announces a revocation once, as a Normal event with the address', () => {
-    expect(conditionEvents(was('True', 'Reconciled'), tokenRevoked)).toEqual([{ type: 'Normal', reason: 'TokenRevoked', message: 'token ci@acme.example is revoked: its next request fails with 401' }]);
+    expect(conditionEvents(was('True', 'Reconciled'), tokenRevoked)).toEqual([
+      { type: 'Normal', reason: 'TokenRevoked', message: 'token ci@acme.example is revoked: its next request fails with 401' },
+    ]);
     expect(conditionEvents(undefined, tokenRevoked).map((e) => e.reason)).toEqual(['TokenRevoked']);
   });
 
@@ -54,7 +56,11 @@ describe('conditionEvents', () => {
   });
 
   it('names the Secret and key of a generated token, never its value', () => {
-    expect(tokenGeneratedEvent('ci-gwct', 'token')).toEqual({ type: 'Normal', reason: 'TokenGenerated', message: 'generated a token and wrote it once to Secret ci-gwct (key "token"); only its hash is stored' });
+    expect(tokenGeneratedEvent('ci-gwct', 'token')).toEqual({
+      type: 'Normal',
+      reason: 'TokenGenerated',
+      message: 'generated a token and wrote it once to Secret ci-gwct (key "token"); only its hash is stored',
+    });
   });
 });
 
@@ -64,7 +70,14 @@ describe('EventRecorder', () => {
     const unexpected = async (): Promise<never> => {
       throw new Error('unexpected write');
     };
-    const writer: KubeWriter = { createEvent: async (e) => void sent.push(e), patchStatus: unexpected, setFinalizers: unexpected, createSecret: unexpected, readSecret: unexpected, deleteSecret: unexpected };
+    const writer: KubeWriter = {
+      createEvent: async (e) => void sent.push(e),
+      patchStatus: unexpected,
+      setFinalizers: unexpected,
+      createSecret: unexpected,
+      readSecret: unexpected,
+      deleteSecret: unexpected,
+    };
     return { rec: new EventRecorder(writer, 'pod-1', createLogger('silent'), new OperatorMetrics(false)), sent };
   }
   const cred = (status?: ClusterCredential['status']): ClusterCredential => ({

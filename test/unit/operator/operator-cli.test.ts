@@ -64,7 +64,9 @@ describe('kubeErrorLine', () => {
   });
 
   it('keeps other API errors to their status and message, and any error to its first line', () => {
-    expect(kubeErrorLine(new ApiException(409, 'x', JSON.stringify({ message: 'the object has been modified', reason: 'Conflict' }), {}))).toBe('Kubernetes API error 409 Conflict: the object has been modified');
+    expect(kubeErrorLine(new ApiException(409, 'x', JSON.stringify({ message: 'the object has been modified', reason: 'Conflict' }), {}))).toBe(
+      'Kubernetes API error 409 Conflict: the object has been modified',
+    );
     expect(kubeErrorLine(new Error('connect ECONNREFUSED 127.0.0.1:6443\n    at stack'))).toBe('connect ECONNREFUSED 127.0.0.1:6443');
   });
 });

@@ -53,18 +53,54 @@ describe('readOperatorConfig', () => {
   });
 
   it('--postgres runs the usage exporter in the operator; a bad URL is reported with the rest', () => {
-    const config = readOperatorConfig(['--redis', 'redis://127.0.0.1:6379', '--kubeconfig', kubeconfig, '--postgres', 'postgres://gw@db:5432/gw?sslmode=verify-full', '--usage-retention-days', '400'], { GW_ENCRYPTION_KEY: KEY, PGPASSWORD: 'pw' }, where);
+    const config = readOperatorConfig(
+      ['--redis', 'redis://127.0.0.1:6379', '--kubeconfig', kubeconfig, '--postgres', 'postgres://gw@db:5432/gw?sslmode=verify-full', '--usage-retention-days', '400'],
+      { GW_ENCRYPTION_KEY: KEY, PGPASSWORD: 'pw' },
+      where,
+    );
     expect(config.usage).toMatchObject({ postgresUrl: 'postgres://gw@db:5432/gw?sslmode=verify-full', postgresPassword: 'pw', retentionDays: 400 });
     expect(problemsOf(['--redis', 'redis://x', '--kubeconfig', kubeconfig, '--postgres', 'mysql://db'], { GW_ENCRYPTION_KEY: KEY })).toContain('--postgres must be a postgres:// or postgresql:// URL');
   });
 
   it('reads every option, the key from a file, and in-cluster config inside a Pod', () => {
     const config = readOperatorConfig(
-      ['--redis', 'rediss://r:6380', '--encryption-key-file', keyFile, '-n', 'acme', '--lease-name', 'gw', '--lease-namespace', 'gw-system', '--identity', 'me', '--resync-seconds', '5', '--admin-port', '0', '--lease-duration-seconds', '4', '--workers', '2'],
+      [
+        '--redis',
+        'rediss://r:6380',
+        '--encryption-key-file',
+        keyFile,
+        '-n',
+        'acme',
+        '--lease-name',
+        'gw',
+        '--lease-namespace',
+        'gw-system',
+        '--identity',
+        'me',
+        '--resync-seconds',
+        '5',
+        '--admin-port',
+        '0',
+        '--lease-duration-seconds',
+        '4',
+        '--workers',
+        '2',
+      ],
       { KUBERNETES_SERVICE_HOST: '10.0.0.1' },
       { ...where, inClusterTokenFile: tokenFile },
     );
-    expect(config).toMatchObject({ redisUrl: 'rediss://r:6380', kube: { kind: 'in-cluster' }, namespace: 'acme', leaseName: 'gw', leaseNamespace: 'gw-system', identity: 'me', resyncSeconds: 5, adminPort: 0, leaseDurationSeconds: 4, workers: 2 });
+    expect(config).toMatchObject({
+      redisUrl: 'rediss://r:6380',
+      kube: { kind: 'in-cluster' },
+      namespace: 'acme',
+      leaseName: 'gw',
+      leaseNamespace: 'gw-system',
+      identity: 'me',
+      resyncSeconds: 5,
+      adminPort: 0,
+      leaseDurationSeconds: 4,
+      workers: 2,
+    });
     expect(config.encryptionKey.equals(Buffer.alloc(32, 9))).toBe(true);
   });
 
@@ -83,7 +119,9 @@ describe('readOperatorConfig', () => {
   });
 
   it('reports every problem at once', () => {
-    const problems = problemsOf(['--redis', 'http://nope', '--namespace', 'Bad_NS', '--resync-seconds', '0', '--admin-port', '70000', '--lease-duration-seconds', 'x'], { GW_ENCRYPTION_KEY: 'c2hvcnQ=' });
+    const problems = problemsOf(['--redis', 'http://nope', '--namespace', 'Bad_NS', '--resync-seconds', '0', '--admin-port', '70000', '--lease-duration-seconds', 'x'], {
+      GW_ENCRYPTION_KEY: 'c2hvcnQ=',
+    });
     expect(problems).toEqual([
       '--redis must be a redis:// or rediss:// URL',
       'the encryption key (GW_ENCRYPTION_KEY or --encryption-key-file) must be base64 of 32 bytes, e.g. `openssl rand -base64 32`',

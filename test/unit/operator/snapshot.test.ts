@@ -37,7 +37,7 @@ function view(input: { tokens?: ClusterToken[]; credentials?: ClusterCredential[
 
 describe('generatedSecretOwnership', () => {
   const t = token('acme', 'ci', {});
-  it('tells ours, a stale one left by an earlier token of that name, someone else\'s, and none', () => {
+  it("tells ours, a stale one left by an earlier token of that name, someone else's, and none", () => {
     expect(generatedSecretOwnership(undefined, t)).toBe('missing');
     expect(generatedSecretOwnership(generatedSecret('acme', 'ci', 'uid-acme-ci'), t)).toBe('ours');
     expect(generatedSecretOwnership(generatedSecret('acme', 'ci', 'uid-of-a-deleted-ci'), t)).toBe('stale');
@@ -70,10 +70,17 @@ describe('the namespace snapshot reconcile reads', () => {
 
   it('counts a generated-token Secret only when this very token controls it', () => {
     const t = token('acme', 'ci', {});
-    for (const [owner, live] of [['uid-acme-ci', true], ['uid-of-a-deleted-ci', false], [null, false]] as const) {
+    for (const [owner, live] of [
+      ['uid-acme-ci', true],
+      ['uid-of-a-deleted-ci', false],
+      [null, false],
+    ] as const) {
       const v = view({ tokens: [t], secrets: [generatedSecret('acme', 'ci', owner, 'gwct_x')] });
       const company = desiredState(resourceSetOf(snapshotOf(v, 'acme'))).companies.find((c) => c.company === 'acme');
-      expect(company?.tokens.map((r) => r.hash), String(owner)).toEqual(live ? [hashToken('gwct_x')] : []);
+      expect(
+        company?.tokens.map((r) => r.hash),
+        String(owner),
+      ).toEqual(live ? [hashToken('gwct_x')] : []);
     }
   });
 

@@ -25,7 +25,14 @@ function recordingWriter(): { writer: KubeWriter; patches: Array<{ status: Recor
   };
   return {
     patches,
-    writer: { patchStatus: async (_k, _n, _name, patch) => void patches.push(patch), setFinalizers: unexpected, createSecret: unexpected, readSecret: unexpected, deleteSecret: unexpected, createEvent: unexpected },
+    writer: {
+      patchStatus: async (_k, _n, _name, patch) => void patches.push(patch),
+      setFinalizers: unexpected,
+      createSecret: unexpected,
+      readSecret: unexpected,
+      deleteSecret: unexpected,
+      createEvent: unexpected,
+    },
   };
 }
 
@@ -77,7 +84,10 @@ describe('statusPatch', () => {
   });
 
   it('patches a resource that has no status yet', () => {
-    expect(statusPatch(undefined, desiredStatus(...withStatus(token(1)), pending, {}, T0))?.status).toMatchObject({ observedGeneration: 1, conditions: [expect.objectContaining({ reason: 'TokenPending' })] });
+    expect(statusPatch(undefined, desiredStatus(...withStatus(token(1)), pending, {}, T0))?.status).toMatchObject({
+      observedGeneration: 1,
+      conditions: [expect.objectContaining({ reason: 'TokenPending' })],
+    });
   });
 });
 

@@ -33,21 +33,10 @@ function setOf(plan: ReturnType<typeof forwardHeaders>): Map<string, string> {
 }
 
 describe('forwardHeaders', () => {
-  it('removes the caller\'s credentials, cookies, the version header, every x-gw-* header and the framing headers', () => {
+  it("removes the caller's credentials, cookies, the version header, every x-gw-* header and the framing headers", () => {
     const plan = forwardHeaders(CLIENT, API_KEY, 10);
     expect(new Set(plan.remove)).toEqual(
-      new Set([
-        'authorization',
-        'x-api-key',
-        'cookie',
-        'provider-version',
-        'content-length',
-        'accept-encoding',
-        'x-gw-repo',
-        'x-gw-application',
-        'x-gw-end-user',
-        'x-gw-anything-else',
-      ]),
+      new Set(['authorization', 'x-api-key', 'cookie', 'provider-version', 'content-length', 'accept-encoding', 'x-gw-repo', 'x-gw-application', 'x-gw-end-user', 'x-gw-anything-else']),
     );
   });
 
@@ -63,7 +52,7 @@ describe('forwardHeaders', () => {
     expect(set.get('accept-encoding')).toBe('identity');
   });
 
-  it('sends the version under the upstream\'s name, from either header, defaulting to 2023-06-01', () => {
+  it("sends the version under the upstream's name, from either header, defaulting to 2023-06-01", () => {
     expect(setOf(forwardHeaders({ 'provider-version': '2024-01-01' }, API_KEY, 0)).get('anthropic-version')).toBe('2024-01-01');
     expect(setOf(forwardHeaders({ 'anthropic-version': '2023-06-01' }, API_KEY, 0)).get('anthropic-version')).toBe('2023-06-01');
     expect(setOf(forwardHeaders({}, API_KEY, 0)).get('anthropic-version')).toBe(DEFAULT_API_VERSION);
@@ -83,7 +72,7 @@ describe('forwardHeaders', () => {
     expect(set.has('anthropic-beta')).toBe(false);
   });
 
-  it('adds the OAuth beta flag for a subscription seat, merged with the client\'s beta list', () => {
+  it("adds the OAuth beta flag for a subscription seat, merged with the client's beta list", () => {
     const set = setOf(forwardHeaders({ ...CLIENT, 'anthropic-beta': 'claude-code-20250219, interleaved-thinking-2025-05-14,,context-1m-2025-08-07' }, SEAT, 0));
     expect(set.get('authorization')).toBe('Bearer sk-ant-oat01-secret');
     expect(set.get('anthropic-beta')).toBe(`claude-code-20250219,interleaved-thinking-2025-05-14,context-1m-2025-08-07,${OAUTH_BETA_FLAG}`);
@@ -117,8 +106,10 @@ describe('forwardHeaders', () => {
     };
     const plan = forwardHeaders(hostile, API_KEY, 0);
     const removed = new Set(plan.remove);
-    for (const name of ['host', 'x-forwarded-for', 'forwarded', 'proxy-authorization', 'anthropic-organization-id', 'x-custom-filler-1', 'x-custom-filler-2']) expect(removed.has(name), name).toBe(true);
-    for (const name of ['accept', 'idempotency-key', 'traceparent', 'x-stainless-retry-count', 'x-stainless-lang', 'x-app', 'user-agent', 'content-type', 'x-claude-code-session-id']) expect(removed.has(name), name).toBe(false);
+    for (const name of ['host', 'x-forwarded-for', 'forwarded', 'proxy-authorization', 'anthropic-organization-id', 'x-custom-filler-1', 'x-custom-filler-2'])
+      expect(removed.has(name), name).toBe(true);
+    for (const name of ['accept', 'idempotency-key', 'traceparent', 'x-stainless-retry-count', 'x-stainless-lang', 'x-app', 'user-agent', 'content-type', 'x-claude-code-session-id'])
+      expect(removed.has(name), name).toBe(false);
     for (const name of Object.keys(hostile)) expect(removed.has(name) !== isForwardedCallerHeader(name), name).toBe(true);
   });
 
@@ -131,7 +122,7 @@ describe('forwardHeaders', () => {
     expect(setOf(alone).has('anthropic-beta')).toBe(false);
   });
 
-  it('leaves the client\'s beta list untouched for an API key', () => {
+  it("leaves the client's beta list untouched for an API key", () => {
     const plan = forwardHeaders({ 'anthropic-beta': 'claude-code-20250219' }, API_KEY, 0);
     expect(setOf(plan).has('anthropic-beta')).toBe(false);
     expect(plan.remove).not.toContain('anthropic-beta');

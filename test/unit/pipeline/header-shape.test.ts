@@ -21,7 +21,10 @@ describe('refuseDuplicates', () => {
   it('refuses a repeated authorization, x-api-key, content-length, host or x-gw-* header with 400 invalid_request', () => {
     for (const name of ['authorization', 'x-api-key', 'content-length', 'host', 'x-gw-repo', 'x-gw-application', 'x-gw-anything']) {
       expect(mustAppearOnce(name), name).toBe(true);
-      expect(faultOf(() => refuseDuplicates(head({}, { repeated: [name] }))), name).toBe('400 invalid_request');
+      expect(
+        faultOf(() => refuseDuplicates(head({}, { repeated: [name] }))),
+        name,
+      ).toBe('400 invalid_request');
     }
   });
 

@@ -32,7 +32,10 @@ describe('readBodyFields', () => {
     const claudeCode = {
       ...VALID,
       system: [{ type: 'text', text: 'x-anthropic-billing-header: cc_version=2.1.197' }],
-      messages: [{ role: 'user', content: [{ type: 'text', text: 'hi', cache_control: { type: 'ephemeral' } }] }, { role: 'system', content: 'Available agent types' }],
+      messages: [
+        { role: 'user', content: [{ type: 'text', text: 'hi', cache_control: { type: 'ephemeral' } }] },
+        { role: 'system', content: 'Available agent types' },
+      ],
       thinking: { type: 'adaptive' },
       context_management: { edits: [{ type: 'clear_thinking_20251015', keep: 'all' }] },
       output_config: { effort: 'high' },

@@ -79,12 +79,10 @@ describe('authorizeModel: refusals (403 model_not_allowed)', () => {
     const { served } = servedStub({ vendor: ['claude-haiku-4-5-20251001', 'claude-opus-4-8'] });
     const error = await refusal('gpt-4o', [vendorKey], { enabledModels: { vendor: ['claudehaiku420251001'] } }, served);
     expect(error.message).toBe(MESSAGES.notAModel('gpt-4o', ['claude-haiku-4-5-20251001', 'claude-opus-4-8']));
-    expect(error.message).toBe(
-      'gw: "gpt-4o" is not a model this gateway serves for your company; models you can use: claude-haiku-4-5-20251001, claude-opus-4-8',
-    );
+    expect(error.message).toBe('gw: "gpt-4o" is not a model this gateway serves for your company; models you can use: claude-haiku-4-5-20251001, claude-opus-4-8');
   });
 
-  it('refuses a pinned id the provider does not serve, listing that provider\'s ids with the prefix', async () => {
+  it("refuses a pinned id the provider does not serve, listing that provider's ids with the prefix", async () => {
     const { served } = servedStub({ provider_b: ['deepseek-chat', 'deepseek-reasoner'] });
     const error = await refusal('provider_b:gpt-4o', [vendorKey, bKey], {}, served);
     expect(error.message).toBe(MESSAGES.notServedBy('provider_b:gpt-4o', 'provider_b', ['provider_b:deepseek-chat', 'provider_b:deepseek-reasoner']));
@@ -146,7 +144,7 @@ describe('authorizeModel: switch-on', () => {
 });
 
 describe('authorizeModel: candidates', () => {
-  it('keeps only the provider\'s credentials allowed to carry the model, highest priority first, ties in file order', async () => {
+  it("keeps only the provider's credentials allowed to carry the model, highest priority first, ties in file order", async () => {
     const creds = [
       credential({ name: 'low', priority: -5 }),
       credential({ name: 'high-1', priority: 10 }),
@@ -165,7 +163,10 @@ describe('authorizeModel: candidates', () => {
     const byAlias = credential({ name: 'by-alias', models: ['claudesonnet45'] });
     for (const raw of ['claude-sonnet-4-5', 'claude-sonnet-4-5-20250929']) {
       const decision = await authorizeModel(raw, company({ credentials: [restricted, byAlias] }), servedStub().served);
-      expect(decision.candidates.map((c) => c.name), raw).toEqual(['pinned-date', 'by-alias']);
+      expect(
+        decision.candidates.map((c) => c.name),
+        raw,
+      ).toEqual(['pinned-date', 'by-alias']);
     }
   });
 
@@ -182,13 +183,13 @@ describe('authorizeModel: the id sent upstream', () => {
     ['CLAUDE-SONNET-4-5-20250929', 'claude-sonnet-4-5-20250929'],
     ['claude-opus-4-0', 'claude-opus-4-0'],
     ['claude.3.5.haiku.latest', 'claude-3-5-haiku-latest'],
-  ])('a bare listed %j goes upstream in the catalogue\'s spelling %j', async (raw, forwardId) => {
+  ])("a bare listed %j goes upstream in the catalogue's spelling %j", async (raw, forwardId) => {
     const decision = await authorizeModel(raw, company({ credentials: [vendorKey] }), servedStub().served);
     expect(decision.forwardId).toBe(forwardId);
     expect(decision.parsed.raw).toBe(raw);
   });
 
-  it('a bare unlisted id goes upstream in the served list\'s spelling', async () => {
+  it("a bare unlisted id goes upstream in the served list's spelling", async () => {
     const { served } = servedStub({ vendor: ['claude-opus-4-8', 'claude-sonnet-5'] });
     const decision = await authorizeModel('Claude-Opus-4.8', company({ credentials: [vendorKey] }), served);
     expect(decision.forwardId).toBe('claude-opus-4-8');
@@ -294,7 +295,7 @@ describe('authorizeModel: the canonical id Usage and Logs keep', () => {
     expect(decision.forwardId).toBe('Anthropic/Claude-Sonnet-4.5');
   });
 
-  it('takes the provider list\'s spelling for an unlisted id, and the id as written when no list can be had', async () => {
+  it("takes the provider list's spelling for an unlisted id, and the id as written when no list can be had", async () => {
     const listed = servedStub({ vendor: ['claude-opus-4-8'] }).served;
     expect((await authorizeModel('Claude-Opus-4.8', company({ credentials: [vendorKey] }), listed)).canonicalId).toBe('claude-opus-4-8');
     expect((await authorizeModel('my-gw-model', company({ credentials: [vendorKey] }), servedStub({ vendor: null }).served)).canonicalId).toBe('my-gw-model');

@@ -63,7 +63,7 @@ describe('desiredState: tokens', () => {
     expect(condition(state, 'GatewayToken', 'old')).toMatchObject({ reason: 'Revoked', address: 'old@acme' });
   });
 
-  it('keeps a token without a hash pending until its generated Secret exists, then serves the Secret\'s token', () => {
+  it("keeps a token without a hash pending until its generated Secret exists, then serves the Secret's token", () => {
     const pending = desiredState(resources({ tokens: [token('svc', {})] }));
     expect(only(pending.companies).tokens).toEqual([]);
     expect(condition(pending, 'GatewayToken', 'svc')).toMatchObject({ ready: false, reason: 'TokenPending' });
@@ -86,10 +86,13 @@ describe('desiredState: tokens', () => {
     expect(condition(state, 'GatewayToken', 'zeta')).toMatchObject({ ready: false, reason: 'DuplicateHash' });
   });
 
-  it('gives a hash to the oldest token across namespaces, so no company can take over another one\'s callers', () => {
+  it("gives a hash to the oldest token across namespaces, so no company can take over another one's callers", () => {
     const older = { ...token('victim', { tokenHash: HASH_A }, { namespace: 'acme' }), metadata: { name: 'victim', namespace: 'acme', creationTimestamp: '2026-01-01T00:00:00Z' } };
     const copy = { ...token('copy', { tokenHash: HASH_A }, { namespace: 'evil' }), metadata: { name: 'copy', namespace: 'evil', creationTimestamp: '2026-02-01T00:00:00Z' } };
-    for (const order of [[older, copy], [copy, older]]) {
+    for (const order of [
+      [older, copy],
+      [copy, older],
+    ]) {
       const state = desiredState(resources({ tokens: order }));
       const acme = state.companies.find((c) => c.company === 'acme');
       const evil = state.companies.find((c) => c.company === 'evil');
@@ -100,12 +103,14 @@ describe('desiredState: tokens', () => {
   });
 
   it('never serves a revoked hash again, whichever token names it later, here or in another namespace', () => {
-    const state = desiredState(
-      resources({ tokens: [token('b-new', { tokenHash: HASH_A }), token('copy', { tokenHash: HASH_A }, { namespace: 'other' }), token('fine', { tokenHash: HASH_B })] }),
-      { revokedHashes: new Set([HASH_A]) },
-    );
+    const state = desiredState(resources({ tokens: [token('b-new', { tokenHash: HASH_A }), token('copy', { tokenHash: HASH_A }, { namespace: 'other' }), token('fine', { tokenHash: HASH_B })] }), {
+      revokedHashes: new Set([HASH_A]),
+    });
     expect(state.companies.flatMap((c) => c.tokens.map((t) => t.name))).toEqual(['fine']);
-    for (const [name, ns] of [['b-new', 'acme'], ['copy', 'other']] as const) {
+    for (const [name, ns] of [
+      ['b-new', 'acme'],
+      ['copy', 'other'],
+    ] as const) {
       const c = condition(state, 'GatewayToken', name, ns);
       expect(c.ready).toBe(false);
       expect(c.reason).toBe('HashRevoked');
@@ -123,7 +128,7 @@ describe('desiredState: credentials', () => {
   const withSecret = (spec: Partial<ProviderCredentialSpec> = {}, value = 'sk-ant-api03-x'): ResourceSet =>
     resources({ credentials: [cred('key', spec)], secrets: [secret('key-secret', { stringData: { key: value } })] });
 
-  it('puts a credential in its provider\'s pool with the schema\'s defaults', () => {
+  it("puts a credential in its provider's pool with the schema's defaults", () => {
     const state = desiredState(withSecret());
     expect(only(state.companies).credentials).toEqual([
       {
@@ -221,7 +226,9 @@ describe('desiredState: credentials', () => {
 
 describe('desiredState: settings', () => {
   it('applies the one GatewaySettings of a namespace', () => {
-    const state = desiredState(resources({ settings: [settings('s', { tokenDomain: 'acme.example', repositoryAttribution: true, models: { provider_a: { enabled: ['*', 'Anthropic/Claude-Sonnet-4.5'] } } })] }));
+    const state = desiredState(
+      resources({ settings: [settings('s', { tokenDomain: 'acme.example', repositoryAttribution: true, models: { provider_a: { enabled: ['*', 'Anthropic/Claude-Sonnet-4.5'] } } })] }),
+    );
     expect(only(state.companies).settings).toMatchObject({
       company: 'acme',
       tokenDomain: 'acme.example',
@@ -246,7 +253,8 @@ describe('desiredState: settings', () => {
 
   it('refuses invalid settings with a reason naming the field, and keeps the settings in force meanwhile', () => {
     const bad = settings('s', { tokenDomain: 'new.example', spendLimits: { timeZone: 'Mars/Olympus' } });
-    const inForce = desiredState(resources({ settings: [settings('s', { tokenDomain: 'old.example', spendLimits: { timeZone: 'Europe/Paris', company: [{ window: 'daily', usd: 9 }] } })] })).companies[0]!.settings;
+    const inForce = desiredState(resources({ settings: [settings('s', { tokenDomain: 'old.example', spendLimits: { timeZone: 'Europe/Paris', company: [{ window: 'daily', usd: 9 }] } })] }))
+      .companies[0]!.settings;
     const state = desiredState(resources({ settings: [bad] }), { lastValidSettings: (c) => (c === 'acme' ? inForce : undefined) });
     expect(state.companies[0]?.settings).toEqual(inForce);
     const c = condition(state, 'GatewaySettings', 's');

@@ -5,8 +5,7 @@ import { b62, pem } from './fake.js';
 const BUDGET = { budgetMs: 10_000 };
 
 /** A request body whose one user text block is `raw`, spliced in verbatim (already JSON-escaped). */
-const bodyWithRawText = (raw: string): Buffer =>
-  Buffer.from(`{"model":"claude-sonnet-4-5","max_tokens":64,"messages":[{"role":"user","content":[{"type":"text","text":"${raw}"}]}]}`);
+const bodyWithRawText = (raw: string): Buffer => Buffer.from(`{"model":"claude-sonnet-4-5","max_tokens":64,"messages":[{"role":"user","content":[{"type":"text","text":"${raw}"}]}]}`);
 
 const textOf = (out: Buffer): string => JSON.parse(out.toString()).messages[0].content[0].text as string;
 
@@ -69,9 +68,7 @@ describe('JSON string decoding and escaping', () => {
 
   it('reads an escaped member name as the context of its value', () => {
     const value = `${b62(12)}#9`;
-    const input = Buffer.from(
-      `{"messages":[{"role":"assistant","content":[{"type":"tool_use","id":"t","name":"n","input":{"pass\\u0077ord":"${value}"}}]}]}`,
-    );
+    const input = Buffer.from(`{"messages":[{"role":"assistant","content":[{"type":"tool_use","id":"t","name":"n","input":{"pass\\u0077ord":"${value}"}}]}]}`);
     const out = redactJsonBody(input, BUDGET);
     expect(out.countsByRule).toEqual({ 'generic-password': 1 });
     expect(JSON.parse(out.body.toString()).messages[0].content[0].input.password).toBe('[REDACTED: generic-password]');

@@ -4,7 +4,9 @@ import { collectTextSegments } from '../../../src/redaction/json-strings.js';
 
 const segmentsOf = (json: string) => collectTextSegments(Buffer.from(json));
 const valueText = (json: string) =>
-  segmentsOf(json)!.map((s) => JSON.parse(`"${Buffer.from(json).subarray(s.value.start, s.value.end).toString()}"`) as string).sort();
+  segmentsOf(json)!
+    .map((s) => JSON.parse(`"${Buffer.from(json).subarray(s.value.start, s.value.end).toString()}"`) as string)
+    .sort();
 
 describe('collectTextSegments', () => {
   it('accepts exactly what JSON.parse accepts, escape sequences aside', () => {

@@ -21,8 +21,7 @@ const SHAPES: Record<string, (n: number) => string> = {
   'private-key headers with no END marker': (n) => `-----BEGIN RSA PRIVATE KEY-----\n${b64(200)}\n`.repeat(Math.ceil(n / 233)),
   'keywords everywhere (token, secret, password)': (n) => 'token secret password api_key = '.repeat(Math.ceil(n / 32)),
   'one long base64 run': (n) => `secret: ${b64(n)}`,
-  'a hundred different secrets per 64 KiB': (n) =>
-    Array.from({ length: Math.ceil(n / 655) }, () => `GITHUB_TOKEN=ghp_${b62(36)} and password = "Pw${b62(10)}!"\n${'x'.repeat(560)}\n`).join(''),
+  'a hundred different secrets per 64 KiB': (n) => Array.from({ length: Math.ceil(n / 655) }, () => `GITHUB_TOKEN=ghp_${b62(36)} and password = "Pw${b62(10)}!"\n${'x'.repeat(560)}\n`).join(''),
   'the same secret repeated': (n) => {
     const t = `ghp_${b62(36)}`;
     return `token ${t} `.repeat(Math.ceil(n / 48));

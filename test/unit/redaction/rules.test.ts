@@ -30,9 +30,7 @@ describe('the rule set', () => {
     const only = new Redactor([rule!]);
     const token = `gwct_${'aB3'.repeat(15)}x`;
     expect(token).toHaveLength(51);
-    expect(only.redactText(Buffer.from(`Bearer ${token}`), BUDGET, clock).findings).toEqual([
-      { ruleId: 'gw-caller-token', start: 7, end: 58 },
-    ]);
+    expect(only.redactText(Buffer.from(`Bearer ${token}`), BUDGET, clock).findings).toEqual([{ ruleId: 'gw-caller-token', start: 7, end: 58 }]);
     expect(only.redactText(Buffer.from(`Bearer ${token}y`), BUDGET, clock).findings).toEqual([]);
   });
 
@@ -77,9 +75,7 @@ for (const [family, table] of Object.entries(SAMPLE_FAMILIES)) {
         for (const { before, secret, after } of samples.tp) {
           const text = before + secret + after;
           const start = bytes(before);
-          expect(only.redactText(Buffer.from(text), BUDGET, clock).findings, text).toEqual([
-            { ruleId: id, start, end: start + bytes(secret) },
-          ]);
+          expect(only.redactText(Buffer.from(text), BUDGET, clock).findings, text).toEqual([{ ruleId: id, start, end: start + bytes(secret) }]);
           // With every rule in play the secret is still gone, whichever rule names it.
           expect(redactText(Buffer.from(text), { budgetMs: BUDGET }).body.toString()).not.toContain(secret);
         }

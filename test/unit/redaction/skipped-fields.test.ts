@@ -28,9 +28,7 @@ describe('opaque payloads are not scanned', () => {
 
   it('leaves base64 document data alone wherever "type" sits in the source object', () => {
     const lookalike = `glpat-${b62(20)}`;
-    const input = Buffer.from(
-      `{"messages":[{"role":"user","content":[{"type":"document","source":{"data":"${lookalike}","media_type":"application/pdf","type":"base64"}}]}]}`,
-    );
+    const input = Buffer.from(`{"messages":[{"role":"user","content":[{"type":"document","source":{"data":"${lookalike}","media_type":"application/pdf","type":"base64"}}]}]}`);
     expect(redactJsonBody(input, BUDGET).body).toBe(input);
   });
 

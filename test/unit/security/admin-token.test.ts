@@ -58,5 +58,4 @@ describe('adminTokenMatches', () => {
     }
     expect(timingSafeEqual).toHaveBeenCalledTimes(5);
   });
-
 });

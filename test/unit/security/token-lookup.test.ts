@@ -80,5 +80,4 @@ describe('caller tokens are looked up by their SHA-256 hash only', () => {
     expect(await authenticate({ authorization: `Bearer ${token}` }, lenient)).toBe(record);
     expect(calls).toEqual([[hashToken(token)]]);
   });
-
 });

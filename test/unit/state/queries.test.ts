@@ -32,7 +32,7 @@ describe('the logs model filter', () => {
     expect(sameModel(record('claude-sonnet-4-5'), 'claude-haiku-4-5')).toBe(false);
   });
 
-  it('finds it by the caller\'s spelling too, and never matches a record without a model', () => {
+  it("finds it by the caller's spelling too, and never matches a record without a model", () => {
     expect(sameModel(record('claude-sonnet-4-5', 'my-alias'), 'MY.ALIAS')).toBe(true);
     expect(sameModel(record(null), 'claude-sonnet-4-5')).toBe(false);
   });

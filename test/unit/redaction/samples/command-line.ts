@@ -41,7 +41,12 @@ export const commandLineSamples: SampleTable = {
       tp('<add key="TwilioAuthToken" value="', hex(32), '" />'),
       tp('<property name="db.password" value="', password(), '"/>'),
     ],
-    fp: ['{"name": "read_file", "value": "Xk9aB3dE7fG!q"}', '{"name": "API_KEY_ID", "value": "AB12CD34EF56"}', '- name: DB_PASSWORD\n  value: ${DB_PASSWORD}', '<add key="AuthEndpoint" value="https://login.example.com/x1" />'],
+    fp: [
+      '{"name": "read_file", "value": "Xk9aB3dE7fG!q"}',
+      '{"name": "API_KEY_ID", "value": "AB12CD34EF56"}',
+      '- name: DB_PASSWORD\n  value: ${DB_PASSWORD}',
+      '<add key="AuthEndpoint" value="https://login.example.com/x1" />',
+    ],
   },
   'any-url-password': {
     tp: [tp('KAFKA_URL=kafka://app:', password(), '@broker-1.example.com:9093'), tp('nats://svc:', password(), '@nats.internal:4222')],

@@ -2,15 +2,8 @@ import { b62, b64url, digits } from '../fake.js';
 import { tp, type SampleTable, type RuleSamples } from './types.js';
 
 const url = (scheme: string, host: string, rest = ''): RuleSamples => ({
-  tp: [
-    tp(`DATABASE_URL=${scheme}://app:`, `${b62(20)}`, `@${host}${rest}`),
-    tp(`url: "${scheme}://:`, `${b62(12)}!x`, `@${host}"`),
-  ],
-  fp: [
-    `${scheme}://app:\${DB_PASSWORD}@${host}`,
-    `${scheme}://user:password@${host}`,
-    `${scheme}://app@${host}${rest}`,
-  ],
+  tp: [tp(`DATABASE_URL=${scheme}://app:`, `${b62(20)}`, `@${host}${rest}`), tp(`url: "${scheme}://:`, `${b62(12)}!x`, `@${host}"`)],
+  fp: [`${scheme}://app:\${DB_PASSWORD}@${host}`, `${scheme}://user:password@${host}`, `${scheme}://app@${host}${rest}`],
 });
 
 export const connectionStringSamples: SampleTable = {

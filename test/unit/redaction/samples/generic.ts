@@ -33,11 +33,7 @@ export const genericSamples: SampleTable = {
     ],
   },
   'generic-password': {
-    tp: [
-      tp('DB_PASSWORD=', `q8Vt!${b62(10)}`),
-      tp('password: "', `${b62(12)}#`, '"'),
-      tp('<password>', `${b62(14)}9`, '</password>'),
-    ],
+    tp: [tp('DB_PASSWORD=', `q8Vt!${b62(10)}`), tp('password: "', `${b62(12)}#`, '"'), tp('<password>', `${b62(14)}9`, '</password>')],
     fp: [
       'password: ${DB_PASSWORD}',
       'password = "changeme"',

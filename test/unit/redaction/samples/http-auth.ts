@@ -19,10 +19,7 @@ export const httpAuthSamples: SampleTable = {
     fp: ['-H "X-API-Key: $API_KEY"', 'x-api-key: required'],
   },
   'curl-user-password': {
-    tp: [
-      tp('curl -u ', `deploy:${b62(16)}`, ' https://api.example.com'),
-      tp('curl -X POST \\\n  --user ', `api:${b62(16)}!`, ' \\\n  https://api.example.com'),
-    ],
+    tp: [tp('curl -u ', `deploy:${b62(16)}`, ' https://api.example.com'), tp('curl -X POST \\\n  --user ', `api:${b62(16)}!`, ' \\\n  https://api.example.com')],
     fp: ['curl -u "$USER:$PASS" https://api.example.com', 'curl -u user:pass https://api.example.com', 'curl -i -u test:test https://x'],
   },
   'netrc-password': {

@@ -11,12 +11,7 @@ export const keySamples: SampleTable = {
       // Escaped once more, as in a pasted service-account JSON.
       tp('"private_key": "', pem('PRIVATE KEY', 10, '\\n'), '\\n"'),
     ],
-    fp: [
-      '-----BEGIN PRIVATE KEY-----\nanything\n-----END PRIVATE KEY-----',
-      '-----BEGIN OPENSSH PRIVATE KEY----------END OPENSSH PRIVATE KEY-----',
-      pem('PUBLIC KEY'),
-      pem('CERTIFICATE'),
-    ],
+    fp: ['-----BEGIN PRIVATE KEY-----\nanything\n-----END PRIVATE KEY-----', '-----BEGIN OPENSSH PRIVATE KEY----------END OPENSSH PRIVATE KEY-----', pem('PUBLIC KEY'), pem('CERTIFICATE')],
   },
   'putty-private-key': {
     tp: [tp(`${ppkPublic}Private-Lines: 1\n`, `${b64(44)}\n`, `Private-MAC: ${hex(64)}\n`)],

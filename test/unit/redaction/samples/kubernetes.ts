@@ -4,10 +4,7 @@ import { tp, type SampleTable } from './types.js';
 export const kubernetesSamples: SampleTable = {
   'kubernetes-secret-data': {
     tp: [
-      tp(
-        'apiVersion: v1\nkind: Secret\nmetadata:\n  name: db\ntype: Opaque\ndata:\n',
-        `  password: ${base64Of(b62(18))}\n  username: ${base64Of('admin')}\n`,
-      ),
+      tp('apiVersion: v1\nkind: Secret\nmetadata:\n  name: db\ntype: Opaque\ndata:\n', `  password: ${base64Of(b62(18))}\n  username: ${base64Of('admin')}\n`),
       tp('apiVersion: v1\ndata:\n', `  token: "${base64Of(b62(30))}"\n`, 'kind: Secret\nmetadata:\n  name: api\n'),
     ],
     fp: [

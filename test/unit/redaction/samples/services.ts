@@ -24,7 +24,7 @@ const CLASSES: Record<string, string> = {
   'A-Za-z0-9._-': 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789',
   'A-Za-z0-9+/=._-': 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789',
   'A-Za-z0-9+.:;_()<>#-': 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789',
-  'apu': 'a',
+  apu: 'a',
   '01': '0',
   'A-Za-z0-9_': 'abc',
   '_-': '_',
@@ -32,8 +32,8 @@ const CLASSES: Record<string, string> = {
   '._-': '_',
   'A-Za-z0-9+/=_-': 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789',
   'A-Za-z0-9._~+/-': 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789',
-  'ou': 'u',
-  'at': 't',
+  ou: 'u',
+  at: 't',
   'a-z': 'abcdefghijklmnopqrstuvwxyz',
 };
 

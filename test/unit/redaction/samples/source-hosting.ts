@@ -7,10 +7,7 @@ const github = (prefix: string): RuleSamples => ({
 });
 
 const gitlab = (prefix: string, legacy: number): RuleSamples => ({
-  tp: [
-    tp('GITLAB_TOKEN=', `${prefix}${b64url(legacy)}`),
-    tp('token: ', `${prefix}${b62(30)}.01${lowerAlnum(7)}`),
-  ],
+  tp: [tp('GITLAB_TOKEN=', `${prefix}${b64url(legacy)}`), tp('token: ', `${prefix}${b62(30)}.01${lowerAlnum(7)}`)],
   fp: [`${prefix}${'X'.repeat(legacy)}`, `${prefix}${b62(legacy - 4)}`],
 });
 

@@ -50,7 +50,7 @@ format-check: install
 
 # After the suite, docs/conformance.md must equal what its generator makes from the statements, the test
 # titles and this run's results (`make docs-conformance` after a full run rewrites it).
-test: build test-deps typecheck lint
+test: build test-deps typecheck lint format-check
 	@rc=0; npx vitest run || rc=$$?; node test/tools/summary.mjs; node scripts/gen-conformance.mjs --check || rc=1; \
 	  bash test/tools/check-clean-tree.sh || rc=1; exit $$rc
 

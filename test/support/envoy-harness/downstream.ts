@@ -18,6 +18,8 @@ export interface DownstreamHooks {
    * "disabling keepalive due to envoy overload").
    */
   keepAliveDisabled?: () => boolean;
+  /** The HCM's delayed_close_timeout in ms (Envoy's default 1,000 when unset). */
+  delayedCloseMs?: number;
 }
 
 export class Downstream {
@@ -131,9 +133,21 @@ export class Downstream {
     reply.headers.set('content-length', String(reply.body.length));
     if (!this.req.complete) {
       reply.headers.set('connection', 'close');
-      // Node detaches the socket from the response once it is written: hold on to it now.
+      // Envoy closes such a connection with FlushWriteAndDelay (conn_manager_impl.cc,
+      // checkForDeferredClose -> doConnectionClose): the reply is flushed, then Envoy waits
+      // up to the HCM's delayed_close_timeout (default 1 s; http_connection_manager.proto)
+      // for the client to close first, so a client still uploading reads the reply instead
+      // of a reset. Node would destroy the socket right after the reply (destroySoon), so
+      // this socket's close is delayed the same way.
       const socket = this.res.socket;
-      this.res.once('finish', () => socket?.destroy());
+      const delayMs = this.hooks.delayedCloseMs ?? 1000;
+      if (socket) {
+        socket.destroySoon = function (this: typeof socket) {
+          this.end();
+          const timer = setTimeout(() => this.destroy(), delayMs);
+          this.once('close', () => clearTimeout(timer));
+        };
+      }
     }
     if (this.sendHeaders(reply.status, reply.headers, details)) this.end(reply.body);
   }

@@ -6,7 +6,8 @@ import { PERIODS, REPORT_GROUPS, type Period, type ReportGroup, type UsageReader
 import type { AdminAccess, AdminResource } from './admin-access.js';
 
 export interface AdminServerOptions {
-  readonly state: GatewayState;
+  /** Only asked whether it answers (readiness) and which kind it is. */
+  readonly state: Pick<GatewayState, 'kind' | 'listCompanies'>;
   /** PostgreSQL when configured, else the state's own records. */
   readonly usage: UsageReader;
   readonly registry: Registry;

@@ -1,7 +1,7 @@
 import { GatewayError } from '../errors/gateway-error.js';
 import { MESSAGES } from '../errors/messages.js';
 import type { HeaderMap } from '../http/headers.js';
-import type { GatewayState } from '../state/state.js';
+import type { TokenDirectory } from '../state/state.js';
 import type { TokenRecord } from '../state/records.js';
 import { hashToken, isWellFormedToken } from './token.js';
 
@@ -19,7 +19,7 @@ export function bearerOf(authorization: string | undefined): string | null {
  * refused before state is touched; a well-formed one is looked up by its
  * SHA-256 hash, so no comparison of secret values happens anywhere.
  */
-export async function authenticate(headers: HeaderMap, state: GatewayState): Promise<TokenRecord> {
+export async function authenticate(headers: HeaderMap, state: Pick<TokenDirectory, 'findToken' | 'loaded'>): Promise<TokenRecord> {
   const token = bearerOf(headers.authorization);
   if (token === null) {
     throw new GatewayError('no_session', headers['x-api-key'] !== undefined ? MESSAGES.xApiKeyNeverRead : MESSAGES.noBearer);

@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import type { CredentialRecord } from '../state/records.js';
-import type { GatewayState } from '../state/state.js';
+import type { CredentialHealthStore } from '../state/state.js';
 
 /** What the provider said to the gateway's own minimal request with the key. */
 export type KeyVerdict = 'accepted' | 'rejected' | 'inconclusive';
@@ -56,7 +56,7 @@ export class CredentialHealthMonitor {
   private closed = false;
 
   constructor(
-    private readonly state: GatewayState,
+    private readonly state: CredentialHealthStore,
     private readonly check: KeyCheck,
     private readonly events: CredentialHealthEvents,
     private readonly options: HealthMonitorOptions = DEFAULT_HEALTH_MONITOR_OPTIONS,

@@ -6,7 +6,7 @@ import type { Secret } from '../resources/types.js';
 import type { CompanyRecords, CompanySettings } from '../state/records.js';
 import { hashToken } from '../auth/token.js';
 import { readSecretKey } from '../reconcile/secrets.js';
-import { FencedWrite, type GatewayState, type RevokedToken } from '../state/state.js';
+import { FencedWrite, type CompanyWriter, type CredentialHealthStore, type RevokedToken, type TokenDirectory } from '../state/state.js';
 import { healthEvent, tokenGeneratedEvent, type EventRecorder } from './events.js';
 import { addFinalizer, needsFinalizer, readyToRelease, releaseFinalizer } from './finalizers.js';
 import { ensureGeneratedTokenSecret } from './generated-tokens.js';
@@ -20,7 +20,8 @@ import { StatusSync } from './status.js';
 export interface ReconcilerDeps {
   readonly view: ClusterView;
   readonly writer: KubeWriter;
-  readonly state: GatewayState;
+  /** Writes companies; reads back what it wrote and the health the data planes learned (for status). */
+  readonly state: CompanyWriter & Pick<TokenDirectory, 'getCompany'> & Pick<CredentialHealthStore, 'credentialHealth'>;
   readonly events: EventRecorder;
   readonly metrics: OperatorMetrics;
   readonly logger: Logger;

@@ -2,7 +2,7 @@ import type { Logger } from '../observability/logger.js';
 import { desiredState } from '../reconcile/desired-records.js';
 import { newGeneration } from '../runtime/generation-watch.js';
 import type { CompanyRecords, CompanySettings } from '../state/records.js';
-import type { GatewayState } from '../state/state.js';
+import type { CompanyWriter } from '../state/state.js';
 import { namespaceOf } from './kube-objects.js';
 import type { RevocationLedger } from './revocation-ledger.js';
 import { resourceSetOf, snapshotOf } from './snapshot.js';
@@ -13,7 +13,7 @@ import type { WorkQueue } from './work-queue.js';
 
 export interface ResyncDeps {
   readonly view: ClusterView;
-  readonly state: GatewayState;
+  readonly state: Pick<CompanyWriter, 'listCompanies'>;
   readonly reconciler: NamespaceReconciler;
   readonly queue: WorkQueue;
   readonly metrics: OperatorMetrics;
@@ -53,7 +53,7 @@ export async function resyncAll(deps: ResyncDeps): Promise<void> {
 
 export interface RebuildDeps {
   readonly view: ClusterView;
-  readonly state: GatewayState;
+  readonly state: CompanyWriter;
   readonly ledger: RevocationLedger;
   readonly epoch: () => number;
   readonly isLeader: () => boolean;

@@ -14,7 +14,6 @@ import type { UsageRecord } from '../metering/usage-record.js';
 import type { ServedModels } from '../models/served-models.js';
 import { authorizeModel, type ModelDecision } from '../policy/authorize-model.js';
 import type { CredentialRecord } from '../state/records.js';
-import type { GatewayState } from '../state/state.js';
 import type { PipelineConfig } from './config.js';
 import { attributionHeaders } from './attribution-headers.js';
 import { RequestContext } from './context.js';
@@ -23,7 +22,7 @@ import { forwardHeaders } from './forward-headers.js';
 import { refuseDuplicates, refuseOversizedHead } from './header-shape.js';
 import { findTopLevelString } from './json-top-level.js';
 import { modelsListBody } from './models-response.js';
-import type { CredentialHealthPort, RedactorPort } from './ports.js';
+import type { CredentialHealthPort, PipelineState, RedactorPort } from './ports.js';
 import { readBodyFields } from './request-body.js';
 import { decodeRequestBody } from './request-encoding.js';
 import { tooLarge } from './too-large.js';
@@ -34,7 +33,7 @@ import type { TracedModel, TraceParent, TracerPort } from './tracing.js';
 import type { BodyOutcome, EndOutcome, HeaderMap, HeadersOutcome, LocalResponse, RequestHead, ResponseDecision } from './types.js';
 
 export interface PipelineDeps {
-  readonly state: GatewayState;
+  readonly state: PipelineState;
   readonly servedModels: ServedModels<CredentialRecord>;
   readonly redactor: RedactorPort | null;
   readonly events: PipelineEvents;
@@ -59,7 +58,7 @@ interface UpstreamAddress {
  * onResponseChunk* → finish. A behaviour difference between them is a bug.
  */
 export class Pipeline {
-  private readonly state: GatewayState;
+  private readonly state: PipelineState;
   private readonly served: ServedModels<CredentialRecord>;
   private readonly redactor: RedactorPort | null;
   private readonly events: PipelineEvents;

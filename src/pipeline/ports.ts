@@ -1,4 +1,5 @@
 import type { CredentialRecord } from '../state/records.js';
+import type { CallerSlots, CredentialHealthStore, CredentialLeases, SpendLedger, TokenDirectory, UsageRecorder } from '../state/state.js';
 
 /** What secret scanning hands back: the body to forward and the findings counted by rule. */
 export interface RedactionOutcome {
@@ -26,3 +27,11 @@ export interface CredentialHealthPort {
   /** Leasing found only these credentials, all marked rejected: make sure they are being re-checked. */
   rejectedInUse(credentials: readonly CredentialRecord[]): void;
 }
+
+/**
+ * The roles of the gateway state a request uses (src/state): it reads the
+ * writer's picture, holds a caller slot and a credential lease, reserves and
+ * settles spend, records the seat windows it saw and one usage record. It
+ * never writes companies, reads usage back or judges a credential's health.
+ */
+export type PipelineState = Omit<TokenDirectory, 'generation'> & CallerSlots & CredentialLeases & Pick<CredentialHealthStore, 'updateSeatWindows'> & SpendLedger & UsageRecorder;

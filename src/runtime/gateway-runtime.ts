@@ -25,7 +25,7 @@ import type { RedactorPort } from '../pipeline/ports.js';
 import { desiredState } from '../reconcile/desired-records.js';
 import { MemoryState } from '../state/memory.js';
 import { SecretBox } from '../state/secret-box.js';
-import type { GatewayState } from '../state/state.js';
+import type { CompanyWriter, GatewayState } from '../state/state.js';
 import { newGeneration } from './generation-watch.js';
 import { httpModelListFetcher } from '../upstream/model-list.js';
 
@@ -51,7 +51,7 @@ export interface RuntimeDeps {
 }
 
 /** Apply the file's documents to state through the same reconcile the operator runs. */
-export async function applyFile(file: string, state: GatewayState, logger: Logger): Promise<void> {
+export async function applyFile(file: string, state: CompanyWriter, logger: Logger): Promise<void> {
   const resources = loadResources(readFileSync(file, 'utf8'), process.env, file);
   const desired = desiredState(resources);
   const keep = new Set(desired.companies.map((c) => c.company));

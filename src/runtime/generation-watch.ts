@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import type { GatewayState } from '../state/state.js';
+import type { TokenDirectory } from '../state/state.js';
 
 /** A new mark for a complete picture of the state. */
 export function newGeneration(): string {
@@ -18,7 +18,7 @@ export class GenerationWatch {
   private busy = false;
 
   constructor(
-    private readonly state: GatewayState,
+    private readonly state: Pick<TokenDirectory, 'generation'>,
     private readonly intervalMs: number,
     private readonly active: () => boolean,
     private readonly onLost: () => Promise<void>,

@@ -85,47 +85,74 @@ export interface CallerSlotRequest {
 }
 
 /**
- * The operator ↔ data-plane contract. One implementation keeps everything in
- * this process (gw serve on one machine); the Redis one shares it between
- * processes. A single contract test suite runs against both.
+ * What the data plane reads of the writer's picture: tokens, company
+ * records, and whether the picture is complete.
  */
-export interface GatewayState {
-  readonly kind: 'memory' | 'redis';
-
+export interface TokenDirectory {
   findToken(hash: string): Promise<TokenRecord | null>;
   getCompany(company: string): Promise<CompanyRecords | null>;
+  /**
+   * Whether the state holds a complete picture written by its writer. False
+   * after a data loss (e.g. a flushed Redis) until the writer rebuilt it: a
+   * token missing then is not known to be dead, so it is not a 401.
+   */
+  loaded(): Promise<boolean>;
+  /** The writer's mark of a complete picture, or null when there is none (never written, or lost). */
+  generation(): Promise<string | null>;
+}
 
+/** Per-token concurrency: one slot per request in flight, held under a TTL the request renews. */
+export interface CallerSlots {
   acquireCallerSlot(request: CallerSlotRequest): Promise<boolean>;
   renewCallerSlot(company: string, tokenHash: string, requestId: string, ttlMs: number): Promise<void>;
   releaseCallerSlot(company: string, tokenHash: string, requestId: string): Promise<void>;
+}
 
+/** Per-credential concurrency and session stickiness: one lease per request on the credential chosen. */
+export interface CredentialLeases {
   acquireLease(request: LeaseRequest): Promise<LeaseOutcome>;
   renewLease(lease: Lease, ttlMs: number): Promise<void>;
   releaseLease(lease: Lease): Promise<void>;
+}
 
-  /** Atomically add `amountMicros` to every counter if none would pass its limit. */
-  reserveSpend(company: string, checks: readonly SpendCheck[], amountMicros: number): Promise<SpendOutcome>;
-  /** Add `deltaMicros` (negative to give back) to the counters, after settlement. */
-  adjustSpend(company: string, checks: readonly SpendCheck[], deltaMicros: number): Promise<void>;
-  spendOf(company: string, counter: string): Promise<number>;
-
+/** What is known of each credential: whether its key is accepted, and its seat windows. */
+export interface CredentialHealthStore {
   credentialHealth(company: string, credential: string): Promise<CredentialHealth>;
   markCredentialUnhealthy(company: string, credential: string, reason: string): Promise<void>;
   /** The key is accepted again (a recovery probe succeeded); seat windows are kept. */
   markCredentialHealthy(company: string, credential: string): Promise<void>;
   updateSeatWindows(company: string, credential: string, windows: readonly SeatWindow[]): Promise<void>;
+}
 
+/** Spend counters per company and window, reserved before a request and settled after it. */
+export interface SpendLedger {
+  /** Atomically add `amountMicros` to every counter if none would pass its limit. */
+  reserveSpend(company: string, checks: readonly SpendCheck[], amountMicros: number): Promise<SpendOutcome>;
+  /** Add `deltaMicros` (negative to give back) to the counters, after settlement. */
+  adjustSpend(company: string, checks: readonly SpendCheck[], deltaMicros: number): Promise<void>;
+  spendOf(company: string, counter: string): Promise<number>;
+}
+
+/** The data plane's side of usage: one record per finished request. */
+export interface UsageRecorder {
   /** Idempotent by request_id: a second write of the same id changes nothing. */
   recordUsage(record: UsageRecord): Promise<void>;
+}
+
+/** Usage as this state holds it, for the readers (gw logs / gw usage without a usage store). */
+export interface UsageLog {
   queryLogs(query: LogQuery): Promise<UsageRecord[]>;
   queryUsage(query: UsageQuery): Promise<UsageTotals[]>;
   /** Usage records of `company` (or all) this state no longer holds and never handed on: said, never hidden. */
   usageDropped(company: string | undefined): Promise<number>;
+}
 
+/** The writer's side (reconcile: the operator, or gw serve applying its file). */
+export interface CompanyWriter {
   /**
-   * Writer side (reconcile): replace everything one company has. With a
-   * fence, the write is refused (FencedWrite) when a writer of a newer
-   * leadership epoch has written this company already.
+   * Replace everything one company has. With a fence, the write is refused
+   * (FencedWrite) when a writer of a newer leadership epoch has written this
+   * company already.
    */
   replaceCompany(records: CompanyRecords, fence?: WriteFence): Promise<void>;
   /** Removes the company's records, its tokens and its runtime keys (usage history stays). */
@@ -136,15 +163,17 @@ export interface GatewayState {
    * no later replaceCompany (of any epoch or company) makes it live.
    */
   revokeTokens(revoked: readonly RevokedToken[]): Promise<void>;
-  /**
-   * Whether the state holds a complete picture written by its writer. False
-   * after a data loss (e.g. a flushed Redis) until the writer rebuilt it: a
-   * token missing then is not known to be dead, so it is not a 401.
-   */
-  loaded(): Promise<boolean>;
-  /** The writer's mark of a complete picture, or null when there is none (never written, or lost). */
-  generation(): Promise<string | null>;
+  /** Marks the picture complete (see TokenDirectory.loaded). */
   markLoaded(generation: string): Promise<void>;
+}
 
+/**
+ * The operator ↔ data-plane contract: every role above. One implementation
+ * keeps everything in this process (gw serve on one machine); the Redis one
+ * shares it between processes. A single contract test suite runs against
+ * both. Callers declare the roles they use, not the whole of it.
+ */
+export interface GatewayState extends TokenDirectory, CallerSlots, CredentialLeases, CredentialHealthStore, SpendLedger, UsageRecorder, UsageLog, CompanyWriter {
+  readonly kind: 'memory' | 'redis';
   close(): Promise<void>;
 }

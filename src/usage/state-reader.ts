@@ -1,5 +1,5 @@
 import type { UsageRecord } from '../metering/usage-record.js';
-import type { GatewayState } from '../state/state.js';
+import type { TokenDirectory, UsageLog } from '../state/state.js';
 import { logsOf, reportOf, type Answer, type LogsQuery, type ReportQuery, type ReportRow, type UsageReader } from './report.js';
 
 /**
@@ -8,7 +8,7 @@ import { logsOf, reportOf, type Answer, type LogsQuery, type ReportQuery, type R
  * of those it no longer holds.
  */
 export class StateUsageReader implements UsageReader {
-  constructor(private readonly state: GatewayState) {}
+  constructor(private readonly state: UsageLog & Pick<TokenDirectory, 'getCompany'>) {}
 
   private async held(company: string | undefined, since: string | undefined): Promise<UsageRecord[]> {
     return this.state.queryLogs({ ...(company !== undefined ? { company } : {}), ...(since !== undefined ? { since } : {}), limit: Number.MAX_SAFE_INTEGER });

@@ -13,6 +13,7 @@
  * passes here.
  */
 import { FAULTS, type Fault } from '../errors/catalogue.js';
+import { ENVOY_REPLY_MESSAGES } from '../errors/messages.js';
 import { RETRY_ADVICE } from '../errors/retry-advice.js';
 import { MAX_HEADERS_COUNT, MAX_REQUEST_HEADERS_KB } from './downstream-limits.js';
 
@@ -36,19 +37,6 @@ const UNREACHABLE_FLAGS = ['UF', 'UH', 'URX', 'UC', 'UR', 'DF', 'UPE'] as const;
 /** Envoy's own load shedding: the overload manager and a cluster's circuit breaker. */
 const OVERLOAD_FLAGS = ['OM', 'UO'] as const;
 
-/** What the caller is told, per fault; Envoy's own reason follows in brackets. */
-const MESSAGES: Partial<Record<Fault, string>> = {
-  invalid_request: 'the request is not valid HTTP as Envoy in front of the gateway reads it',
-  not_found: 'no route matches this request',
-  request_timeout: 'the request did not arrive in time; send its head within the header timeout and its body without long pauses',
-  request_too_large: 'the request is larger than Envoy in front of the gateway can hold',
-  headers_too_large: `the request head is larger than Envoy in front of the gateway accepts (${MAX_HEADERS_COUNT} header fields, ${MAX_REQUEST_HEADERS_KB} KiB)`,
-  internal_error: 'the gateway failed before forwarding the request; nothing reached a provider',
-  upstream_unreachable: 'the provider could not be reached, or it reset the connection before answering',
-  overloaded: 'Envoy in front of the gateway is at its limits; retry shortly',
-  gateway_timeout: 'no answer arrived within the timeout',
-};
-
 /** Status codes mapped one to one; any other 4xx is invalid_request, any other 5xx internal_error. */
 const BY_STATUS: ReadonlyArray<readonly [number, Fault]> = [
   [400, 'invalid_request'],
@@ -69,7 +57,7 @@ function statusIs(op: 'EQ' | 'GE' | 'LE', status: number): object {
 
 /** The rewrite into our shape: headers first, so the body can quote the id the header carries. */
 function ourShape(fault: Fault, filter: object, rewriteStatus?: number): object {
-  const message = `gw: ${MESSAGES[fault] ?? FAULTS[fault].when} (envoy: %RESPONSE_CODE_DETAILS%)`;
+  const message = ENVOY_REPLY_MESSAGES.reply(fault, { maxHeaders: MAX_HEADERS_COUNT, maxHeadersKiB: MAX_REQUEST_HEADERS_KB });
   const header = (key: string, value: string): object => ({ header: { key, value }, append_action: 'OVERWRITE_IF_EXISTS_OR_ADD' });
   return {
     filter,

@@ -1,3 +1,5 @@
+import { FAULTS, type Fault } from './catalogue.js';
+
 /**
  * Message texts that more than one module produces, kept here so the wording
  * the specification fixes lives in one place.
@@ -36,6 +38,29 @@ export const REQUEST_MESSAGES = {
   listLimit: (max: number) => `gw: "limit" must be an integer from 1 to ${max}`,
   listOneCursor: 'gw: give at most one of "after_id" and "before_id"',
   listUnknownCursor: (cursor: string) => `gw: "${cursor}" is not a model id of this list; page with the first_id or last_id of a previous page`,
+  noRoute: (method: string, path: string) => `gw: no route for ${method} ${path}; the gateway serves POST /v1/messages, POST /v1/messages/count_tokens and GET /v1/models`,
+} as const;
+
+/** The gateway's own condition while it handles a request: its state, its lifecycle, its defects. */
+export const GATEWAY_MESSAGES = {
+  stateUnreachable: 'gw: the gateway cannot reach its state right now; nothing was forwarded, retry shortly',
+  internal: 'gw: internal error; the request was not forwarded',
+  bodyBeforeAuthentication: 'gw: request body before authentication',
+  endedBeforeAdmitted: 'gw: the request ended before it was admitted',
+  endedBeforeForwarded: 'gw: the request ended before it was forwarded',
+  callerCap: (limit: number, queueWaitMs: number) => `gw: your concurrency cap of ${limit} requests in flight did not clear within ${queueWaitMs / 1000}s; retry with fewer requests in flight`,
+} as const;
+
+/** What the HTTP server of `gw serve` answers itself: the connection, the HTTP framing, the timeouts, the provider's reachability. */
+export const CONNECTION_MESSAGES = {
+  expectUnsupported: (expectation: string) => `gw: the gateway supports only "Expect: 100-continue", not "${expectation}"; drop the Expect header`,
+  headTimeout: (headersTimeoutMs: number) => `gw: the request head did not arrive within ${headersTimeoutMs / 1000}s; send it promptly`,
+  requestTimeout: (requestTimeoutMs: number) => `gw: the request did not arrive within ${requestTimeoutMs / 1000}s; send the body promptly`,
+  bodyTooSlow: (minBytesPerSecond: number, windowMs: number) => `gw: the request body arrived slower than ${minBytesPerSecond} bytes/s over ${windowMs / 1000}s; send it promptly`,
+  headersTooLarge: (maxHeaderBytes: number) => `gw: the request headers are larger than the gateway accepts (${maxHeaderBytes} bytes of header fields)`,
+  notHttp: 'gw: the request could not be parsed as HTTP (bad header name or value?)',
+  tooManyConnections: (max: number) => `gw: your address has more than ${max} connections open to the gateway; reuse connections or close idle ones`,
+  upstreamUnreachable: (reason: string) => `gw: the provider could not be reached (${reason})`,
 } as const;
 
 /** Spend limits (402 over_budget) and unpriced models. Amounts come formatted (`$1.23`), times as ISO 8601. */
@@ -53,4 +78,29 @@ export const CREDENTIAL_MESSAGES = {
     `gw: the provider rejected every ${provider} credential of your company that serves this model (${credentials.map((c) => `"${c}"`).join(', ')}: 401/403 to the gateway's own key check, so the key is revoked, expired or wrong); a retry does not help until an owner puts a working key in the ProviderCredential's Secret; the gateway re-checks rejected keys by itself and serves again as soon as the provider accepts one`,
   exhausted: (provider: string, resetIso: string | null) =>
     `gw: every ${provider} subscription seat has used up its 5-hour or weekly window and no API key serves this model; nothing frees until ${resetIso ?? 'a window resets'}`,
+} as const;
+
+/** Envoy's header bounds, quoted by its 431 (src/envoy/downstream-limits.ts). */
+export interface EnvoyHeadLimits {
+  readonly maxHeaders: number;
+  readonly maxHeadersKiB: number;
+}
+
+/** What Envoy's own local replies say per fault; a fault not named here says its catalogue `when`. */
+const ENVOY_REPLY_TEXTS: Partial<Record<Fault, (head: EnvoyHeadLimits) => string>> = {
+  invalid_request: () => 'the request is not valid HTTP as Envoy in front of the gateway reads it',
+  not_found: () => 'no route matches this request',
+  request_timeout: () => 'the request did not arrive in time; send its head within the header timeout and its body without long pauses',
+  request_too_large: () => 'the request is larger than Envoy in front of the gateway can hold',
+  headers_too_large: (head) => `the request head is larger than Envoy in front of the gateway accepts (${head.maxHeaders} header fields, ${head.maxHeadersKiB} KiB)`,
+  internal_error: () => 'the gateway failed before forwarding the request; nothing reached a provider',
+  upstream_unreachable: () => 'the provider could not be reached, or it reset the connection before answering',
+  overloaded: () => 'Envoy in front of the gateway is at its limits; retry shortly',
+  gateway_timeout: () => 'no answer arrived within the timeout',
+};
+
+/** Envoy's local replies, rewritten into our shape by local_reply_config (src/envoy/local-reply.ts). */
+export const ENVOY_REPLY_MESSAGES = {
+  /** Envoy's own reason follows in brackets (a command operator Envoy fills in). */
+  reply: (fault: Fault, head: EnvoyHeadLimits) => `gw: ${ENVOY_REPLY_TEXTS[fault]?.(head) ?? FAULTS[fault].when} (envoy: %RESPONSE_CODE_DETAILS%)`,
 } as const;

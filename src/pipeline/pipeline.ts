@@ -3,7 +3,7 @@ import { readAttribution } from '../attribution/attribution.js';
 import { authenticate } from '../auth/authenticate.js';
 import { readSeatWindows } from '../credentials/seat-windows.js';
 import { GatewayError, isGatewayError } from '../errors/gateway-error.js';
-import { CREDENTIAL_MESSAGES, MESSAGES } from '../errors/messages.js';
+import { CREDENTIAL_MESSAGES, GATEWAY_MESSAGES, MESSAGES, REQUEST_MESSAGES } from '../errors/messages.js';
 import { MICROS, overBudget, spendPlan, unpricedRefused, worstCaseMicros } from '../governance/spend-admission.js';
 import { renderGatewayError } from '../errors/render.js';
 import { costOf } from '../metering/cost.js';
@@ -94,7 +94,7 @@ export class Pipeline {
     try {
       if (ctx.route === null) {
         const path = ctx.head.path.split('?')[0]?.slice(0, 200) ?? '';
-        throw new GatewayError('not_found', `gw: no route for ${ctx.head.method.slice(0, 16)} ${path}; the gateway serves POST /v1/messages, POST /v1/messages/count_tokens and GET /v1/models`);
+        throw new GatewayError('not_found', REQUEST_MESSAGES.noRoute(ctx.head.method.slice(0, 16), path));
       }
       refuseDuplicates(ctx.head);
       if (ctx.route === 'base') {
@@ -156,7 +156,7 @@ export class Pipeline {
       if (!acquired) {
         // Retry advice reflects the wait already spent queueing: an automatic retry would only queue again.
         const waitSeconds = Math.max(1, Math.ceil(settings.queueWaitMs / 1000));
-        throw new GatewayError('user_cap', `gw: your concurrency cap of ${limit} requests in flight did not clear within ${settings.queueWaitMs / 1000}s; retry with fewer requests in flight`, [
+        throw new GatewayError('user_cap', GATEWAY_MESSAGES.callerCap(limit, settings.queueWaitMs), [
           ['retry-after', String(waitSeconds)],
           ['retry-after-ms', String(settings.queueWaitMs)],
         ]);
@@ -164,7 +164,7 @@ export class Pipeline {
       if (ctx.finished) {
         // The request ended (client gone, shutdown) while it queued: the slot goes straight back.
         this.background('slot release', this.state.releaseCallerSlot(company.company, token.hash, ctx.requestId));
-        return { kind: 'respond', response: this.errorResponse(ctx, new GatewayError('unavailable', 'gw: the request ended before it was admitted')) };
+        return { kind: 'respond', response: this.errorResponse(ctx, new GatewayError('unavailable', GATEWAY_MESSAGES.endedBeforeAdmitted)) };
       }
       ctx.slotHeld = true;
       this.keepHeld(ctx);
@@ -178,7 +178,7 @@ export class Pipeline {
   async onRequestBody(ctx: RequestContext, received: Buffer): Promise<BodyOutcome> {
     try {
       const company = ctx.company;
-      if (!company || !ctx.token) throw new GatewayError('internal_error', 'gw: request body before authentication');
+      if (!company || !ctx.token) throw new GatewayError('internal_error', GATEWAY_MESSAGES.bodyBeforeAuthentication);
       if (received.length > this.config.maxBodyBytes) throw tooLarge(this.config.maxBodyBytes);
       const decoded = await decodeRequestBody(received, ctx.head.headers['content-encoding'], this.config.maxBodyBytes);
       const body = decoded ?? received;
@@ -236,7 +236,7 @@ export class Pipeline {
       }
       if (ctx.finished) {
         this.background('lease release', this.state.releaseLease(outcome.lease));
-        return { kind: 'respond', response: this.errorResponse(ctx, new GatewayError('unavailable', 'gw: the request ended before it was forwarded')) };
+        return { kind: 'respond', response: this.errorResponse(ctx, new GatewayError('unavailable', GATEWAY_MESSAGES.endedBeforeForwarded)) };
       }
       ctx.lease = outcome.lease;
       leaseSpan?.end({ 'gw.credential': outcome.lease.credential.name });
@@ -368,7 +368,7 @@ export class Pipeline {
 
   /** Render any failure as a gateway error, and remember it for the record. */
   errorResponse(ctx: RequestContext, error: unknown): LocalResponse {
-    const gatewayError = isGatewayError(error) ? error : new GatewayError('internal_error', 'gw: internal error; the request was not forwarded');
+    const gatewayError = isGatewayError(error) ? error : new GatewayError('internal_error', GATEWAY_MESSAGES.internal);
     if (!isGatewayError(error)) this.events.stateError('pipeline', error);
     ctx.status = gatewayError.status;
     ctx.fault = gatewayError.fault;
@@ -466,7 +466,7 @@ export class Pipeline {
     } catch (error) {
       if (isGatewayError(error)) throw error;
       this.events.stateError(operation, error);
-      throw new GatewayError('unavailable', 'gw: the gateway cannot reach its state right now; nothing was forwarded, retry shortly');
+      throw new GatewayError('unavailable', GATEWAY_MESSAGES.stateUnreachable);
     }
   }
 

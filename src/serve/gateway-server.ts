@@ -3,6 +3,7 @@ import type { Socket } from 'node:net';
 import { Agent, type Dispatcher } from 'undici';
 import { renderGatewayError } from '../errors/render.js';
 import { GatewayError } from '../errors/gateway-error.js';
+import { CONNECTION_MESSAGES } from '../errors/messages.js';
 import type { RequestContext } from '../pipeline/context.js';
 import { tooLarge, type Pipeline } from '../pipeline/pipeline.js';
 import type { ForwardPlan, LocalResponse } from '../pipeline/types.js';
@@ -83,7 +84,7 @@ export function createGatewayServer(pipeline: Pipeline, options: GatewayServerOp
     const ctx = pipeline.begin({ method: req.method ?? 'GET', path: req.url ?? '/', headers: req.headers as Record<string, string | undefined> });
     const expectation = String(req.headers.expect ?? '').slice(0, 64);
     res.shouldKeepAlive = false;
-    sendLocal(res, pipeline.errorResponse(ctx, new GatewayError('expectation_failed', `gw: the gateway supports only "Expect: 100-continue", not "${expectation}"; drop the Expect header`)));
+    sendLocal(res, pipeline.errorResponse(ctx, new GatewayError('expectation_failed', CONNECTION_MESSAGES.expectUnsupported(expectation))));
     void pipeline.finish(ctx, 'complete');
   });
 
@@ -111,10 +112,10 @@ export function createGatewayServer(pipeline: Pipeline, options: GatewayServerOp
     }
     const tooBig = error.code === 'HPE_HEADER_OVERFLOW';
     const gatewayError = timedOut
-      ? new GatewayError('request_timeout', `gw: the request head did not arrive within ${limits.headersTimeoutMs / 1000}s; send it promptly`)
+      ? new GatewayError('request_timeout', CONNECTION_MESSAGES.headTimeout(limits.headersTimeoutMs))
       : tooBig
-        ? new GatewayError('headers_too_large', `gw: the request headers are larger than the gateway accepts (${pipeline.config.maxRequestHeaderBytes} bytes of header fields)`)
-        : new GatewayError('invalid_request', 'gw: the request could not be parsed as HTTP (bad header name or value?)');
+        ? new GatewayError('headers_too_large', CONNECTION_MESSAGES.headersTooLarge(pipeline.config.maxRequestHeaderBytes))
+        : new GatewayError('invalid_request', CONNECTION_MESSAGES.notHttp);
     writeRaw(socket, renderGatewayError(gatewayError, 'req_unparsed'));
   });
 
@@ -130,13 +131,7 @@ export function createGatewayServer(pipeline: Pipeline, options: GatewayServerOp
       else perAddress.set(address, left);
     });
     if (open > limits.maxConnectionsPerAddress) {
-      writeRaw(
-        socket,
-        renderGatewayError(
-          new GatewayError('too_many_connections', `gw: your address has more than ${limits.maxConnectionsPerAddress} connections open to the gateway; reuse connections or close idle ones`),
-          'req_unparsed',
-        ),
-      );
+      writeRaw(socket, renderGatewayError(new GatewayError('too_many_connections', CONNECTION_MESSAGES.tooManyConnections(limits.maxConnectionsPerAddress)), 'req_unparsed'));
     }
   });
 
@@ -158,7 +153,7 @@ export function createGatewayServer(pipeline: Pipeline, options: GatewayServerOp
 }
 
 function requestTimedOut(limits: ConnectionLimits): GatewayError {
-  return new GatewayError('request_timeout', `gw: the request did not arrive within ${limits.requestTimeoutMs / 1000}s; send the body promptly`);
+  return new GatewayError('request_timeout', CONNECTION_MESSAGES.requestTimeout(limits.requestTimeoutMs));
 }
 
 /** An answer on a connection Node's HTTP layer does not own (or no longer): written whole, then the connection closes. */
@@ -203,7 +198,7 @@ async function handle(
       sendLocal(res, pipeline.errorResponse(ctx, tooLarge(pipeline.config.maxBodyBytes)));
     } else if (read.reason === 'too_slow') {
       res.shouldKeepAlive = false;
-      const rate = new GatewayError('request_timeout', `gw: the request body arrived slower than ${limits.bodyMinBytesPerSecond} bytes/s over ${limits.bodyRateWindowMs / 1000}s; send it promptly`);
+      const rate = new GatewayError('request_timeout', CONNECTION_MESSAGES.bodyTooSlow(limits.bodyMinBytesPerSecond, limits.bodyRateWindowMs));
       sendLocal(res, pipeline.errorResponse(ctx, rate));
       res.once('finish', () => req.socket.destroy());
     }
@@ -340,7 +335,7 @@ async function forward(
     });
   } catch (error) {
     if (clientGone) return;
-    sendLocal(res, pipeline.errorResponse(ctx, new GatewayError('upstream_unreachable', `gw: the provider could not be reached (${describeNetworkError(error)})`)));
+    sendLocal(res, pipeline.errorResponse(ctx, new GatewayError('upstream_unreachable', CONNECTION_MESSAGES.upstreamUnreachable(describeNetworkError(error)))));
     done('upstream_error');
     return;
   }

@@ -110,12 +110,13 @@ kind-e2e: kind-up kind-load tools
 	KIND_CLUSTER=$(KIND_CLUSTER) IMAGE=$(IMAGE) HELM=$(HELM) bash test/integration/chart/kind-e2e.sh
 
 # DESIGN §9 performance budgets; not part of `make test`. Installs what it needs (peers, baseline
-# build), writes bench/results/<date>.md and .json and charts (~25 min; bench-quick ~10 min).
+# build), writes bench/results/<date>.md and .json and charts, the operator's figures (case s14)
+# included (~45 min on a quiet machine; bench-quick ~15 min). GW_BENCH_CACHE=DIR puts the peers
+# and the baseline build in DIR instead of $(MODEL_GATEWAY_CACHE) (e.g. an empty one: a fresh machine).
 .PHONY: bench-quick
 bench: build
 	bash bench/ensure-bench-deps.sh
 	node bench/run.mjs
-	$(MAKE) bench-operator
 
 # Operator convergence (1,000 tokens in 20 namespaces; Redis flush to rebuilt) on a real kube-apiserver:
 # writes bench/results/<date>-operator.md and .json (~3 min once the kube tools are built).

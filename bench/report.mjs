@@ -4,6 +4,7 @@
 // DESIGN §9 budgets with met / not met.
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { obstacleSection } from './lib/obstacles.mjs';
 
 export function median(values) {
   const v = values.filter((x) => typeof x === 'number' && Number.isFinite(x)).sort((a, b) => a - b);
@@ -89,6 +90,7 @@ export function analyse(results) {
     const np = rows.find((r) => r.name === 'node-proxy');
     const pkVsGw = (field) => (pk && gw && gw[field] > 0 ? pk[field] / gw[field] : null);
     out.budgets.push({
+      key: 's1-p50',
       what: 'gw serve added latency, non-streaming, 500 req/s: p50',
       target: '≤ 0.3 ms',
       measured: gw?.addedP50,
@@ -100,6 +102,7 @@ export function analyse(results) {
       ok: gw ? gw.addedP50 <= 0.3 : null,
     });
     out.budgets.push({
+      key: 's1-floor',
       what: 'gw serve non-streaming added p50 over the bare Node proxy floor (same rounds)',
       target: '≤ 0.1 ms',
       measured: gw?.overProxyP50,
@@ -109,6 +112,7 @@ export function analyse(results) {
       ok: gw?.overProxyP50 != null ? gw.overProxyP50 <= 0.1 : null,
     });
     out.budgets.push({
+      key: 's1-p99',
       what: 'gw serve added latency, non-streaming, 500 req/s: p99',
       target: '≤ 1 ms',
       measured: gw?.addedP99,
@@ -150,6 +154,7 @@ export function analyse(results) {
     const np = rows.find((r) => r.name === 'node-proxy');
     const d = rows[0];
     out.budgets.push({
+      key: 'ttfb',
       what: 'gw serve streaming: added time to first byte (p50)',
       target: '≤ 1 ms',
       measured: gw?.addedTtfbP50,
@@ -160,6 +165,7 @@ export function analyse(results) {
       ok: gw ? gw.addedTtfbP50 <= 1 : null,
     });
     out.budgets.push({
+      key: 'event-delay',
       what: 'gw serve streaming: added delay per event (p50; p99 alongside)',
       target: '≤ 0.3 ms',
       measured: gw?.addedEvP50,
@@ -194,6 +200,7 @@ export function analyse(results) {
     const pk = rows.find((r) => r.name === 'portkey');
     const cpuRatio = pk && gw ? pk.cpuMsPerStream / gw.cpuMsPerStream : null;
     out.budgets.push({
+      key: 'vs-portkey',
       what: 'throughput at 32 concurrent streams vs Portkey (same run)',
       target: '≥ 3×',
       measured: gw?.vsPortkey,
@@ -205,6 +212,7 @@ export function analyse(results) {
       ok: gw && pk ? gw.vsPortkey >= 3 : null,
     });
     out.budgets.push({
+      key: 'vs-direct',
       what: 'throughput at 32 concurrent streams vs direct (same run)',
       target: '≥ 0.9×',
       measured: gw?.vsDirect,
@@ -214,14 +222,18 @@ export function analyse(results) {
       ok: gw?.vsDirect != null ? gw.vsDirect >= 0.9 : null,
     });
     const ll = rows.find((r) => r.name === 'litellm');
-    const llRatio = ll && gw ? pairedRatio(R, 'gw-memory', 'litellm', 'perSecond') : null;
+    const llRatioRaw = ll && gw ? pairedRatio(R, 'gw-memory', 'litellm', 'perSecond') : null;
+    // No stream of LiteLLM's inside its window gives an infinite ratio: no figure, not a verdict.
+    const llRatio = Number.isFinite(llRatioRaw) ? llRatioRaw : null;
+    const llWindowS = ll ? stat(R, 'litellm', 'measuredMs') / 1000 : null;
     out.budgets.push({
+      key: 'vs-litellm',
       what: 'throughput at 32 concurrent streams vs LiteLLM (same run)',
       target: '≥ 50×',
       measured: llRatio,
       unit: '×',
       vsDirectText: ll
-        ? `LiteLLM ${f(ll.perSecond, 1)} streams/s (${fr(ll.vsDirect)} direct); CPU per stream LiteLLM ${f(ll.cpuMsPerStream, 2)} ms, gw ${f(gw?.cpuMsPerStream, 2)} ms (${fr(ll.cpuMsPerStream / gw?.cpuMsPerStream)})`
+        ? `LiteLLM ${f(ll.perSecond, 1)} streams/s over a ${f(llWindowS, 1)} s window${ll.perSecond ? '' : ' (no stream finished inside it)'} (${fr(ll.vsDirect)} direct); CPU per stream LiteLLM ${f(ll.cpuMsPerStream, 2)} ms, gw ${f(gw?.cpuMsPerStream, 2)} ms (${fr(ll.cpuMsPerStream / gw?.cpuMsPerStream)})`
         : 'LiteLLM not run',
       vsPortkeyText: '–',
       ok: llRatio != null ? llRatio >= 50 : null,
@@ -269,7 +281,7 @@ export function analyse(results) {
           }),
         ),
         cpuVsBaseline:
-          name === 'gw-extproc' && R[0][`gw-extproc-baseline@${c}`]
+          name !== 'gw-extproc-baseline' && R[0][`gw-extproc-baseline@${c}`]
             ? median(
                 R.map((r) => {
                   const per = (x) => (proc(x)?.cpuMs ?? NaN) / (x?.streams || NaN);
@@ -297,6 +309,7 @@ export function analyse(results) {
     const fl1 = rows.find((r) => r.key === 'extproc-floor@1');
     const gw16 = rows.find((r) => r.key === 'gw-extproc@16');
     out.budgets.push({
+      key: 'extproc-chunk-abs',
       what: 'ext_proc: answer latency per response body chunk, p99 (1 stream at a time)',
       target: '≤ 0.3 ms',
       measured: gw1?.p99,
@@ -306,8 +319,15 @@ export function analyse(results) {
       ok: gw1 ? gw1.p99 <= 0.3 : null,
     });
     const b1 = rows.find((r) => r.key === 'gw-extproc-baseline@1');
+    const h1 = rows.find((r) => r.key === 'extproc-floor-http2@1');
+    const h16 = rows.find((r) => r.key === 'extproc-floor-http2@16');
+    const fl16 = rows.find((r) => r.key === 'extproc-floor@16');
+    // What no processor on this transport can go below, in the same rounds: the floors' CPU per
+    // exchange against the baseline's (the ratio the budget asks of gw).
+    out.extprocFloors = { grpc1: fl1?.cpuVsBaseline, grpc16: fl16?.cpuVsBaseline, http2One: h1?.cpuVsBaseline, http2Sixteen: h16?.cpuVsBaseline };
     const baseNote = s.s5.scenario.baselineCommit ? `baseline = main at ${s.s5.scenario.baselineCommit.slice(0, 7)}, run in the same rounds` : 'baseline build not available';
     out.budgets.push({
+      key: 'extproc-chunk-floor',
       what: 'ext_proc: chunk answer p99 against the grpc-js floor (1 stream)',
       target: '≤ 1.5× floor',
       measured: gw1?.p99VsFloor,
@@ -317,15 +337,17 @@ export function analyse(results) {
       ok: gw1?.p99VsFloor != null ? gw1.p99VsFloor <= 1.5 : null,
     });
     out.budgets.push({
+      key: 'extproc-cpu',
       what: 'ext_proc: CPU per exchange against the baseline (1 stream)',
       target: '≤ 0.67× (cut by a third)',
       measured: gw1?.cpuVsBaseline,
       unit: '×',
-      vsDirectText: `gw ${f(gw1?.cpuUsPerExchange, 0)} µs, baseline ${f(b1?.cpuUsPerExchange, 0)} µs, floor ${f(fl1?.cpuUsPerExchange, 0)} µs per exchange (${baseNote}); at 16 streams ${fr(gw16?.cpuVsBaseline)}`,
+      vsDirectText: `gw ${f(gw1?.cpuUsPerExchange, 0)} µs, baseline ${f(b1?.cpuUsPerExchange, 0)} µs per exchange (${baseNote}); the bare grpc-js floor alone ${f(fl1?.cpuUsPerExchange, 0)} µs = **${fr(fl1?.cpuVsBaseline)} the baseline**, the hand-framed node:http2 floor ${f(h1?.cpuUsPerExchange, 0)} µs = **${fr(h1?.cpuVsBaseline)}**; at 16 streams gw ${fr(gw16?.cpuVsBaseline)}, grpc-js floor ${fr(fl16?.cpuVsBaseline)}, node:http2 floor ${fr(h16?.cpuVsBaseline)}`,
       vsPortkeyText: '–',
       ok: gw1?.cpuVsBaseline != null ? gw1.cpuVsBaseline <= 2 / 3 : null,
     });
     out.budgets.push({
+      key: 'extproc-request-phase',
       what: 'ext_proc: request-phase p50 against the baseline (1 stream)',
       target: '≤ 0.67× (cut by a third)',
       measured: gw1?.requestPhaseVsBaseline,
@@ -335,12 +357,14 @@ export function analyse(results) {
       ok: gw1?.requestPhaseVsBaseline != null ? gw1.requestPhaseVsBaseline <= 2 / 3 : null,
     });
     out.budgets.push({
-      what: 'gw extproc RSS idle (fresh process / 5 s after the load)',
+      key: 'rss-idle-extproc',
+      what: 'gw extproc RSS idle (a fresh process, 2 s after start)',
       target: '≤ 100 MB',
-      measuredText: `${f(s.s5.scenario.idleRssMB, 1)} / ${f(s.s5.scenario.rssAfterLoadMB, 1)} MB`,
-      vsDirectText: '–',
+      measured: s.s5.scenario.idleRssMB,
+      unit: 'MB',
+      vsDirectText: `5 s after the s5 load: ${f(s.s5.scenario.rssAfterLoadMB, 1)} MB (shown, not judged here: growth under load is the soak's "flat after a million requests")`,
       vsPortkeyText: '–',
-      ok: s.s5.scenario.idleRssMB != null ? s.s5.scenario.idleRssMB <= 100 && (s.s5.scenario.rssAfterLoadMB ?? 0) <= 100 : null,
+      ok: s.s5.scenario.idleRssMB != null ? s.s5.scenario.idleRssMB <= 100 : null,
     });
   }
 
@@ -368,22 +392,26 @@ export function analyse(results) {
     const gw = rows.find((r) => r.name === 'gw-memory');
     const d = rows.find((r) => r.name === 'direct');
     out.budgets.push({
+      key: 'rss-streams',
       what: `memory with ${s.s6.scenario.streams.toLocaleString('en-US')} concurrent streams (peak RSS of gw serve)`,
       target: '≤ 150 MB',
       measured: gw?.rssPeak,
       unit: 'MB',
       vsDirectText: `idle ${f(s.s6.scenario.gwIdleRssMB, 1)} MB before${s.s6.heapAtPeak ? ` (at the peak: V8 heap ${f(s.s6.heapAtPeak.heapUsedMB, 1)} of ${f(s.s6.heapAtPeak.heapTotalMB, 1)} MB, external ${f(s.s6.heapAtPeak.externalMB, 1)} MB)` : ''}; per-event delay added p50 ${f(gw?.addedEvP50)} ms, p99 ${f(gw?.addedEvP99)} ms vs direct; TTFB added p50 ${f(gw?.addedTtfbP50)} ms`,
       vsPortkeyText: '–',
-      ok: gw ? gw.rssPeak <= 150 && gw.bad === 0 : null,
+      // The budget is at 1,000 open streams; a quick run's 500 is shown, not judged.
+      ok: gw && s.s6.scenario.streams >= 1000 ? gw.rssPeak <= 150 && gw.bad === 0 : null,
     });
     void d;
     out.budgets.push({
-      what: 'gw serve RSS idle (fresh process / 5 s after the 1,000 streams)',
+      key: 'rss-idle-serve',
+      what: 'gw serve RSS idle (a fresh process, before any request)',
       target: '≤ 100 MB',
-      measuredText: `${f(s.s6.scenario.gwIdleRssMB, 1)} / ${f(s.s6.scenario.gwRssAfterLoadMB, 1)} MB`,
-      vsDirectText: '–',
+      measured: s.s6.scenario.gwIdleRssMB,
+      unit: 'MB',
+      vsDirectText: `5 s after the ${s.s6.scenario.streams.toLocaleString('en-US')} streams closed: ${f(s.s6.scenario.gwRssAfterLoadMB, 1)} MB (shown, not judged here: growth under load is the soak's "flat after a million requests")`,
       vsPortkeyText: '–',
-      ok: s.s6.scenario.gwIdleRssMB != null ? s.s6.scenario.gwIdleRssMB <= 100 && (s.s6.scenario.gwRssAfterLoadMB ?? 0) <= 100 : null,
+      ok: s.s6.scenario.gwIdleRssMB != null ? s.s6.scenario.gwIdleRssMB <= 100 : null,
     });
   }
 
@@ -397,6 +425,7 @@ export function analyse(results) {
     const pick = (r) => r?.cpuMBps ?? r?.wallMBps;
     const basis = clean?.cpuMBps !== undefined ? 'CPU time' : 'wall clock';
     out.budgets.push({
+      key: 'redaction',
       what: 'redaction of a 1 MiB body, no credentials / 100 credentials (bench/redaction-throughput.mjs)',
       target: '≥ 50 / ≥ 20 MB/s',
       measuredText: `${pick(clean) ?? '–'} / ${pick(dirty) ?? '–'} MB/s (${basis}${basis === 'CPU time' ? `; wall clock ${clean?.wallMBps ?? '–'} / ${dirty?.wallMBps ?? '–'}` : ''})`,
@@ -406,6 +435,7 @@ export function analyse(results) {
     });
   }
   out.budgets.push({
+    key: 'revocation',
     what: 'revocation to first 401',
     target: '0 stale requests; ≤ 1 s via the operator',
     measuredText: 'not measured here (covered by the test suite, not a load benchmark)',
@@ -521,6 +551,7 @@ export function writeReport(results, { resultsDir, date, cases = [] }) {
     p(`| ${b.what} | ${b.target} | ${measured} | ${b.vsDirectText ?? '–'} | ${b.vsPortkeyText ?? '–'} | ${met(b.ok)} |`);
   }
   p();
+  for (const line of obstacleSection(a.budgets, { results, analysis: a })) p(line);
 
   const s = results.scenarios;
   const charts = extra.flatMap((e) => e.charts ?? []);

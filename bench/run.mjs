@@ -18,7 +18,7 @@
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, rmSync } from 'node:fs';
 import { cpus, loadavg, totalmem } from 'node:os';
-import { AB_BIN, DATE, GW_BIN, HARD_DEADLINE_MS, QUICK, RESULTS, ROOT, ROUNDS, log, startedAt } from './lib/options.mjs';
+import { AB_BIN, CACHE, DATE, GW_BIN, HARD_DEADLINE_MS, QUICK, RESULTS, ROOT, ROUNDS, log, startedAt } from './lib/options.mjs';
 
 if (!existsSync(GW_BIN)) {
   process.stderr.write('bench: dist/ is missing; run `npm run build` first (make bench does)\n');
@@ -29,8 +29,19 @@ const { DRIVER_CPU, PINNED, SUT_CPU, cpuCount, installLifetime, killAll, stopChi
 const { startMock, writeGatewayFile } = await import('./lib/systems.mjs');
 const { ensurePeers } = await import('./lib/peers.mjs');
 const { loadCases } = await import('./cases/index.mjs');
+const { baselineDist } = await import('./lib/baseline.mjs');
 const { writeReport } = await import('./report.mjs');
 
+const cases = (await loadCases()).filter((c) => (c.selected ? c.selected() : true));
+log(`cases: ${cases.map((c) => c.id).join(', ')}`);
+// What the run installs or builds for itself on a fresh machine (the peers, the baseline build),
+// before the hard deadline starts: each install has its own time limit, and a first run's few
+// minutes of pip and npm must not eat the measurements' time.
+const installStart = Date.now();
+const peers = cases.some((c) => c.usesPeers) ? ensurePeers() : { versions: { portkey: null, litellm: null } };
+if (cases.some((c) => c.usesBaseline)) baselineDist();
+const installSeconds = (Date.now() - installStart) / 1000;
+if (installSeconds > 5) log(`peers and baseline ready after ${installSeconds.toFixed(0)} s (installed into ${CACHE})`);
 installLifetime(HARD_DEADLINE_MS);
 log(`placement: ${PINNED ? `system under test on CPU ${SUT_CPU}; load generator, mock, Redis and orchestrator on CPU ${DRIVER_CPU}` : 'unpinned (taskset or a second CPU missing)'}`);
 const environment = {
@@ -46,6 +57,8 @@ const environment = {
   driverCpu: PINNED ? DRIVER_CPU : null,
   rounds: ROUNDS,
   quick: QUICK,
+  installSeconds,
+  deadlineMinutes: HARD_DEADLINE_MS / 60_000,
   ab: AB_BIN !== null,
   git: (() => {
     const head = spawnSync('git', ['rev-parse', '--short', 'HEAD'], { cwd: ROOT, encoding: 'utf8' }).stdout.trim();
@@ -54,11 +67,8 @@ const environment = {
   })(),
 };
 
-const cases = (await loadCases()).filter((c) => (c.selected ? c.selected() : true));
-log(`cases: ${cases.map((c) => c.id).join(', ')}`);
 const mock = await startMock();
 log(`mock provider on ${mock.url} (pid ${mock.pid})`);
-const peers = ensurePeers();
 const results = { environment, scenarios: {}, cases: {}, caseErrors: {} };
 const ctx = {
   mock,

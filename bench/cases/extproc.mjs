@@ -1,18 +1,20 @@
 // s5: the ext_proc service driven by bench/extproc-load.mjs (a recorded exchange replayed over Process
-// streams as Envoy sends it) beside a bare grpc-js floor and the baseline build (main when the
-// budgets were set), interleaved in the same rounds; idle RSS of a fresh gw extproc.
+// streams as Envoy sends it) beside a bare grpc-js floor, the same answers hand-framed over
+// node:http2 (what the transport alone costs) and the baseline build (main when the budgets were
+// set), interleaved in the same rounds; idle RSS of a fresh gw extproc.
 import { FEWER_ROUNDS, SCALE, log, runs, sleep } from '../lib/options.mjs';
 import { brief, runLoad } from '../lib/load-runner.mjs';
 import { stopChild } from '../lib/processes.mjs';
 import { memory } from '../lib/procfs.mjs';
 import { recordExchange } from '../lib/recording.mjs';
-import { startFloor, startGw } from '../lib/systems.mjs';
+import { startFloor, startGw, startHttp2Floor } from '../lib/systems.mjs';
 import { BASELINE_COMMIT, baselineDist } from '../lib/baseline.mjs';
 import { join } from 'node:path';
 
 export default {
   id: 's5',
   order: 20,
+  usesBaseline: true,
   selected: () => runs('s5'),
   async run(ctx) {
     const { mock, memFile, results } = ctx;
@@ -22,10 +24,12 @@ export default {
     await sleep(2000);
     const idle = memory(processor.pid);
     const floor = await startFloor();
+    const http2Floor = await startHttp2Floor();
     const dist = baselineDist();
     const baseline = dist ? await startGw('gw-extproc-baseline', 'extproc', memFile.file, { bin: join(dist, 'cli', 'main.js') }) : null;
     const list = [
       { name: 'extproc-floor', target: floor.target, pids: [floor.pid] },
+      { name: 'extproc-floor-http2', target: http2Floor.target, pids: [http2Floor.pid] },
       ...(baseline ? [{ name: 'gw-extproc-baseline', target: baseline.target, pids: [baseline.pid] }] : []),
       { name: 'gw-extproc', target: processor.target, pids: [processor.pid] },
     ];
@@ -65,7 +69,7 @@ export default {
     // Idle again after the load: what the process keeps once the work is gone.
     await sleep(5000);
     out.scenario.rssAfterLoadMB = memory(processor.pid)?.rssMB ?? null;
-    await Promise.all([stopChild(processor.child), stopChild(floor.child), baseline ? stopChild(baseline.child) : null]);
+    await Promise.all([stopChild(processor.child), stopChild(floor.child), stopChild(http2Floor.child), baseline ? stopChild(baseline.child) : null]);
     (results.scenarios ??= {}).s5 = out;
   },
 };

@@ -5,6 +5,8 @@
 //   { id: 's11',                       // --only / --skip name
 //     order: 80,                       // run order (lower first); the long-lived proxy cases are 10
 //     selected?: () => boolean,        // default: runs(id)
+//     usesPeers?: true,                // installs the peers (Portkey, LiteLLM) before the deadline starts
+//     usesBaseline?: true,             // builds the baseline (bench/lib/baseline.mjs) likewise
 //     run: async (ctx) => void,        // ctx: { mock, memFile, scanFile, results, peerVersions }; store
 //                                      // results under ctx.results.scenarios[id] (or ctx.results.cases[id])
 //     report?: ({ results, resultsDir, date }) =>

@@ -13,6 +13,7 @@ const BODY_BYTES = 4096;
 export default {
   id: 'proxy',
   order: 10,
+  usesPeers: true,
   selected: () => ['s1', 's2', 's3', 's4'].some(runs),
   async run(ctx) {
     const { mock, memFile, scanFile, results } = ctx;

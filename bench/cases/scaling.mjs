@@ -26,6 +26,7 @@ const STREAM_MOCK = { events: 30, spacingMs: 0 };
 export default {
   id: 's9',
   order: 60,
+  usesPeers: true,
   selected: () => runs('s9'),
   async run(ctx) {
     const { mock, memFile, scanFile } = ctx;

@@ -31,8 +31,15 @@ export async function runLoad(job, samplePids) {
   return { ...result, procs };
 }
 
+/**
+ * The load job for one target. A slow target (LiteLLM: one stream at 32 in flight takes a good part
+ * of a second, several on a busy machine) names a minimum window and warm-up: with the scenario's
+ * short window its streams finish in batches that may all fall outside it, and the rate reads 0.
+ */
 export function loadJob(target, scenario, extra = {}) {
-  return {
+  const minDuration = target.minDurationMs ?? 0;
+  const minWarmup = target.minWarmupMs ?? 0;
+  const job = {
     kind: 'http',
     url: target.url,
     path: '/v1/messages',
@@ -45,13 +52,17 @@ export function loadJob(target, scenario, extra = {}) {
     stream: scenario.stream,
     expectDeltas: scenario.stream ? scenario.mock.events : undefined,
     eventTiming: scenario.eventTiming,
-    durationMs: Math.round(scenario.durationMs * SCALE),
-    warmupMs: Math.round((scenario.warmupMs ?? 500) * SCALE),
+    durationMs: Math.max(Math.round(scenario.durationMs * SCALE), minDuration),
+    warmupMs: Math.max(Math.round((scenario.warmupMs ?? 500) * SCALE), minWarmup),
     perWorker: scenario.perWorker,
     rampMs: scenario.rampMs,
     drainMs: scenario.drainMs,
     ...extra,
   };
+  // A window of its own (extra) is kept, only stretched; the measured part stays at least as long
+  // as the target's minimum window less its warm-up.
+  if (minDuration > 0) job.durationMs = Math.max(job.durationMs, minDuration, job.warmupMs + minDuration - minWarmup);
+  return job;
 }
 
 /** Prewarm each case, then R rounds of every case, alternating the order each round. */

@@ -22,7 +22,10 @@ export const SKIP = option('skip', null)?.split(',') ?? [];
 export const SCALE = QUICK ? 0.5 : 1;
 export const DATE = option('date', new Date().toISOString().slice(0, 10));
 export const HARD_DEADLINE_MS = Number(option('deadline-minutes', QUICK ? '15' : '32')) * 60_000;
-export const CACHE = process.env.MODEL_GATEWAY_CACHE ?? join(homedir(), '.cache', 'model-gateway');
+// Where the bench keeps what it installs or builds for itself (the peers' npm tree and Python virtual
+// environment, the baseline build). GW_BENCH_CACHE points only these at another directory, e.g. an
+// empty one to see a fresh machine's run, without moving the project's other tools (MODEL_GATEWAY_CACHE).
+export const CACHE = process.env.GW_BENCH_CACHE || process.env.MODEL_GATEWAY_CACHE || join(homedir(), '.cache', 'model-gateway');
 export const NO_PEER_INSTALL = flag('no-peer-install');
 // --gw-dist DIR benchmarks another build of gw (e.g. a patched copy) against the same harness.
 export const GW_DIST = resolve(option('gw-dist', join(ROOT, 'dist')));
@@ -32,6 +35,8 @@ export const AB_DIST = option('ab', null) ? resolve(option('ab')) : null;
 export const AB_BIN = AB_DIST ? join(AB_DIST, 'cli', 'main.js') : null;
 
 export const startedAt = Date.now();
+// When the run's hard deadline falls (set by installLifetime once the installs are done).
+export const runClock = { deadlineAt: Infinity };
 export const log = (...parts) => process.stderr.write(`[bench ${((Date.now() - startedAt) / 1000).toFixed(0).padStart(4)}s] ${parts.join(' ')}\n`);
 export const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 /** Whether a case (by id) is selected with --only / --skip. */

@@ -5,7 +5,7 @@ import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
 import { createConnection, createServer } from 'node:net';
 import { cpus, tmpdir } from 'node:os';
 import { basename, join } from 'node:path';
-import { ROOT, log, sleep } from './options.mjs';
+import { ROOT, log, runClock, sleep } from './options.mjs';
 
 // Two cores: the system under test gets one to itself; the load generator, the
 // mock provider, Redis and the orchestrator share the other.
@@ -56,6 +56,7 @@ export function installLifetime(deadlineMs) {
       process.exit(130);
     });
   }
+  runClock.deadlineAt = Date.now() + deadlineMs;
   setTimeout(() => {
     log(`hard deadline of ${deadlineMs / 60_000} minutes reached; stopping everything`);
     killAll();

@@ -118,3 +118,10 @@ export async function startFloor() {
   const target = await listeningLine(child, 'ext_proc floor');
   return { name: 'extproc-floor', target, pid: child.pid, child };
 }
+
+/** The same empty answers over node:http2 with hand-made gRPC framing: what is Node's HTTP/2 rather than grpc-js. */
+export async function startHttp2Floor() {
+  const child = spawnOn(SUT_CPU, process.execPath, [join(BENCH, 'extproc-floor-http2.mjs'), '--port', '0'], { stdio: ['ignore', 'pipe', 'inherit'] });
+  const target = await listeningLine(child, 'ext_proc http2 floor');
+  return { name: 'extproc-floor-http2', target, pid: child.pid, child };
+}

@@ -94,6 +94,20 @@ export function litellmVersions() {
   return { litellm: LITELLM_VERSION, python: (py.stdout || py.stderr || '').trim(), dir: VENV };
 }
 
+// One worker serves a few dozen streams a second (a handful on a loaded machine), and 32 streams
+// started together finish together: a 1–2 s window often closes before the first batch, and the
+// rate then reads 0 although every stream was served. Its loads run at least this long (bounded:
+// the load generator's drain deadline still applies after the window).
+const MIN_WINDOW_MS = 8000;
+const MIN_WARMUP_MS = 2000;
+
 export function litellmCase(litellm, mock) {
-  return { name: 'litellm', url: litellm.url, headers: { 'x-api-key': MASTER_KEY, authorization: `Bearer ${MASTER_KEY}` }, pids: [litellm.pid, mock.pid] };
+  return {
+    name: 'litellm',
+    url: litellm.url,
+    headers: { 'x-api-key': MASTER_KEY, authorization: `Bearer ${MASTER_KEY}` },
+    pids: [litellm.pid, mock.pid],
+    minDurationMs: MIN_WINDOW_MS,
+    minWarmupMs: MIN_WARMUP_MS,
+  };
 }

@@ -652,16 +652,16 @@ export function writeReport(results, { resultsDir, date, cases = [] }) {
     p(`## ext_proc (${s.s5.scenario.title}; ${s.s5.scenario.chunksPerStream} response body chunks per stream)`);
     p();
     p(
-      'Per-chunk latency: from writing a response_body message on the Process stream to receiving its answer, in ms, measured by the gRPC client (bench/extproc-load.mjs, one HTTP/2 connection as Envoy uses). "extproc-floor" is a bare grpc-js ext_proc server (same service definition and options) that answers every message with an empty continue: the round trip no processor can beat on this stack. Decide: request_body (the whole pipeline: auth, model, policy, lease) answer time.',
+      'Per-chunk latency: from writing a response_body message on the Process stream to receiving its answer, in ms, measured by the gRPC client (bench/extproc-load.mjs, one HTTP/2 connection as Envoy uses). "extproc-floor" is a bare grpc-js ext_proc server (same service definition and options) that answers every message with an empty continue: the round trip no processor can beat on this stack. "extproc-floor-http2" gives the same answers over node:http2 with the gRPC framing done by hand (bench/extproc-floor-http2.mjs): what is left once grpc-js is gone, i.e. what a leaner transport could reach. "CPU × baseline" is the paired ratio of CPU per exchange to the baseline build in the same round. Decide: request_body (the whole pipeline: auth, model, policy, lease) answer time.',
     );
     p();
     p(
-      '| case @ streams in flight | streams/s | chunk p50 | p90 | p99 | p99.9 | added p50 | added p99 | decide p50 | request phase p50 | SUT CPU µs/exchange | µs/message | SUT CPU % | SUT run-queue wait % | errors |',
+      '| case @ streams in flight | streams/s | chunk p50 | p90 | p99 | p99.9 | added p50 | added p99 | decide p50 | request phase p50 | SUT CPU µs/exchange | CPU × baseline | µs/message | SUT CPU % | SUT run-queue wait % | errors |',
     );
-    p('|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|');
+    p('|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|');
     for (const r of a.tables.s5)
       p(
-        `| ${r.key} | ${fi(r.streamsPerSecond)} | ${f(r.p50)} | ${f(r.p90)} | ${f(r.p99)} | ${f(r.p999)} | ${f(r.addedP50)} | ${f(r.addedP99)} | ${f(r.decideP50)} | ${f(r.requestPhaseP50)} | ${f(r.cpuUsPerExchange, 0)} | ${f(r.cpuUsPerChunk, 1)} | ${f(r.cpuPct, 0)} | ${f(r.waitPct, 0)} | ${r.errors} |`,
+        `| ${r.key} | ${fi(r.streamsPerSecond)} | ${f(r.p50)} | ${f(r.p90)} | ${f(r.p99)} | ${f(r.p999)} | ${f(r.addedP50)} | ${f(r.addedP99)} | ${f(r.decideP50)} | ${f(r.requestPhaseP50)} | ${f(r.cpuUsPerExchange, 0)} | ${fr(r.cpuVsBaseline)} | ${f(r.cpuUsPerChunk, 1)} | ${f(r.cpuPct, 0)} | ${f(r.waitPct, 0)} | ${r.errors} |`,
       );
     if (s.s5.scenario.baselineCommit) {
       p();

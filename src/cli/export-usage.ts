@@ -6,7 +6,7 @@ import { ConfigError } from '../config/load-resources.js';
 import { createLogger } from '../observability/logger.js';
 import { UsageMetrics } from '../observability/usage-metrics.js';
 import { hostForUrl, listen } from '../runtime/gateway-runtime.js';
-import { openDurableUsage } from '../runtime/usage-store.js';
+import { logMigrations, openDurableUsage } from '../runtime/usage-store.js';
 import { connectRedis, logConnectionErrors } from '../state/redis/connect.js';
 import { RedisExportLease, RedisUsageSource } from '../state/redis/usage-stream-source.js';
 import { describePostgresUrl } from '../usage/postgres/connect.js';
@@ -35,7 +35,12 @@ export async function runExportUsageCommand(argv: readonly string[], io: CliIo):
   collectDefaultMetrics({ register: registry });
   const metrics = new UsageMetrics(registry);
   const source = new RedisUsageSource(redis);
-  const durable = await openDurableUsage(config.usage, { source, lease: new RedisExportLease(redis, config.usage.exportLeaseMs, undefined, () => source.restart()), metrics, logger });
+  const durable = await openDurableUsage(config.usage, {
+    source,
+    lease: new RedisExportLease(redis, config.usage.exportLeaseMs, undefined, () => source.restart()),
+    observer: metrics.observer(logger),
+    migrated: logMigrations(logger),
+  });
   const admin = createServer((req, res) => {
     if (req.url === '/metrics') {
       void registry.metrics().then((text) => {

@@ -24,7 +24,12 @@ export class UsageMetrics {
     this.stored = new Counter({ name: 'gw_usage_stored_total', help: 'Usage records that were new to PostgreSQL (re-deliveries are skipped by request id).', registers });
     this.backlog = new Gauge({ name: 'gw_usage_export_backlog', help: 'Usage records waiting for export (Redis streams or this process).', registers });
     this.active = new Gauge({ name: 'gw_usage_exporter_active', help: '1 while this process holds the exporter lease.', registers });
-    this.errors = new Counter({ name: 'gw_usage_export_errors_total', help: 'Exporter failures by stage (prepare, read, write, ack, lease, retention).', labelNames: ['stage'] as const, registers });
+    this.errors = new Counter({
+      name: 'gw_usage_export_errors_total',
+      help: 'Exporter failures by stage (prepare, read, write, ack, lease, retention; worker: the exporter thread of gw serve died).',
+      labelNames: ['stage'] as const,
+      registers,
+    });
     this.lastExport = new Gauge({ name: 'gw_usage_export_last_success_seconds', help: 'Unix time of the last committed export batch.', registers });
   }
 

@@ -5,7 +5,7 @@ import { hostForUrl, listen } from '../runtime/gateway-runtime.js';
 import { connectRedis, logConnectionErrors, type RedisClient } from '../state/redis/connect.js';
 import { RedisExportLease, RedisUsageSource } from '../state/redis/usage-stream-source.js';
 import { UsageMetrics } from '../observability/usage-metrics.js';
-import { openDurableUsage, type DurableUsage } from '../runtime/usage-store.js';
+import { logMigrations, openDurableUsage, type DurableUsage } from '../runtime/usage-store.js';
 import { RedisState } from '../state/redis/redis-state.js';
 import { SecretBox } from '../state/secret-box.js';
 import { EventRecorder } from './events.js';
@@ -58,7 +58,7 @@ async function startUsageExport(config: OperatorConfig, redis: RedisClient, metr
   if (config.usage.postgresUrl === null) return null;
   const source = new RedisUsageSource(redis);
   const lease = new RedisExportLease(redis, config.usage.exportLeaseMs, undefined, () => source.restart());
-  return openDurableUsage(config.usage, { source, lease, metrics: new UsageMetrics(metrics.registry), logger });
+  return openDurableUsage(config.usage, { source, lease, observer: new UsageMetrics(metrics.registry).observer(logger), migrated: logMigrations(logger) });
 }
 
 export async function runOperator(config: OperatorConfig, deps: { logger: Logger }): Promise<OperatorHandle> {

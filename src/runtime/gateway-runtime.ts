@@ -8,7 +8,7 @@ import { ConfigError } from '../config/load-resources.js';
 import { UsageMetrics } from '../observability/usage-metrics.js';
 import { SOLE_EXPORTER } from '../usage/export/ports.js';
 import { StateUsageReader } from '../usage/state-reader.js';
-import { openDurableUsage, type DurableUsage } from './usage-store.js';
+import { logMigrations, openDurableUsage, type DurableUsage } from './usage-store.js';
 import type { RedisClient } from '../state/redis/connect.js';
 import { loadResources } from '../config/load-resources.js';
 import type { ServeConfig } from '../config/serve-config.js';
@@ -21,6 +21,7 @@ import { httpKeyCheck } from '../upstream/key-check.js';
 import { startTelemetry } from '../observability/telemetry.js';
 import { Pipeline } from '../pipeline/pipeline.js';
 import { RedactionPool } from './redaction-pool.js';
+import { UsageExportThread } from './usage-export-thread.js';
 import type { RedactorPort } from '../pipeline/ports.js';
 import { desiredState } from '../reconcile/desired-records.js';
 import { MemoryState } from '../state/memory.js';
@@ -129,15 +130,35 @@ async function adminAccessFor(config: ServeConfig): Promise<AdminAccess | null> 
   return accesses.length === 0 ? null : anyOf(accesses);
 }
 
+/**
+ * With Redis, the exporter runs on a thread of its own (usage-export-thread.ts)
+ * so that its work never holds the data plane's event loop; this thread keeps
+ * only a reader for the Usage and Logs API. With memory state the records live
+ * in this thread's memory, so the exporter runs here, on the event loop: one
+ * machine without Redis is the small case (see docs/usage.md).
+ */
 async function durableUsageFor(config: ServeConfig, state: GatewayState, redis: RedisClient | null, metrics: UsageMetrics, logger: Logger): Promise<DurableUsage | null> {
   if (config.usage.postgresUrl === null) return null;
-  if (redis !== null) {
-    const { RedisUsageSource, RedisExportLease } = await import('../state/redis/usage-stream-source.js');
-    const source = new RedisUsageSource(redis);
-    return openDurableUsage(config.usage, { source, lease: new RedisExportLease(redis, config.usage.exportLeaseMs, undefined, () => source.restart()), metrics, logger });
+  if (redis !== null && config.redisUrl !== null) {
+    const reader = await openDurableUsage(config.usage, null);
+    if (reader === null) return null;
+    const thread = new UsageExportThread({
+      data: { usage: config.usage, redisUrl: config.redisUrl, redisTlsCa: config.redisTlsCa, redisPassword: config.redisPassword },
+      metrics,
+      logger,
+    });
+    thread.start();
+    return {
+      store: reader.store,
+      exporter: null,
+      async close(drainMs?: number) {
+        await thread.stop(drainMs);
+        await reader.close();
+      },
+    };
   }
   const memory = state as MemoryState;
-  const durable = await openDurableUsage(config.usage, { source: memory.usageSource(), lease: SOLE_EXPORTER, metrics, logger });
+  const durable = await openDurableUsage(config.usage, { source: memory.usageSource(), lease: SOLE_EXPORTER, observer: metrics.observer(logger), migrated: logMigrations(logger) });
   memory.onRecorded = () => durable?.exporter?.nudge();
   return durable;
 }

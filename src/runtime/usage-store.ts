@@ -1,7 +1,6 @@
 import type { UsageStoreConfig } from '../config/usage-config.js';
 import type { Logger } from '../observability/logger.js';
-import type { UsageMetrics } from '../observability/usage-metrics.js';
-import { UsageExporter } from '../usage/export/exporter.js';
+import { UsageExporter, type ExportObserver } from '../usage/export/exporter.js';
 import type { ExportLease, UsageSource } from '../usage/export/ports.js';
 import type { PgUsageStore } from '../usage/postgres/pg-usage-store.js';
 
@@ -9,7 +8,8 @@ export interface DurableUsage {
   readonly store: PgUsageStore;
   /** Null when this process only reads. */
   readonly exporter: UsageExporter | null;
-  close(): Promise<void>;
+  /** Stops the exporter (draining for up to `drainMs`), then closes the pool. */
+  close(drainMs?: number): Promise<void>;
 }
 
 /**
@@ -17,7 +17,15 @@ export interface DurableUsage {
  * exporter that fills it. pg is loaded only when a URL is configured: one
  * machine without a database never pays for it.
  */
-export async function openDurableUsage(config: UsageStoreConfig, exportFrom: { source: UsageSource; lease: ExportLease; metrics: UsageMetrics; logger: Logger } | null): Promise<DurableUsage | null> {
+export interface ExportFrom {
+  readonly source: UsageSource;
+  readonly lease: ExportLease;
+  readonly observer: ExportObserver;
+  /** Told how many schema migrations the exporter applied at start (only when some were). */
+  readonly migrated: (applied: number) => void;
+}
+
+export async function openDurableUsage(config: UsageStoreConfig, exportFrom: ExportFrom | null): Promise<DurableUsage | null> {
   if (config.postgresUrl === null) return null;
   const [{ connectPostgres }, { PgUsageStore }, { migrate }] = await Promise.all([
     import('../usage/postgres/connect.js'),
@@ -33,14 +41,14 @@ export async function openDurableUsage(config: UsageStoreConfig, exportFrom: { s
       {
         prepare: async () => {
           const applied = await migrate(pool);
-          if (applied > 0) exportFrom.logger.info({ applied }, 'usage schema migrated');
+          if (applied > 0) exportFrom.migrated(applied);
         },
         insert: (records) => store.insert(records),
         saveTimeZones: (zones) => store.saveTimeZones(zones),
         deleteOlderThan: (days) => store.deleteOlderThan(days),
       },
       exportFrom.lease,
-      exportFrom.metrics.observer(exportFrom.logger),
+      exportFrom.observer,
       { retentionDays: config.retentionDays, leaseRenewMs: Math.max(100, Math.floor(config.exportLeaseMs / 3)) },
     );
     exporter.start();
@@ -48,9 +56,14 @@ export async function openDurableUsage(config: UsageStoreConfig, exportFrom: { s
   return {
     store,
     exporter,
-    async close() {
-      await exporter?.stop();
+    async close(drainMs?: number) {
+      await exporter?.stop(drainMs);
       await store.close();
     },
   };
+}
+
+/** The usual log line when the exporter upgraded the schema. */
+export function logMigrations(logger: Logger): (applied: number) => void {
+  return (applied) => logger.info({ applied }, 'usage schema migrated');
 }

@@ -1,10 +1,12 @@
 import { execFile } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
+import { Redis } from 'ioredis';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { hashToken } from '../../src/auth/token.js';
+import { keys } from '../../src/state/redis/keys.js';
 import { writeGatewayConfig } from '../support/gateway-config.js';
 import { ADMIN_TOKEN, GW_BIN, startGateway, type GatewayProcess } from '../support/gateway-process.js';
 import { startMockProvider, type MockProvider } from '../support/mock-provider.js';
@@ -159,5 +161,16 @@ describe.each(['memory', 'redis'] as const)('Usage and Logs in PostgreSQL (%s st
     expect(other.body).toMatchObject({ type: 'error', error: { type: 'permission_error' } });
     expect((await api('/admin/v1/usage', acmeToken)).status).toBe(403);
     expect((await api('/admin/v1/usage?company=acme', 'not-a-known-token-000000')).status).toBe(401);
+  });
+
+  it('SIGTERM: the exporter (a thread of its own with --redis) lets go of the lease and the process exits 0', async () => {
+    expect(await gateway.stop('SIGTERM')).toBe(0);
+    if (redis) {
+      const client = new Redis(redis.url);
+      expect(await client.get(keys.exporterLease())).toBeNull();
+      client.disconnect();
+    }
+    const direct = JSON.parse(await cli(['logs', '--json', '--limit', '1000'], true)) as unknown[];
+    expect(direct).toHaveLength(REQUESTS);
   });
 });

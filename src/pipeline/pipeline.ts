@@ -3,8 +3,7 @@ import { readAttribution } from '../attribution/attribution.js';
 import { authenticate } from '../auth/authenticate.js';
 import { readSeatWindows } from '../credentials/seat-windows.js';
 import { GatewayError, isGatewayError } from '../errors/gateway-error.js';
-import { CREDENTIAL_MESSAGES, GATEWAY_MESSAGES, MESSAGES, REQUEST_MESSAGES } from '../errors/messages.js';
-import { MICROS, overBudget, spendPlan, unpricedRefused, worstCaseMicros } from '../governance/spend-admission.js';
+import { GATEWAY_MESSAGES, MESSAGES, REQUEST_MESSAGES } from '../errors/messages.js';
 import { renderGatewayError } from '../errors/render.js';
 import { costOf } from '../metering/cost.js';
 import { JsonMeter } from '../metering/json-meter.js';
@@ -12,14 +11,18 @@ import { SseMeter } from '../metering/sse-meter.js';
 import { emptyUsage } from '../metering/usage.js';
 import type { UsageRecord } from '../metering/usage-record.js';
 import type { ServedModels } from '../models/served-models.js';
-import { authorizeModel, type ModelDecision } from '../policy/authorize-model.js';
+import { authorizeModel } from '../policy/authorize-model.js';
 import type { CredentialRecord } from '../state/records.js';
 import type { PipelineConfig } from './config.js';
 import { attributionHeaders } from './attribution-headers.js';
+import { takeCallerSlot } from './caller-slot.js';
 import { RequestContext } from './context.js';
+import { takeLease } from './credential-lease.js';
 import type { FinishedInfo, PipelineEvents } from './events.js';
 import { forwardHeaders } from './forward-headers.js';
+import type { GovernanceDeps } from './governance-deps.js';
 import { refuseDuplicates, refuseOversizedHead } from './header-shape.js';
+import { keepHeld, releaseHoldings } from './holdings.js';
 import { findTopLevelString } from './json-top-level.js';
 import { modelsListBody } from './models-response.js';
 import type { CredentialHealthPort, PipelineState, RedactorPort } from './ports.js';
@@ -28,6 +31,8 @@ import { decodeRequestBody } from './request-encoding.js';
 import { tooLarge } from './too-large.js';
 import { relayedResponseHeaders } from './response-headers.js';
 import { matchRoute } from './routes.js';
+import { reserveSpend } from './spend-reservation.js';
+import { failClosed, inBackground } from './state-calls.js';
 import { providerTraceHeaders } from './trace-headers.js';
 import type { TracedModel, TraceParent, TracerPort } from './tracing.js';
 import type { BodyOutcome, EndOutcome, HeaderMap, HeadersOutcome, LocalResponse, RequestHead, ResponseDecision } from './types.js';
@@ -68,6 +73,8 @@ export class Pipeline {
   private readonly now: () => number;
   private readonly newRequestId: () => string;
   private readonly addresses = new WeakMap<CredentialRecord, UpstreamAddress>();
+  /** Caller slots, spend and credential leases: what a request holds and gives back. */
+  private readonly governance: GovernanceDeps;
 
   constructor(deps: PipelineDeps) {
     this.state = deps.state;
@@ -79,6 +86,7 @@ export class Pipeline {
     this.tracer = deps.tracer ?? null;
     this.now = deps.now ?? Date.now;
     this.newRequestId = deps.newRequestId ?? (() => `req_${randomUUID().replaceAll('-', '')}`);
+    this.governance = { state: this.state, events: this.events, config: this.config, health: this.health, now: this.now };
   }
 
   /** `traceParent`: trace context from the data plane's own hop (Envoy's), preferred to the caller's header. */
@@ -146,28 +154,8 @@ export class Pipeline {
           },
         };
       }
-      const settings = company.settings;
-      const limit = settings.capOverrides[token.name] ?? settings.callerCap;
-      const queueSpan = ctx.trace?.phase('caller_queue', { 'gw.caller_cap': limit });
-      const acquired = await this.guard('caller slot', () =>
-        this.state.acquireCallerSlot({ company: company.company, tokenHash: token.hash, limit, requestId: ctx.requestId, ttlMs: this.config.slotTtlMs, waitMs: settings.queueWaitMs }),
-      );
-      queueSpan?.end({ 'gw.caller_slot.acquired': acquired });
-      if (!acquired) {
-        // Retry advice reflects the wait already spent queueing: an automatic retry would only queue again.
-        const waitSeconds = Math.max(1, Math.ceil(settings.queueWaitMs / 1000));
-        throw new GatewayError('user_cap', GATEWAY_MESSAGES.callerCap(limit, settings.queueWaitMs), [
-          ['retry-after', String(waitSeconds)],
-          ['retry-after-ms', String(settings.queueWaitMs)],
-        ]);
-      }
-      if (ctx.finished) {
-        // The request ended (client gone, shutdown) while it queued: the slot goes straight back.
-        this.background('slot release', this.state.releaseCallerSlot(company.company, token.hash, ctx.requestId));
-        return { kind: 'respond', response: this.errorResponse(ctx, new GatewayError('unavailable', GATEWAY_MESSAGES.endedBeforeAdmitted)) };
-      }
-      ctx.slotHeld = true;
-      this.keepHeld(ctx);
+      await takeCallerSlot(this.governance, ctx, token, company);
+      keepHeld(this.governance, ctx);
       return { kind: 'body' };
     } catch (error) {
       return { kind: 'respond', response: this.errorResponse(ctx, error) };
@@ -190,7 +178,7 @@ export class Pipeline {
       policySpan?.end();
       if (ctx.route === 'messages') {
         const spendSpan = ctx.trace?.phase('spend');
-        await this.admitSpend(ctx, decision.price, body.length, fields.maxTokens ?? 0);
+        await reserveSpend(this.governance, ctx, decision.price, body.length, fields.maxTokens ?? 0);
         spendSpan?.end({ 'gw.spend.reserved': ctx.spend !== null });
       }
 
@@ -209,39 +197,7 @@ export class Pipeline {
       if (decision.forwardId !== fields.model) out = spliceModel(out, decision.forwardId);
 
       const session = ctx.head.headers['x-claude-code-session-id'] ?? fields.sessionId;
-      const leaseSpan = ctx.trace?.phase('lease');
-      const outcome = await this.guard('lease', () =>
-        this.state.acquireLease({
-          company: company.company,
-          candidates: decision.candidates,
-          session: session ? `${ctx.token?.name}\u0000${session}` : null,
-          requestId: ctx.requestId,
-          ttlMs: this.config.leaseTtlMs,
-        }),
-      );
-      if (!outcome.ok) {
-        await this.returnReservation(ctx);
-        if (outcome.reason === 'rejected') {
-          const rejected = new Set(outcome.credentials);
-          this.health?.rejectedInUse(decision.candidates.filter((c) => rejected.has(c.name)));
-        }
-        const message =
-          outcome.reason === 'busy'
-            ? CREDENTIAL_MESSAGES.busy(decision.provider)
-            : outcome.reason === 'rejected'
-              ? CREDENTIAL_MESSAGES.rejected(decision.provider, outcome.credentials)
-              : CREDENTIAL_MESSAGES.exhausted(decision.provider, outcome.earliestReset === null ? null : new Date(outcome.earliestReset).toISOString());
-        // Busy credentials free up soon; exhausted windows and rejected keys do not free by retrying.
-        throw new GatewayError('no_capacity', message, outcome.reason === 'busy' ? [] : [['x-should-retry', 'false']]);
-      }
-      if (ctx.finished) {
-        this.background('lease release', this.state.releaseLease(outcome.lease));
-        return { kind: 'respond', response: this.errorResponse(ctx, new GatewayError('unavailable', GATEWAY_MESSAGES.endedBeforeForwarded)) };
-      }
-      ctx.lease = outcome.lease;
-      leaseSpan?.end({ 'gw.credential': outcome.lease.credential.name });
-      this.events.leaseChanged(company.company, outcome.lease.credential.name, 1);
-      const credential = outcome.lease.credential;
+      const credential = (await takeLease(this.governance, ctx, company, decision, session)).credential;
       const address = this.addressOf(credential);
       const headers = forwardHeaders(ctx.head.headers, credential, out.length);
       if (ctx.trace !== null) ctx.upstreamSpan = ctx.trace.phase('upstream', { 'server.address': address.origin });
@@ -276,7 +232,7 @@ export class Pipeline {
       if (credential.kind === 'subscriptionSeat') {
         const windows = readSeatWindows(headers);
         if (windows.length > 0) {
-          this.background('seat windows', this.state.updateSeatWindows(lease.company, credential.name, windows));
+          inBackground(this.events, 'seat windows', this.state.updateSeatWindows(lease.company, credential.name, windows));
           for (const w of windows) if (w.exhausted) this.events.seatWindowExhausted(lease.company, credential.name, w.window, w.resetAt);
         }
       }
@@ -301,22 +257,6 @@ export class Pipeline {
   }
 
   /**
-   * From the slot's grant to the request's end, renew the slot (and the lease,
-   * once there is one) a third of the way into the TTL: a slow upload, a
-   * silent provider and a long stream all keep them; the TTL only frees what a
-   * crashed process held. finish() stops it.
-   */
-  private keepHeld(ctx: RequestContext): void {
-    const period = Math.min(this.config.slotTtlMs, this.config.leaseTtlMs) / 3;
-    ctx.renewal = setInterval(() => {
-      const token = ctx.token;
-      if (ctx.slotHeld && token) this.background('slot renewal', this.state.renewCallerSlot(token.company, token.hash, ctx.requestId, this.config.slotTtlMs));
-      if (ctx.lease) this.background('lease renewal', this.state.renewLease(ctx.lease, this.config.leaseTtlMs));
-    }, period);
-    ctx.renewal.unref?.();
-  }
-
-  /**
    * Phase 5, on every ending (normal, client disconnect, upstream reset,
    * shutdown): release the lease and the caller slot, and write exactly one
    * usage record with what was seen. Safe to call more than once.
@@ -324,17 +264,9 @@ export class Pipeline {
   async finish(ctx: RequestContext, outcome: EndOutcome): Promise<void> {
     if (ctx.finished) return;
     ctx.finished = true;
-    if (ctx.renewal) clearInterval(ctx.renewal);
-    ctx.renewal = null;
+    // Metered first: settling the spend reads the usage.
     ctx.meter?.end();
-    const releases: Promise<void>[] = [];
-    if (ctx.lease) {
-      releases.push(this.state.releaseLease(ctx.lease));
-      this.events.leaseChanged(ctx.lease.company, ctx.lease.credential.name, -1);
-    }
-    if (ctx.spend) releases.push(this.settleSpend(ctx));
-    if (ctx.slotHeld && ctx.token) releases.push(this.state.releaseCallerSlot(ctx.token.company, ctx.token.hash, ctx.requestId));
-    for (const result of await Promise.allSettled(releases)) if (result.status === 'rejected') this.events.stateError('release', result.reason);
+    await releaseHoldings(this.governance, ctx);
 
     const end = this.now();
     const ttfb = ctx.firstByteAt === null ? null : ctx.firstByteAt - ctx.startedAt;
@@ -410,45 +342,6 @@ export class Pipeline {
     return record;
   }
 
-  /**
-   * Reserve the worst case before forwarding, so concurrent requests cannot
-   * overshoot a limit; settlement at the end replaces it with the metered cost.
-   */
-  private async admitSpend(ctx: RequestContext, price: ModelDecision['price'], bodyBytes: number, maxTokens: number): Promise<void> {
-    const company = ctx.company as NonNullable<RequestContext['company']>;
-    const token = ctx.token as NonNullable<RequestContext['token']>;
-    if (!price) {
-      if (company.settings.refuseUnpriced) throw unpricedRefused(ctx.model?.parsed.raw ?? '');
-      return;
-    }
-    const now = this.now();
-    const plan = spendPlan(company.settings, token.hash, now, worstCaseMicros(bodyBytes, maxTokens, price));
-    if (!plan) return;
-    const outcome = await this.guard('spend', () => this.state.reserveSpend(company.company, plan.checks, plan.reservedMicros));
-    if (!outcome.ok) {
-      // Whether the limit is already spent or only this request's reservation would pass it changes what helps.
-      const spent = await this.state.spendOf(company.company, outcome.failed.counter).catch(() => null);
-      throw overBudget(outcome.failed, now, spent === null ? null : { spentMicros: spent, reservedMicros: plan.reservedMicros });
-    }
-    ctx.spend = plan;
-  }
-
-  private async returnReservation(ctx: RequestContext): Promise<void> {
-    const plan = ctx.spend;
-    if (!plan || !ctx.company) return;
-    ctx.spend = null;
-    await this.state.adjustSpend(ctx.company.company, plan.checks, -plan.reservedMicros).catch((error: unknown) => this.events.stateError('spend', error));
-  }
-
-  private async settleSpend(ctx: RequestContext): Promise<void> {
-    const plan = ctx.spend;
-    if (!plan || !ctx.company) return;
-    ctx.spend = null;
-    const usage = ctx.usage;
-    const actual = usage ? Math.round((costOf(usage, ctx.model?.price) ?? 0) * MICROS) : 0;
-    await this.state.adjustSpend(ctx.company.company, plan.checks, actual - plan.reservedMicros);
-  }
-
   private addressOf(credential: CredentialRecord): UpstreamAddress {
     let address = this.addresses.get(credential);
     if (!address) {
@@ -459,19 +352,8 @@ export class Pipeline {
     return address;
   }
 
-  /** State failures fail closed: 503 unavailable, never an unauthenticated pass. */
-  private async guard<T>(operation: string, run: () => Promise<T>): Promise<T> {
-    try {
-      return await run();
-    } catch (error) {
-      if (isGatewayError(error)) throw error;
-      this.events.stateError(operation, error);
-      throw new GatewayError('unavailable', GATEWAY_MESSAGES.stateUnreachable);
-    }
-  }
-
-  private background(operation: string, work: Promise<void>): void {
-    work.catch((error: unknown) => this.events.stateError(operation, error));
+  private guard<T>(operation: string, run: () => Promise<T>): Promise<T> {
+    return failClosed(this.events, operation, run);
   }
 }
 

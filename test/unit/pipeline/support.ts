@@ -2,12 +2,14 @@ import { generateToken, hashToken } from '../../../src/auth/token.js';
 import type { UsageRecord } from '../../../src/metering/usage-record.js';
 import { ServedModels } from '../../../src/models/served-models.js';
 import { DEFAULT_PIPELINE_CONFIG, type PipelineConfig } from '../../../src/pipeline/config.js';
+import { RequestContext } from '../../../src/pipeline/context.js';
 import type { FinishedInfo, PipelineEvents } from '../../../src/pipeline/events.js';
+import type { GovernanceDeps } from '../../../src/pipeline/governance-deps.js';
 import { Pipeline, type PipelineDeps } from '../../../src/pipeline/pipeline.js';
 import type { CredentialHealthPort, RedactorPort } from '../../../src/pipeline/ports.js';
 import type { PhaseSpan, RequestTrace, TracePhase, TracerPort } from '../../../src/pipeline/tracing.js';
 import type { HeaderMap, RequestHead } from '../../../src/pipeline/types.js';
-import type { CompanySettings, CredentialRecord } from '../../../src/state/records.js';
+import type { CompanyRecords, CompanySettings, CredentialRecord, TokenRecord } from '../../../src/state/records.js';
 import { MemoryState } from '../../../src/state/memory.js';
 import type { GatewayState } from '../../../src/state/state.js';
 import { company, credential } from '../support/records.js';
@@ -180,4 +182,53 @@ export function headerValue(headers: ReadonlyArray<readonly [string, string]>, n
 export function errorOf(body: string): { fault: string; message: string; type: string } {
   const parsed = JSON.parse(body) as { fault: string; error: { message: string; type: string } };
   return { fault: parsed.fault, message: parsed.error.message, type: parsed.error.type };
+}
+
+/** The governance steps' dependencies over the real in-memory state (methods replaceable), with a request context already authenticated. */
+export interface GovernanceFixture {
+  readonly deps: GovernanceDeps;
+  readonly memory: MemoryState;
+  readonly events: RecordedEvents;
+  readonly health: RecordedHealth;
+  readonly calls: string[];
+  readonly clock: { t: number };
+  readonly company: CompanyRecords;
+  readonly token: TokenRecord;
+  /** A fresh authenticated context for POST /v1/messages. */
+  context(token?: string): RequestContext;
+}
+
+export async function governanceFixture(
+  options: { settings?: Partial<CompanySettings>; overrides?: Overrides | ((memory: MemoryState) => Overrides); config?: Partial<PipelineConfig> } = {},
+): Promise<GovernanceFixture> {
+  const clock = { t: START };
+  const memory = new MemoryState({ now: () => clock.t });
+  const tokens = [
+    { hash: hashToken(TOKEN), company: 'acme', name: 'alice', address: 'alice@acme.example' },
+    { hash: hashToken(OTHER_TOKEN), company: 'acme', name: 'bob', address: 'bob@acme.example' },
+  ];
+  const records = company({ settings: options.settings, tokens, credentials: [credential({ name: 'key', baseUrl: 'https://api.anthropic.com' })] });
+  await memory.replaceCompany(records);
+  const calls: string[] = [];
+  const overrides = typeof options.overrides === 'function' ? options.overrides(memory) : (options.overrides ?? {});
+  const events = new RecordedEvents();
+  const health = new RecordedHealth();
+  const deps: GovernanceDeps = { state: stateWith(memory, overrides, calls), events, health, config: { ...DEFAULT_PIPELINE_CONFIG, ...options.config }, now: () => clock.t };
+  let n = 0;
+  return {
+    deps,
+    memory,
+    events,
+    health,
+    calls,
+    clock,
+    company: records,
+    token: tokens[0] as TokenRecord,
+    context(token = TOKEN) {
+      const ctx = new RequestContext(`req_${++n}`, clock.t, head('POST', '/v1/messages', authed({}, token)), 'messages', '');
+      ctx.company = records;
+      ctx.token = tokens.find((t) => t.hash === hashToken(token)) ?? null;
+      return ctx;
+    },
+  };
 }

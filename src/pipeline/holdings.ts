@@ -1,0 +1,37 @@
+import { releaseCallerSlot, renewCallerSlot } from './caller-slot.js';
+import type { RequestContext } from './context.js';
+import { releaseLease, renewLease } from './credential-lease.js';
+import type { GovernanceDeps } from './governance-deps.js';
+import { settleSpend } from './spend-reservation.js';
+
+/**
+ * From the slot's grant to the request's end, renew the slot (and the lease,
+ * once there is one) a third of the way into the TTL: a slow upload, a
+ * silent provider and a long stream all keep them; the TTL only frees what a
+ * crashed process held. releaseHoldings() stops it.
+ */
+export function keepHeld(deps: GovernanceDeps, ctx: RequestContext): void {
+  const period = Math.min(deps.config.slotTtlMs, deps.config.leaseTtlMs) / 3;
+  ctx.renewal = setInterval(() => {
+    renewCallerSlot(deps, ctx);
+    renewLease(deps, ctx);
+  }, period);
+  ctx.renewal.unref?.();
+}
+
+/**
+ * At the request's end: stop renewing, give back the lease and the caller
+ * slot, and settle the spend reservation. Every failure is reported; none
+ * keeps the others from happening.
+ */
+export async function releaseHoldings(deps: GovernanceDeps, ctx: RequestContext): Promise<void> {
+  if (ctx.renewal) clearInterval(ctx.renewal);
+  ctx.renewal = null;
+  const releases: Promise<void>[] = [];
+  const lease = releaseLease(deps, ctx);
+  if (lease) releases.push(lease);
+  if (ctx.spend) releases.push(settleSpend(deps, ctx));
+  const slot = releaseCallerSlot(deps, ctx);
+  if (slot) releases.push(slot);
+  for (const result of await Promise.allSettled(releases)) if (result.status === 'rejected') deps.events.stateError('release', result.reason);
+}

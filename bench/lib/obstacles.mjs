@@ -34,7 +34,7 @@ function links(results) {
 function explain(b, { analysis, l }) {
   const floors = analysis.extprocFloors ?? {};
   const driver =
-    'The load generator and the mock share CPU 0: when their CPU % add up to about 100 (s3 table) the driver, not gw, sets the rate, and the ratio measures the driver. CPU per stream (in the same row) is the figure that does not depend on it.';
+    'The load generator and the mock share CPU 0: when their CPU % add up to about 100 (s3 table) the driver, not gw, sets the rate, and the ratio measures the driver; a run-queue wait of tens of percent in the same table means other work on the machine held the CPUs. CPU per stream (in the same row) is the figure least moved by either; its ratio is the one to read when the rates are capped.';
   switch (b.key) {
     case 's1-p50':
     case 's1-p99':

@@ -1,5 +1,5 @@
 import type { UsageRecord } from '../../metering/usage-record.js';
-import type { ExportBatch, ExportLease, UsageSink, UsageSource } from './ports.js';
+import { PartlyInserted, type ExportBatch, type ExportLease, type UsageSink, type UsageSource } from './ports.js';
 
 export interface ExportObserver {
   exported(count: number, stored: number): void;
@@ -93,6 +93,7 @@ export class UsageExporter {
         this.observer.exported(batch.records.length, await this.sink.insert(batch.records));
         await batch.ack();
       } catch (error) {
+        this.countCommitted(error);
         this.observer.failed('write', error);
         break;
       }
@@ -174,6 +175,7 @@ export class UsageExporter {
         const stored = await this.sink.insert(inHand.records);
         this.observer.exported(inHand.records.length, stored);
       } catch (error) {
+        this.countCommitted(error);
         this.observer.failed('write', error);
         await backoff();
         continue;
@@ -188,6 +190,11 @@ export class UsageExporter {
         await backoff();
       }
     }
+  }
+
+  /** The parts of a failed batch that did commit: the retry skips them, so they are counted now. */
+  private countCommitted(error: unknown): void {
+    if (error instanceof PartlyInserted) this.observer.exported(error.committed, error.stored);
   }
 
   private async renew(): Promise<void> {

@@ -8,7 +8,7 @@ export type { ExportBatch, ExportLease, UsageSource } from '../../state/usage-so
 export interface UsageSink {
   /** Creates or upgrades the schema. */
   prepare(): Promise<void>;
-  /** Stores records idempotently by request id; resolves once committed. */
+  /** Stores records idempotently by request id; resolves once committed (PartlyInserted: only some committed). */
   insert(records: readonly UsageRecord[]): Promise<number>;
   saveTimeZones(zones: ReadonlyMap<string, string>): Promise<void>;
   deleteOlderThan(days: number): Promise<number>;
@@ -20,3 +20,21 @@ export const SOLE_EXPORTER: ExportLease = {
   renew: async () => true,
   release: async () => {},
 };
+
+/**
+ * Thrown by `UsageSink.insert` when some of a batch committed before the
+ * rest failed: the retry skips what is committed (by request id), so what
+ * it stored has to be counted now or never.
+ */
+export class PartlyInserted extends Error {
+  constructor(
+    /** Records committed (new or already there). */
+    readonly committed: number,
+    /** Of those, the ones new to the store. */
+    readonly stored: number,
+    failure: unknown,
+  ) {
+    super(failure instanceof Error ? failure.message : String(failure), { cause: failure });
+    this.name = 'PartlyInserted';
+  }
+}

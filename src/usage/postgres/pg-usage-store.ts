@@ -1,6 +1,7 @@
 import type pg from 'pg';
 import type { UsageRecord } from '../../metering/usage-record.js';
 import { normalizeModelId } from '../../models/normalize.js';
+import { PartlyInserted } from '../export/ports.js';
 import { copyField, copyFrom } from './copy-in.js';
 import { compareRows, costMicros, type Answer, type LogsQuery, type ReportGroup, type ReportQuery, type ReportRow, type UsageReader } from '../report.js';
 
@@ -77,8 +78,9 @@ export class PgUsageStore implements UsageReader {
    * Inserts the records idempotently: a request id already stored is
    * skipped, so a batch delivered twice (an exporter killed before its
    * acknowledgement, two exporters at once) is stored once. Resolves only
-   * when every record is committed; if any part fails it throws, and the
-   * caller's retry skips the parts already committed.
+   * when every record is committed; if any part fails it throws (a
+   * PartlyInserted when other parts committed, with what they stored), and
+   * the caller's retry skips the parts already committed.
    *
    * Why it is shaped this way (the exporter's throughput, measured in
    * docs/benchmarks.md): the batch is cut into up to `parallel` parts
@@ -98,13 +100,20 @@ export class PgUsageStore implements UsageReader {
     const sorted = [...records].sort((a, b) => (a.request_id < b.request_id ? -1 : a.request_id > b.request_id ? 1 : 0));
     const parts = Math.max(1, Math.min(this.parallel, Math.floor(sorted.length / MIN_PART_ROWS)));
     const size = Math.ceil(sorted.length / parts);
-    const settled = await Promise.allSettled(Array.from({ length: parts }, (_, i) => this.insertPart(sorted.slice(i * size, (i + 1) * size))));
+    const slices = Array.from({ length: parts }, (_, i) => sorted.slice(i * size, (i + 1) * size));
+    const settled = await Promise.allSettled(slices.map((part) => this.insertPart(part)));
     let stored = 0;
-    for (const s of settled) {
-      if (s.status === 'rejected') throw s.reason;
-      stored += s.value;
+    let committed = 0;
+    const failures: unknown[] = [];
+    for (const [i, s] of settled.entries()) {
+      if (s.status === 'rejected') failures.push(s.reason);
+      else {
+        stored += s.value;
+        committed += slices[i]?.length ?? 0;
+      }
     }
-    return stored;
+    if (failures.length === 0) return stored;
+    throw committed > 0 ? new PartlyInserted(committed, stored, failures[0]) : failures[0];
   }
 
   private async insertPart(records: readonly UsageRecord[]): Promise<number> {

@@ -4,6 +4,9 @@ import type { UsageRecord } from '../../../src/metering/usage-record.js';
 import { connectPostgres } from '../../../src/usage/postgres/connect.js';
 import { migrate } from '../../../src/usage/postgres/migrations.js';
 import { PgUsageStore } from '../../../src/usage/postgres/pg-usage-store.js';
+import { MemoryState } from '../../../src/state/memory.js';
+import { UsageExporter } from '../../../src/usage/export/exporter.js';
+import { PartlyInserted, SOLE_EXPORTER } from '../../../src/usage/export/ports.js';
 import { startPostgres, type TestPostgres } from '../../support/postgres-server.js';
 import { usageRecord } from '../../support/usage-records.js';
 
@@ -95,10 +98,59 @@ describe('PgUsageStore.insert', () => {
     const sorted = [...records].sort((p, q) => (p.request_id < q.request_id ? -1 : 1));
     const bad = { ...(sorted[1_400] as UsageRecord), time: 'not a time' };
     const broken = sorted.map((r) => (r.request_id === bad.request_id ? bad : r));
-    await expect(store.insert(broken)).rejects.toThrow(/time/i);
+    const failure = await store.insert(broken).then(
+      () => null,
+      (error: unknown) => error,
+    );
+    expect(failure).toBeInstanceOf(PartlyInserted);
+    expect((failure as Error).message).toMatch(/time/i);
     const partial = await store.count();
+    expect(partial).toBeGreaterThan(0);
     expect(partial).toBeLessThan(records.length);
+    expect(failure).toMatchObject({ committed: partial, stored: partial });
     expect(await store.insert(records)).toBe(records.length - partial);
     expect(await storedIds()).toEqual(records.map((r) => r.request_id).sort());
+  });
+
+  test('the exporter counts what the committed parts of a failed batch stored: gw_usage_stored_total adds up over the failure and its retry', async () => {
+    const store = new PgUsageStore(pool, 2);
+    const records = Array.from({ length: 1_500 }, (_, i) => usageRecord('acme', i));
+    const memory = new MemoryState();
+    for (const r of records) await memory.recordUsage(r);
+    const sorted = [...records].sort((p, q) => (p.request_id < q.request_id ? -1 : 1));
+    const poisoned = (sorted[1_400] as UsageRecord).request_id;
+    let calls = 0;
+    const totals = { exported: 0, stored: 0, failures: 0 };
+    const exporter = new UsageExporter(
+      memory.usageSource(),
+      {
+        prepare: async () => {},
+        // The first try fails in the second part only (a time PostgreSQL cannot read); the retry is clean.
+        insert: (batch) => store.insert(calls++ === 0 ? batch.map((r) => (r.request_id === poisoned ? { ...r, time: 'not a time' } : r)) : batch),
+        saveTimeZones: async () => {},
+        deleteOlderThan: async () => 0,
+      },
+      SOLE_EXPORTER,
+      {
+        exported: (count, stored) => {
+          totals.exported += count;
+          totals.stored += stored;
+        },
+        backlog: () => {},
+        active: () => {},
+        failed: () => void totals.failures++,
+      },
+      { batchSize: 2_000, idleMs: 10, maxBackoffMs: 50 },
+    );
+    exporter.start();
+    const deadline = Date.now() + 30_000;
+    while ((await store.count()) < records.length && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
+    await exporter.stop(0);
+    expect(calls).toBeGreaterThanOrEqual(2);
+    expect(totals.failures).toBeGreaterThanOrEqual(1);
+    expect(await storedIds()).toEqual(records.map((r) => r.request_id).sort());
+    expect(totals.stored).toBe(records.length);
+    // The committed first part (750 of 1,500) counts twice as exported: once committed, once re-delivered and skipped.
+    expect(totals.exported).toBe(records.length + 750);
   });
 });

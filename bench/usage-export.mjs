@@ -9,7 +9,9 @@
 // compared with the exporter idle and busy: the data plane never waits on PostgreSQL, but it
 // shares Redis and, with the exporter in-process as in `gw serve`, the event loop.
 // Prints one JSON line. Needs `npm run build`.
-//   node bench/usage-export.mjs [--records N]
+// Then the data plane's request latency through a real gw serve, with no exporter, with gw serve's own
+// exporter thread and with gw export-usage draining a backlog (see dataPlaneLatency below).
+//   node bench/usage-export.mjs [--records N] [--batch N] [--latency-rounds 3] [--backlog 100000] [--no-data-plane]
 import { spawn, spawnSync } from 'node:child_process';
 import { randomBytes, randomUUID } from 'node:crypto';
 import { chmodSync, chownSync, existsSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
@@ -269,8 +271,173 @@ const result = {
   stored: await store.count(),
 };
 result.cpuMsPer1000Records.total = Number((result.cpuMsPer1000Records.exporter + result.cpuMsPer1000Records.postgres + result.cpuMsPer1000Records.redis).toFixed(1));
+await exporterRedis.quit().catch(() => {});
+if (!process.argv.includes('--no-data-plane')) result.dataPlane = await dataPlaneLatency();
 console.log(JSON.stringify(result));
 redis.disconnect();
-exporterRedis.disconnect();
 await pg.pool.end();
 process.exit(0);
+
+// Part two: the data plane's request latency, measured through real HTTP requests to a real
+// `gw serve --redis` process from a separate load process (bench/usage-export-load.mjs), while
+// (a) no exporter runs, (b) gw serve's own exporter (--postgres: its worker thread) drains a
+// backlog, (c) `gw export-usage` as a process of its own drains the same backlog. The modes are
+// interleaved in rotating order over several rounds; within each round the deltas to (a) pair
+// up. Nothing is pinned to a CPU: the processes share the machine as they would on one node.
+async function dataPlaneLatency() {
+  const { writeGatewayFile } = await import('./lib/systems.mjs');
+  const GW = join(ROOT, 'dist', 'cli', 'main.js');
+  const roundsIndex = process.argv.indexOf('--latency-rounds');
+  const ROUNDS = roundsIndex === -1 ? 3 : Number(process.argv[roundsIndex + 1]);
+  const backlogIndex = process.argv.indexOf('--backlog');
+  const BACKLOG = backlogIndex === -1 ? 100_000 : Number(process.argv[backlogIndex + 1]);
+  const IDLE_WINDOW_MS = 15_000;
+  const encryptionKey = randomBytes(32).toString('base64');
+
+  const mock = spawn(process.execPath, [join(ROOT, 'bench', 'mock-provider.mjs'), '--port', '0'], { stdio: ['ignore', 'pipe', 'inherit'] });
+  children.push(mock);
+  const mockUrl = await firstJsonLine(mock, 'listening');
+  await fetch(`${mockUrl}/__bench/config`, { method: 'POST', body: JSON.stringify({ events: 1, spacingMs: 0 }) });
+  const { file, token } = writeGatewayFile('usage-export-latency', mockUrl, { secretScanning: false });
+
+  const lineFrom = (child, text) =>
+    new Promise((resolve, reject) => {
+      let out = '';
+      const take = (chunk) => {
+        out += chunk.toString();
+        if (out.includes(text)) resolve();
+      };
+      child.stdout.on('data', take);
+      child.stderr.on('data', take);
+      child.once('exit', (code) => reject(new Error(`exited ${code} before "${text}": ${out.slice(-2000)}`)));
+    });
+  const serveEnv = { ...process.env, GW_ENCRYPTION_KEY: encryptionKey, GW_LOG_LEVEL: 'warn' };
+  delete serveEnv.GW_ADMIN_TOKEN;
+  async function startServe(withPostgres) {
+    const [port, adminPort] = [await freePort(), await freePort()];
+    const args = [GW, 'serve', '-f', file, '--host', '127.0.0.1', '--port', String(port), '--admin-host', '127.0.0.1', '--admin-port', String(adminPort), '--redis', redisUrl];
+    if (withPostgres) args.push('--postgres', pg.url);
+    const child = spawn(process.execPath, ['--max-semi-space-size=2', ...args], { stdio: ['ignore', 'pipe', 'pipe'], env: serveEnv });
+    children.push(child);
+    await lineFrom(child, 'gw serve: listening');
+    return { child, url: `http://127.0.0.1:${port}` };
+  }
+  async function startExportUsage() {
+    const adminPort = await freePort();
+    const child = spawn(process.execPath, [GW, 'export-usage', '--redis', redisUrl, '--postgres', pg.url, '--admin-port', String(adminPort)], {
+      stdio: ['ignore', 'pipe', 'pipe'],
+      env: { ...process.env, GW_LOG_LEVEL: 'warn' },
+    });
+    children.push(child);
+    return child;
+  }
+  const stop = async (child) => {
+    if (child.exitCode !== null) return;
+    const exited = new Promise((r) => child.once('exit', r));
+    child.kill('SIGTERM');
+    await Promise.race([exited, new Promise((r) => setTimeout(r, 15_000))]);
+    if (child.exitCode === null) child.kill('SIGKILL');
+  };
+  const benchStreams = companies.map((c) => `gw:{${c}}:usage`);
+  const waitingInRedis = async () => {
+    let n = 0;
+    for (const key of benchStreams) n += await redis.xlen(key);
+    return n;
+  };
+  const HOLD = 'bench-holds-the-lease';
+
+  async function oneMode(mode) {
+    // Held so that (b)'s thread stands by until the window opens; (a) and (c) have no exporter in gw.
+    await redis.set('gw:usage-exporter', HOLD, 'PX', 600_000);
+    const gw = await startServe(mode === 'b');
+    if (mode !== 'a') await fill(BACKLOG);
+    const load = spawn(process.execPath, [join(ROOT, 'bench', 'usage-export-load.mjs'), '--url', gw.url, '--token', token], { stdio: ['ignore', 'pipe', 'inherit'] });
+    children.push(load);
+    await firstJsonLine(load, 'listening');
+    await new Promise((r) => setTimeout(r, 2_000)); // warm-up, outside the window
+    const cpu0 = cpuMs(gw.child.pid, false);
+    const load0 = loadAverage();
+    const from = Date.now();
+    let exporterProcess = null;
+    await redis.del('gw:usage-exporter');
+    if (mode === 'c') exporterProcess = await startExportUsage();
+    if (mode === 'a') await new Promise((r) => setTimeout(r, IDLE_WINDOW_MS));
+    else while ((await waitingInRedis()) > 0) await new Promise((r) => setTimeout(r, 100));
+    const to = Date.now();
+    const gwCpuMs = cpuMs(gw.child.pid, false) - cpu0;
+    const exporterCpuMs = exporterProcess ? cpuMs(exporterProcess.pid, false) : null;
+    const load1 = loadAverage();
+    const out = firstJsonLine(load, 'samples', true);
+    load.kill('SIGTERM');
+    const { samples, failures } = await out;
+    if (exporterProcess) await stop(exporterProcess);
+    await stop(gw.child);
+    const inWindow = samples.filter(([at]) => at >= from && at <= to).map(([, ms]) => ms);
+    const seconds = (to - from) / 1000;
+    return {
+      mode,
+      windowSeconds: Number(seconds.toFixed(2)),
+      loadAverage: [load0, load1],
+      requests: inWindow.length,
+      failures,
+      requestMs: summary(inWindow),
+      ...(mode === 'a' ? {} : { backlog: BACKLOG, recordsPerSecond: Math.round(BACKLOG / seconds) }),
+      gwServeCpuMs: gwCpuMs,
+      ...(exporterCpuMs === null ? {} : { exportUsageCpuMs: exporterCpuMs }),
+    };
+  }
+
+  const rounds = [];
+  const orders = [
+    ['a', 'b', 'c'],
+    ['b', 'c', 'a'],
+    ['c', 'a', 'b'],
+  ];
+  for (let i = 0; i < ROUNDS; i++) {
+    const round = {};
+    for (const mode of orders[i % orders.length]) round[mode] = await oneMode(mode);
+    for (const m of ['b', 'c'])
+      round[m].addedMs = { p50: Number((round[m].requestMs.p50 - round.a.requestMs.p50).toFixed(3)), p99: Number((round[m].requestMs.p99 - round.a.requestMs.p99).toFixed(3)) };
+    rounds.push(round);
+    console.error(`s13 data plane round ${i + 1}: ${JSON.stringify(round)}`);
+  }
+  await stop(mock);
+  const median = (xs) => [...xs].sort((x, y) => x - y)[Math.floor(xs.length / 2)];
+  const mediansOf = (m, f) => Number(median(rounds.map((r) => f(r[m]))).toFixed(3));
+  return {
+    rounds,
+    backlog: BACKLOG,
+    callers: 2,
+    pauseMs: 5,
+    median: Object.fromEntries(
+      ['a', 'b', 'c'].map((m) => [
+        m,
+        {
+          p50: mediansOf(m, (r) => r.requestMs.p50),
+          p99: mediansOf(m, (r) => r.requestMs.p99),
+          ...(m === 'a' ? {} : { addedP50: mediansOf(m, (r) => r.addedMs.p50), addedP99: mediansOf(m, (r) => r.addedMs.p99), recordsPerSecond: mediansOf(m, (r) => r.recordsPerSecond) }),
+        },
+      ]),
+    ),
+  };
+}
+
+function firstJsonLine(child, field, last = false) {
+  return new Promise((resolve, reject) => {
+    let buffered = '';
+    child.stdout.on('data', (chunk) => {
+      buffered += chunk.toString();
+      const lines = buffered.split('\n');
+      buffered = lines.pop();
+      for (const line of lines) {
+        try {
+          const parsed = JSON.parse(line);
+          if (parsed[field] !== undefined) resolve(last ? parsed : parsed[field]);
+        } catch {
+          /* not JSON */
+        }
+      }
+    });
+    child.once('exit', (code) => reject(new Error(`exited ${code} before a line with "${field}"`)));
+  });
+}

@@ -3,18 +3,21 @@
 //
 // Starts a fast mock provider, then runs every case module of bench/cases/ (the registry: one file
 // per case) in order: gw serve against the bare Node proxy floor and the peers (Portkey, LiteLLM),
-// gw extproc against a bare grpc-js floor and the baseline build, 1,000 streams, a CPU profile,
-// redaction throughput, scaling curves and a soak; each load is driven from a separate
+// gw extproc against a bare grpc-js floor, a hand-framed node:http2 floor and the baseline build,
+// 1,000 streams, CPU profiles, redaction throughput, scaling curves, the other issues' cases (hostile
+// soak, OpenTelemetry, usage export, the operator's convergence) and, last, a soak of a million
+// requests that fits itself into the time left; each load is driven from a separate
 // load-generator process while the system under test, pinned to its own CPU, is sampled from /proc.
 // Writes bench/results/<date>.md and .json, and SVG charts in bench/results/charts-<date>/.
 //
 //   npm run build && node bench/run.mjs [--quick] [--rounds 4] [--only s1,s5,...] [--skip s10]
 //                                       [--no-peer-install] [--gw-dist DIR] [--ab DIR] [--date LABEL]
-//                                       [--deadline-minutes 32] [--soak-requests N]
+//                                       [--deadline-minutes 60] [--soak-requests N]
+//   GW_BENCH_CACHE=DIR: where the peers are installed and the baseline built (docs/benchmarks.md)
 //
 // Everything listens on 127.0.0.1 only (checked from /proc/net before the measurements start).
 // Every loop is bounded; every child process is stopped at the end, and the whole run stops
-// itself after a hard deadline.
+// itself after a hard deadline, counted from the end of the installs.
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, rmSync } from 'node:fs';
 import { cpus, loadavg, totalmem } from 'node:os';

@@ -300,7 +300,7 @@ export default {
     L.push('## Scaling curves (s9)');
     L.push('');
     L.push(
-      `Each point: one ${s9.pointMs} ms run per case after a warm-up; HTTP streams of 30 back-to-back deltas (concurrency sweep, ~4 KiB body) and non-streaming requests 4 in flight (body sweep); ext_proc through bench/extproc-load.mjs with the recorded exchange (its request body replaced by one of the given size). "added" is against direct at the same x. LiteLLM runs up to ${LITELLM_MAX_CONCURRENCY} streams (beyond, its queue does not drain inside a point).`,
+      `Each point: one ${s9.pointMs} ms run per case after a warm-up; HTTP streams of 30 back-to-back deltas (concurrency sweep, ~4 KiB body) and non-streaming requests 4 in flight (body sweep); ext_proc through bench/extproc-load.mjs with the recorded exchange (its request body replaced by one of the given size). "added" is against direct at the same x. LiteLLM runs up to ${LITELLM_MAX_CONCURRENCY} streams (beyond, its queue does not drain inside a point), and each of its points runs at least 8 s with a 2 s warm-up (its batches of streams outlast a short window).`,
     );
     L.push('');
     for (const c of charts) L.push(`- [${c.title}](${c.file})`);

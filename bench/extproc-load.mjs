@@ -9,7 +9,9 @@
 // bounded by durationMs plus a drain deadline.
 //
 //   node bench/extproc-load.mjs JOB.json
-//   JOB: { target: "127.0.0.1:PORT", recording: FILE, token, concurrency, durationMs, warmupMs }
+//   JOB: { target: "127.0.0.1:PORT", recording: FILE, token, concurrency, durationMs, warmupMs, perWorker? }
+//   perWorker: each stream slot runs exactly this many streams (then durationMs only bounds the run);
+//   for many streams at once, whose batches outlast any short window.
 // Request phase: request_headers written → request_body answered (both request-side decisions).
 import { readFileSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
@@ -130,6 +132,10 @@ function oneStream() {
 }
 
 async function worker() {
+  if (job.perWorker) {
+    for (let i = 0; i < job.perWorker && nowMs() < endAt; i++) await oneStream();
+    return;
+  }
   while (nowMs() < endAt) await oneStream();
 }
 
@@ -137,11 +143,13 @@ const cpu0 = process.cpuUsage();
 const all = Promise.all(Array.from({ length: job.concurrency }, worker));
 const outcome = await Promise.race([all.then(() => 'drained'), new Promise((r) => setTimeout(() => r('drain deadline'), job.durationMs + 15_000))]);
 const cpu = process.cpuUsage(cpu0);
+const elapsedMs = nowMs() - t0;
 const measuredMs = job.durationMs - (job.warmupMs ?? 0);
 process.stdout.write(
   JSON.stringify({
     outcome,
     streams,
+    elapsedMs,
     errors,
     chunksPerStream: chunks.length,
     streamsPerSecond: inWindow / (measuredMs / 1000),

@@ -47,7 +47,12 @@ export default {
       'gw-serve-scan': { name: 'gw-serve-scan', url: gwScan.url, headers: gwHeaders(scanFile.token), pids: [gwScan.pid, mock.pid] },
       ...peers.cases,
     };
-    const out = { concurrency: { points: CONCURRENCY, http: {}, extproc: {} }, body: { points: BODIES, http: {}, extproc: {} }, pointMs: POINT_MS };
+    const out = {
+      concurrency: { points: CONCURRENCY, http: {}, extproc: {} },
+      body: { points: BODIES, http: {}, extproc: {} },
+      pointMs: POINT_MS,
+      batch: { from: BATCH_CONCURRENCY, perSlot: STREAMS_PER_SLOT },
+    };
 
     // ---- concurrency: streams of 30 back-to-back deltas, ~4 KiB body
     await mock.configure(STREAM_MOCK);
@@ -164,7 +169,9 @@ export default {
     const E = s9.concurrency.extproc;
     const EB = s9.body.extproc;
     const httpNames = ['direct', 'node-proxy', 'gw-serve', 'gw-serve-scan', 'portkey', 'litellm'];
-    const note = `one point per case per x, ${s9.pointMs} ms each after a warm-up; SUT pinned to one CPU; shared, loaded machine`;
+    // Runs recorded before batch points existed say nothing about them.
+    const batchNote = s9.batch ? ` (from ${s9.batch.from} streams: ${s9.batch.perSlot} streams per slot, rate over the whole run)` : '';
+    const note = `one point per case per x, ${s9.pointMs} ms each after a warm-up${batchNote}; SUT pinned to one CPU; load average ${results.environment?.loadAverageStart?.[0]?.toFixed(1) ?? '–'} at the run's start`;
     chart('concurrency-throughput.svg', {
       title: 'Streams per second against concurrency',
       xLabel: 'concurrent streams',
@@ -310,7 +317,7 @@ export default {
     L.push('## Scaling curves (s9)');
     L.push('');
     L.push(
-      `Each point: one ${s9.pointMs} ms run per case after a warm-up; HTTP streams of 30 back-to-back deltas (concurrency sweep, ~4 KiB body) and non-streaming requests 4 in flight (body sweep); ext_proc through bench/extproc-load.mjs with the recorded exchange (its request body replaced by one of the given size). "added" is against direct at the same x. From ${BATCH_CONCURRENCY} streams up, each stream slot runs ${STREAMS_PER_SLOT} streams, all measured, and the rate is streams over the whole run (a batch of that many outlasts a short window). LiteLLM runs up to ${LITELLM_MAX_CONCURRENCY} streams (beyond, its queue does not drain inside a point), and each of its points runs at least 8 s with a 2 s warm-up (its batches of streams outlast a short window).`,
+      `Each point: one ${s9.pointMs} ms run per case after a warm-up; HTTP streams of 30 back-to-back deltas (concurrency sweep, ~4 KiB body) and non-streaming requests 4 in flight (body sweep); ext_proc through bench/extproc-load.mjs with the recorded exchange (its request body replaced by one of the given size). "added" is against direct at the same x. ${s9.batch ? `From ${s9.batch.from} streams up, each stream slot runs ${s9.batch.perSlot} streams, all measured, and the rate is streams over the whole run (a batch of that many outlasts a short window). ` : ''}LiteLLM runs up to ${LITELLM_MAX_CONCURRENCY} streams (beyond, its queue does not drain inside a point), and each of its points runs at least 8 s with a 2 s warm-up (its batches of streams outlast a short window).`,
     );
     L.push('');
     for (const c of charts) L.push(`- [${c.title}](${c.file})`);

@@ -5,11 +5,9 @@ import { readSeatWindows } from '../credentials/seat-windows.js';
 import { GatewayError, isGatewayError } from '../errors/gateway-error.js';
 import { GATEWAY_MESSAGES, MESSAGES, REQUEST_MESSAGES } from '../errors/messages.js';
 import { renderGatewayError } from '../errors/render.js';
-import { costOf } from '../metering/cost.js';
 import { JsonMeter } from '../metering/json-meter.js';
 import { SseMeter } from '../metering/sse-meter.js';
 import { emptyUsage } from '../metering/usage.js';
-import type { UsageRecord } from '../metering/usage-record.js';
 import type { ServedModels } from '../models/served-models.js';
 import { authorizeModel } from '../policy/authorize-model.js';
 import type { CredentialRecord } from '../state/records.js';
@@ -27,6 +25,7 @@ import { findTopLevelString } from './json-top-level.js';
 import { modelsListBody } from './models-response.js';
 import type { CredentialHealthPort, PipelineState, RedactorPort } from './ports.js';
 import { readBodyFields } from './request-body.js';
+import { tracedModelOf, usageRecordOf } from './request-record.js';
 import { decodeRequestBody } from './request-encoding.js';
 import { tooLarge } from './too-large.js';
 import { relayedResponseHeaders } from './response-headers.js';
@@ -34,7 +33,7 @@ import { matchRoute } from './routes.js';
 import { reserveSpend } from './spend-reservation.js';
 import { failClosed, inBackground } from './state-calls.js';
 import { providerTraceHeaders } from './trace-headers.js';
-import type { TracedModel, TraceParent, TracerPort } from './tracing.js';
+import type { TraceParent, TracerPort } from './tracing.js';
 import type { BodyOutcome, EndOutcome, HeaderMap, HeadersOutcome, LocalResponse, RequestHead, ResponseDecision } from './types.js';
 
 export interface PipelineDeps {
@@ -271,7 +270,7 @@ export class Pipeline {
     const end = this.now();
     const ttfb = ctx.firstByteAt === null ? null : ctx.firstByteAt - ctx.startedAt;
     const finalOutcome = ctx.fault !== null ? 'gateway_error' : outcome;
-    const record = this.usageRecord(ctx, end, ttfb, finalOutcome);
+    const record = usageRecordOf(ctx, end, ttfb, finalOutcome);
     if (record) {
       try {
         await this.state.recordUsage(record);
@@ -294,7 +293,7 @@ export class Pipeline {
       spanId: ctx.trace?.spanId ?? null,
       responseModel: ctx.meter?.responseModel ?? null,
     };
-    ctx.trace?.end(record, info, tracedModel(ctx));
+    ctx.trace?.end(record, info, tracedModelOf(ctx));
     this.events.requestFinished(record, info);
   }
 
@@ -305,41 +304,6 @@ export class Pipeline {
     ctx.status = gatewayError.status;
     ctx.fault = gatewayError.fault;
     return renderGatewayError(gatewayError, ctx.requestId);
-  }
-
-  private usageRecord(ctx: RequestContext, end: number, ttfb: number | null, outcome: string): UsageRecord | null {
-    const token = ctx.token;
-    if (!token || (ctx.route !== 'messages' && ctx.route !== 'count_tokens')) return null;
-    const usage = ctx.route === 'messages' && ctx.usage ? ctx.usage : emptyUsage();
-    const decision = ctx.model;
-    const record: UsageRecord = {
-      request_id: ctx.requestId,
-      time: new Date(ctx.startedAt).toISOString(),
-      company: token.company,
-      address: token.address,
-      endpoint: ctx.route,
-      model: decision?.canonicalId ?? null,
-      provider: decision?.provider ?? null,
-      provider_model: decision?.forwardId ?? null,
-      credential: ctx.lease?.credential.name ?? null,
-      input_tokens: usage.input_tokens,
-      output_tokens: usage.output_tokens,
-      cache_creation_input_tokens: usage.cache_creation_input_tokens,
-      cache_read_input_tokens: usage.cache_read_input_tokens,
-      cost_usd: ctx.route === 'count_tokens' ? 0 : ctx.fault !== null ? 0 : costOf(usage, decision?.price),
-      status: ctx.status,
-      fault: ctx.fault,
-      stream: ctx.stream,
-      duration_ms: end - ctx.startedAt,
-      ttfb_ms: ttfb,
-      outcome,
-    };
-    if (decision && decision.parsed.raw !== decision.canonicalId) record.requested_model = decision.parsed.raw;
-    if (ctx.attribution.repo !== undefined) record.repo = ctx.attribution.repo;
-    if (ctx.attribution.application !== undefined) record.application = ctx.attribution.application;
-    if (ctx.attribution.endUser !== undefined) record.end_user = ctx.attribution.endUser;
-    if (ctx.redactions) record.redactions = ctx.redactions;
-    return record;
   }
 
   private addressOf(credential: CredentialRecord): UpstreamAddress {
@@ -370,14 +334,4 @@ function redactionAttributes(counts: Readonly<Record<string, number>>): Record<s
   for (const n of Object.values(counts)) total += n;
   // Rule ids only: never what was found.
   return { 'gw.redaction.count': total, 'gw.redaction.rules': Object.keys(counts).sort().join(',') };
-}
-
-function tracedModel(ctx: RequestContext): TracedModel | null {
-  if (ctx.route !== 'messages' && ctx.route !== 'count_tokens') return null;
-  return {
-    operation: ctx.route === 'messages' ? 'chat' : 'count_tokens',
-    provider: ctx.model?.provider ?? null,
-    requestModel: ctx.model?.parsed.raw ?? null,
-    responseModel: ctx.meter?.responseModel ?? null,
-  };
 }

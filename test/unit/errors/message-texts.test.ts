@@ -157,6 +157,7 @@ describe('one message catalogue', () => {
     expect(planted("let text = MESSAGES.noBearer;\ntext = 'gw: changed';\nthrow new GatewayError('invalid_request', text);")).toEqual(['src/planted/planted.ts:5']);
     expect(planted("function f() {\n  const MESSAGES = { no: 'gw: no' };\n  return new GatewayError('invalid_request', MESSAGES.no);\n}")).toEqual(['src/planted/planted.ts:5']);
     expect(planted("throw new GatewayError('invalid_request', OTHER.text);")).toEqual(['src/planted/planted.ts:3']);
+    expect(planted("const texts = { no: 'gw: no' };\nthrow new GatewayError('invalid_request', texts.no);")).toEqual(['src/planted/planted.ts:4']);
     expect(planted("throw new GatewayError('invalid_request', ok ? MESSAGES.noBearer : 'gw: no');")).toEqual(['src/planted/planted.ts:3']);
   });
 

@@ -43,7 +43,7 @@ export async function openDurableUsage(config: UsageStoreConfig, exportFrom: Exp
           const applied = await migrate(pool);
           if (applied > 0) exportFrom.migrated(applied);
         },
-        insert: (records) => store.insert(records),
+        insert: (records, texts) => store.insert(records, texts),
         saveTimeZones: (zones) => store.saveTimeZones(zones),
         deleteOlderThan: (days) => store.deleteOlderThan(days),
       },

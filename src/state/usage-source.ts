@@ -9,6 +9,12 @@ import type { UsageRecord } from '../metering/usage-record.js';
 /** Records read from where the data plane left them, not yet known to be stored. */
 export interface ExportBatch {
   readonly records: readonly UsageRecord[];
+  /**
+   * Each record's JSON exactly as the data plane stored it, in the same
+   * order, where the source has it (Redis): the sink stores it as it is
+   * instead of serialising the parsed record again.
+   */
+  readonly texts?: readonly string[];
   /** Forget these records at the source: call only after the sink committed them. */
   ack(): Promise<void>;
 }

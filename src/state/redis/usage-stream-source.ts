@@ -75,6 +75,7 @@ export class RedisUsageSource implements UsageSource {
     this.cursor = n === 0 ? 0 : (this.cursor + 1) % n;
     const taken = new Map<string, string[]>();
     const records: UsageRecord[] = [];
+    const texts: string[] = [];
     let wanting = order;
     while (wanting.length > 0 && records.length < max) {
       const room = max - records.length;
@@ -89,7 +90,11 @@ export class RedisUsageSource implements UsageSource {
           ids.push(id);
           // An entry deleted after delivery has no fields left: acknowledge it and move on.
           const json = fields?.[1];
-          if (json !== undefined) records.push(JSON.parse(json) as UsageRecord);
+          if (json !== undefined) {
+            // Parsed for the columns (and so a malformed entry fails the read as before); stored as written.
+            records.push(JSON.parse(json) as UsageRecord);
+            texts.push(json);
+          }
         }
         if (ids.length > 0) taken.set(company, ids);
         if (entries.length === counts[i]) more.push(company);
@@ -99,6 +104,7 @@ export class RedisUsageSource implements UsageSource {
     if (taken.size === 0) return null;
     return {
       records,
+      texts,
       // Every XACK and XDEL is sent before any answer is awaited (one round trip, not one per command).
       ack: async () => {
         const sent: Array<Promise<unknown>> = [];

@@ -90,7 +90,7 @@ export class UsageExporter {
         const batch = await this.source.next(this.batchSize);
         if (batch === null) break;
         await this.saveZones(batch.records);
-        this.observer.exported(batch.records.length, await this.sink.insert(batch.records));
+        this.observer.exported(batch.records.length, await this.sink.insert(batch.records, batch.texts));
         await batch.ack();
       } catch (error) {
         this.countCommitted(error);
@@ -172,7 +172,7 @@ export class UsageExporter {
       }
       try {
         await this.saveZones(inHand.records);
-        const stored = await this.sink.insert(inHand.records);
+        const stored = await this.sink.insert(inHand.records, inHand.texts);
         this.observer.exported(inHand.records.length, stored);
       } catch (error) {
         this.countCommitted(error);

@@ -8,8 +8,11 @@ export type { ExportBatch, ExportLease, UsageSource } from '../../state/usage-so
 export interface UsageSink {
   /** Creates or upgrades the schema. */
   prepare(): Promise<void>;
-  /** Stores records idempotently by request id; resolves once committed (PartlyInserted: only some committed). */
-  insert(records: readonly UsageRecord[]): Promise<number>;
+  /**
+   * Stores records idempotently by request id; resolves once committed (PartlyInserted: only some committed).
+   * `texts`, when given, are the records' JSON as stored at the source, one per record.
+   */
+  insert(records: readonly UsageRecord[], texts?: readonly string[]): Promise<number>;
   saveTimeZones(zones: ReadonlyMap<string, string>): Promise<void>;
   deleteOlderThan(days: number): Promise<number>;
 }

@@ -41,16 +41,22 @@ const MOVE_SQL = `INSERT INTO gw_usage (${COLUMNS})
   SELECT ${COLUMNS} FROM gw_usage_incoming ORDER BY request_id
   ON CONFLICT (request_id) DO NOTHING`;
 
+/** A record to write, with its JSON as stored at the source when the source kept it. */
+interface Row {
+  readonly r: UsageRecord;
+  readonly text: string | undefined;
+}
+
 /** One record as a line of COPY text, in COLUMNS' order. */
-function copyLine(r: UsageRecord): string {
-  return `${copyField(r.request_id)}\t${copyField(r.time)}\t${copyField(r.company)}\t${copyField(r.address)}\t${copyField(r.model)}\t${copyField(r.provider)}\t${copyField(r.repo)}\t${copyField(r.application)}\t${copyField(r.end_user)}\t${copyField(r.input_tokens)}\t${copyField(r.output_tokens)}\t${copyField(r.cache_creation_input_tokens)}\t${copyField(r.cache_read_input_tokens)}\t${copyField(costMicros(r))}\t${copyField(r.status)}\t${copyField(JSON.stringify(r))}\n`;
+function copyLine({ r, text }: Row): string {
+  return `${copyField(r.request_id)}\t${copyField(r.time)}\t${copyField(r.company)}\t${copyField(r.address)}\t${copyField(r.model)}\t${copyField(r.provider)}\t${copyField(r.repo)}\t${copyField(r.application)}\t${copyField(r.end_user)}\t${copyField(r.input_tokens)}\t${copyField(r.output_tokens)}\t${copyField(r.cache_creation_input_tokens)}\t${copyField(r.cache_read_input_tokens)}\t${copyField(costMicros(r))}\t${copyField(r.status)}\t${copyField(text ?? JSON.stringify(r))}\n`;
 }
 
 /** Records per synchronous slice of COPY text: the exporter may share its event loop with the data plane (gw serve). */
 const TEXT_SLICE = 250;
 
 /** The records as COPY text, built a slice at a time, yielding to the event loop between slices. */
-async function copyText(records: readonly UsageRecord[]): Promise<Buffer> {
+async function copyText(records: readonly Row[]): Promise<Buffer> {
   const chunks: Buffer[] = [];
   for (let i = 0; i < records.length; i += TEXT_SLICE) {
     if (i > 0) await new Promise<void>((resolve) => setImmediate(resolve));
@@ -95,9 +101,11 @@ export class PgUsageStore implements UsageReader {
    * two writers of the same ids wait on each other in one order and cannot
    * deadlock.
    */
-  async insert(records: readonly UsageRecord[]): Promise<number> {
+  async insert(records: readonly UsageRecord[], texts?: readonly string[]): Promise<number> {
     if (records.length === 0) return 0;
-    const sorted = [...records].sort((a, b) => (a.request_id < b.request_id ? -1 : a.request_id > b.request_id ? 1 : 0));
+    if (texts !== undefined && texts.length !== records.length) throw new Error(`insert: ${texts.length} texts for ${records.length} records`);
+    const sorted: Row[] = records.map((r, i) => ({ r, text: texts?.[i] }));
+    sorted.sort((a, b) => (a.r.request_id < b.r.request_id ? -1 : a.r.request_id > b.r.request_id ? 1 : 0));
     const parts = Math.max(1, Math.min(this.parallel, Math.floor(sorted.length / MIN_PART_ROWS)));
     const size = Math.ceil(sorted.length / parts);
     const slices = Array.from({ length: parts }, (_, i) => sorted.slice(i * size, (i + 1) * size));
@@ -116,7 +124,7 @@ export class PgUsageStore implements UsageReader {
     throw committed > 0 ? new PartlyInserted(committed, stored, failures[0]) : failures[0];
   }
 
-  private async insertPart(records: readonly UsageRecord[]): Promise<number> {
+  private async insertPart(records: readonly Row[]): Promise<number> {
     if (records.length === 0) return 0;
     const data = await copyText(records);
     const client = await this.pool.connect();

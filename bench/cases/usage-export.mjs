@@ -15,7 +15,11 @@ export default {
   selected: () => runs('s13'),
   async run(ctx) {
     log('s13: bench/usage-export.mjs (Redis -> PostgreSQL)');
-    const run = spawnSync(process.execPath, [join(BENCH, 'usage-export.mjs'), '--records', '200000', ...(QUICK ? ['--latency-rounds', '1', '--backlog', '50000'] : [])], { cwd: ROOT, encoding: 'utf8', timeout: 1_200_000 });
+    const run = spawnSync(process.execPath, [join(BENCH, 'usage-export.mjs'), '--records', '200000', ...(QUICK ? ['--latency-rounds', '1', '--backlog', '50000'] : [])], {
+      cwd: ROOT,
+      encoding: 'utf8',
+      timeout: 1_200_000,
+    });
     const line = (run.stdout ?? '').trim().split('\n').pop() ?? '';
     (ctx.results.cases ??= {}).s13 = run.status === 0 ? JSON.parse(line) : { failed: true, status: run.status, stderr: (run.stderr ?? '').slice(-2000) };
   },

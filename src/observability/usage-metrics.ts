@@ -10,6 +10,7 @@ export class UsageMetrics {
   readonly backlog: Gauge;
   readonly active: Gauge;
   readonly errors: Counter<'stage'>;
+  readonly deadLetters: Counter<'company'>;
   readonly lastExport: Gauge;
 
   constructor(registry: Registry) {
@@ -30,6 +31,12 @@ export class UsageMetrics {
       labelNames: ['stage'] as const,
       registers,
     });
+    this.deadLetters = new Counter({
+      name: 'gw_usage_export_dead_letter_total',
+      help: 'Usage records the exporter set aside because they can never be stored (malformed, or refused by PostgreSQL for their content); see docs/usage-store.md.',
+      labelNames: ['company'] as const,
+      registers,
+    });
     this.lastExport = new Gauge({ name: 'gw_usage_export_last_success_seconds', help: 'Unix time of the last committed export batch.', registers });
   }
 
@@ -41,6 +48,11 @@ export class UsageMetrics {
         this.exported.inc(count);
         this.stored.inc(stored);
         this.lastExport.set(Date.now() / 1000);
+      },
+      // Each one is logged: they are rare (a record that cannot be stored is a bug or tampering), and the id is what an operator looks for.
+      deadLettered: (company, requestId, reason) => {
+        this.deadLetters.inc({ company });
+        logger.error({ company, request_id: requestId, reason }, 'usage record set aside (dead letter): it can never be stored');
       },
       backlog: (count) => this.backlog.set(count),
       active: (active) => {

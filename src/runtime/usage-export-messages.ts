@@ -15,6 +15,7 @@ export type ExportStage = Parameters<ExportObserver['failed']>[0];
 export type FromExportWorker =
   | { readonly type: 'started' }
   | { readonly type: 'exported'; readonly count: number; readonly stored: number }
+  | { readonly type: 'deadLettered'; readonly company: string; readonly requestId: string | null; readonly reason: string }
   | { readonly type: 'backlog'; readonly count: number }
   | { readonly type: 'active'; readonly active: boolean }
   | { readonly type: 'failed'; readonly stage: ExportStage; readonly detail: string }

@@ -120,6 +120,9 @@ export class UsageExportThread {
       case 'exported':
         this.observer.exported(message.count, message.stored);
         return;
+      case 'deadLettered':
+        this.observer.deadLettered(message.company, message.requestId, message.reason);
+        return;
       case 'backlog':
         this.observer.backlog(message.count);
         return;

@@ -29,6 +29,7 @@ const durable = await openDurableUsage(usage, {
   lease: new RedisExportLease(redis, usage.exportLeaseMs, undefined, () => source.restart()),
   observer: {
     exported: (count, stored) => post({ type: 'exported', count, stored }),
+    deadLettered: (company, requestId, reason) => post({ type: 'deadLettered', company, requestId, reason }),
     backlog: (count) => post({ type: 'backlog', count }),
     active: (active) => post({ type: 'active', active }),
     failed: (stage, error) => post({ type: 'failed', stage, detail: detail(error) }),

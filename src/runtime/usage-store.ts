@@ -44,6 +44,7 @@ export async function openDurableUsage(config: UsageStoreConfig, exportFrom: Exp
           if (applied > 0) exportFrom.migrated(applied);
         },
         insert: (records, texts) => store.insert(records, texts),
+        refusal: (error) => store.refusal(error),
         saveTimeZones: (zones) => store.saveTimeZones(zones),
         deleteOlderThan: (days) => store.deleteOlderThan(days),
       },

@@ -144,6 +144,11 @@ export class MemoryState implements GatewayState {
     return this.usage.source();
   }
 
+  /** Records the exporter set aside as unstorable (kept in memory, bounded, newest last). */
+  usageSetAside(): ReadonlyArray<{ readonly record: UsageRecord; readonly reason: string }> {
+    return this.usage.setAside();
+  }
+
   replaceCompany(records: CompanyRecords, fence?: WriteFence): Promise<void> {
     return this.writer.replaceCompany(records, fence);
   }

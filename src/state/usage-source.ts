@@ -15,8 +15,32 @@ export interface ExportBatch {
    * instead of serialising the parsed record again.
    */
   readonly texts?: readonly string[];
-  /** Forget these records at the source: call only after the sink committed them. */
-  ack(): Promise<void>;
+  /**
+   * Entries the source could not read as a record (not JSON, or not a
+   * record's shape): left out of `records`, and set aside by `ack`.
+   */
+  readonly unreadable?: readonly Unreadable[];
+  /**
+   * Forget these records at the source: call only after the sink committed
+   * them. `refused` (indexes into `records`) are the ones the sink can
+   * never store: they, and the unreadable entries, are first set aside
+   * (the dead letters), so nothing is lost and the rest flows.
+   */
+  ack(refused?: readonly Refused[]): Promise<void>;
+}
+
+/** An entry the source could not read; the reason names no content. */
+export interface Unreadable {
+  readonly company: string;
+  /** The request id when the entry still shows one. */
+  readonly requestId: string | null;
+  readonly reason: string;
+}
+
+/** A record of a batch the sink refused for its content. */
+export interface Refused {
+  readonly index: number;
+  readonly reason: string;
 }
 
 /** Where records wait for export: a Redis stream consumer group, or this process's memory. */

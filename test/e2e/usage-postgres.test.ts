@@ -27,15 +27,22 @@ describe.each(['memory', 'redis'] as const)('Usage and Logs in PostgreSQL (%s st
   let vendor: MockProvider;
   let gateway: GatewayProcess;
   let acmeToken: string;
+  let config: ReturnType<typeof writeGatewayConfig>;
+  /** Records sent after the first REQUESTS. */
+  let extra = 0;
   const REQUESTS = 12;
 
   beforeAll(async () => {
-    [postgres, vendor] = await Promise.all([startPostgres(), startMockProvider()]);
+    // No model list (a local runtime's way): an id the catalogue does not know goes through as the caller wrote it.
+    [postgres, vendor] = await Promise.all([startPostgres(), startMockProvider({ serveModels: false })]);
     if (mode === 'redis') redis = await startRedis();
-    const config = writeGatewayConfig({
-      settings: { repositoryAttribution: true, endUserRecording: true, spendLimits: { timeZone: 'Pacific/Auckland' } },
+    config = writeGatewayConfig({
+      settings: { repositoryAttribution: true, endUserRecording: true, spendLimits: { timeZone: 'Pacific/Auckland' }, models: { provider_a: { enabled: ['*'] } } },
       tokens: ['alice', 'bob', 'carol'],
-      credentials: [{ name: 'k', provider: 'vendor', baseUrl: vendor.url, secret: 'sk-ant-api03-usage-pg-test-000000' }],
+      credentials: [
+        { name: 'k', provider: 'vendor', baseUrl: vendor.url, secret: 'sk-ant-api03-usage-pg-test-000000' },
+        { name: 'a', provider: 'provider_a', baseUrl: vendor.url, secret: 'sk-ant-api03-usage-pg-test-000001' },
+      ],
     });
     // An admin token that reads only acme, and one scoped elsewhere.
     acmeToken = `acme-reader-${randomBytes(8).toString('hex')}`;
@@ -89,7 +96,9 @@ describe.each(['memory', 'redis'] as const)('Usage and Logs in PostgreSQL (%s st
     const deadline = Date.now() + 60_000;
     let data: unknown[] = [];
     while (Date.now() < deadline) {
-      data = (await api('/admin/v1/logs?limit=1000')).body.data as unknown[];
+      // Until the exporter (a thread that starts on its own time) has created the schema, reading fails.
+      const answer = await api('/admin/v1/logs?limit=1000');
+      data = answer.status === 200 ? (answer.body.data as unknown[]) : [];
       if (data.length >= REQUESTS) break;
       await new Promise((r) => setTimeout(r, 100));
     }
@@ -163,6 +172,45 @@ describe.each(['memory', 'redis'] as const)('Usage and Logs in PostgreSQL (%s st
     expect((await api('/admin/v1/usage?company=acme', 'not-a-known-token-000000')).status).toBe(401);
   });
 
+  it('caller-written text PostgreSQL cannot hold as written (U+0000, a lone surrogate) in the model: the record lands with U+FFFD in its place, and reports filtered by model still work', async () => {
+    // Unknown bare ids pass through as written (model); a pinned id spelled otherwise than its canonical form is kept as requested_model.
+    const models = ['claude-haiku-4-5\u0000', 'Claude-Haiku-4.5\ud800', 'PROVIDER_A:claude-haiku-4-5\u0000', 'Provider_A:claude-\udc00haiku'];
+    const statuses: number[] = [];
+    for (const model of models) {
+      const res = await fetch(`${gateway.url}/v1/messages`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${config.tokens.alice}`, 'content-type': 'application/json', 'x-gw-repo': 'github.com/acme/odd' },
+        // JSON.stringify writes the NUL and the lone surrogates as \u escapes: a well-formed body.
+        body: JSON.stringify({ model, max_tokens: 5, messages: [] }),
+      });
+      statuses.push(res.status);
+      await res.text();
+    }
+    extra += models.length;
+    const deadline = Date.now() + 60_000;
+    let data: Array<{ model: string | null; requested_model?: string; status: number }> = [];
+    while (Date.now() < deadline) {
+      const answer = await api('/admin/v1/logs?limit=1000');
+      expect(answer.status).toBe(200);
+      data = answer.body.data as typeof data;
+      if (data.length >= REQUESTS + extra) break;
+      await new Promise((r) => setTimeout(r, 100));
+    }
+    expect(data).toHaveLength(REQUESTS + extra);
+    const odd = data.filter((r) => [r.model, r.requested_model].some((m) => m !== null && m !== undefined && !/^[\x20-\x7e]*$/.test(m)));
+    expect(odd.map((r) => r.status).sort()).toEqual([...statuses].sort());
+    for (const r of odd) for (const m of [r.model, r.requested_model]) if (typeof m === 'string') expect(m).not.toMatch(/\u0000|[\ud800-\udfff]/);
+    expect(odd.flatMap((r) => [r.model, r.requested_model]).join('')).toContain('\ufffd');
+    // The model filter reads record->>'requested_model' for every row: it must not meet an escape it cannot give back.
+    const filtered = await api('/admin/v1/logs?model=Claude-Haiku-4.5&limit=1000');
+    expect(filtered.status).toBe(200);
+    expect((filtered.body.data as unknown[]).length).toBeGreaterThanOrEqual(REQUESTS / 2);
+    expect(JSON.parse(await cli(['logs', '--model', 'Claude-Haiku-4.5', '--json', '--limit', '1000'], true))).toEqual(filtered.body.data);
+    expect(await cli(['usage', '--by', 'model'], true)).toBe(await cli(['usage', '--by', 'model'], false));
+    const byModel = JSON.parse(await cli(['usage', '--by', 'model', '--json'], true)) as Array<{ requests: number }>;
+    expect(byModel.reduce((n, r) => n + r.requests, 0)).toBe(REQUESTS + extra);
+  }, 120_000);
+
   it('SIGTERM: the exporter (a thread of its own with --redis) lets go of the lease and the process exits 0', async () => {
     expect(await gateway.stop('SIGTERM')).toBe(0);
     if (redis) {
@@ -171,6 +219,6 @@ describe.each(['memory', 'redis'] as const)('Usage and Logs in PostgreSQL (%s st
       client.disconnect();
     }
     const direct = JSON.parse(await cli(['logs', '--json', '--limit', '1000'], true)) as unknown[];
-    expect(direct).toHaveLength(REQUESTS);
+    expect(direct).toHaveLength(REQUESTS + extra);
   });
 });

@@ -5,9 +5,14 @@ import { UsageBuffer } from '../usage-buffer.js';
 import type { ExportBatch, UsageSource } from '../usage-source.js';
 import type { MemoryStore } from './store.js';
 
+/** Refused records kept in memory for inspection (the newest; each was counted and logged). */
+export const MEMORY_DEAD_LETTER_MAX = 1_000;
+
 /** Usage records in a byte-bounded buffer, read by the queries and drained by the exporter. */
 export class MemoryUsageLog implements UsageRecorder, UsageLog {
   private readonly usage: UsageBuffer;
+  /** Records PostgreSQL refused for their content, newest last (the exporter counted and logged each). */
+  private readonly deadLetters: Array<{ record: UsageRecord; reason: string }> = [];
 
   constructor(
     private readonly store: MemoryStore,
@@ -51,6 +56,11 @@ export class MemoryUsageLog implements UsageRecorder, UsageLog {
     return this.usage.droppedRecords(company);
   }
 
+  /** The records set aside by the exporter, oldest first. */
+  setAside(): ReadonlyArray<{ readonly record: UsageRecord; readonly reason: string }> {
+    return this.deadLetters;
+  }
+
   /** Every record held, oldest first. */
   records(): Iterable<UsageRecord> {
     return this.usage.records();
@@ -62,7 +72,17 @@ export class MemoryUsageLog implements UsageRecorder, UsageLog {
       next: async (max: number): Promise<ExportBatch | null> => {
         const { records, through } = this.usage.oldest(max);
         if (records.length === 0) return null;
-        return { records, ack: async () => this.usage.removeThrough(through) };
+        return {
+          records,
+          ack: async (refused = []) => {
+            for (const { index, reason } of refused) {
+              const record = records[index];
+              if (record) this.deadLetters.push({ record, reason });
+            }
+            if (this.deadLetters.length > MEMORY_DEAD_LETTER_MAX) this.deadLetters.splice(0, this.deadLetters.length - MEMORY_DEAD_LETTER_MAX);
+            this.usage.removeThrough(through);
+          },
+        };
       },
       backlog: async () => this.usage.size(),
       timeZones: async (companies) => {

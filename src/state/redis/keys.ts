@@ -23,6 +23,8 @@ export const keys = {
   spend: (c: string, counter: string) => `gw:{${c}}:spend:${counter}`,
   usageId: (c: string, requestId: string) => `gw:{${c}}:usage-id:${requestId}`,
   usageStream: (c: string) => `gw:{${c}}:usage`,
+  /** Usage entries the exporter could not store (malformed, or refused by PostgreSQL), set aside with the reason. */
+  usageDeadLetters: (c: string) => `gw:{${c}}:usage-dead-letters`,
   /** Present while an exporter moves this company's stream to PostgreSQL: then the stream is never trimmed. */
   usageExported: (c: string) => `gw:{${c}}:usage-exported`,
   /** Present while exporters run against this Redis (set by each, 7 days): a data plane marks a company it writes first. */

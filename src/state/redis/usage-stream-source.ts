@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { UsageRecord } from '../../metering/usage-record.js';
-import type { ExportBatch, ExportLease, UsageSource } from '../usage-source.js';
+import { readUsageRecord } from '../../metering/read-usage-record.js';
+import type { ExportBatch, ExportLease, Unreadable, UsageSource } from '../usage-source.js';
 import type { CompanySettings } from '../records.js';
 import type { RedisClient } from './connect.js';
 import { keys } from './keys.js';
@@ -12,6 +13,21 @@ const COMPANIES_REFRESH_MS = 2_000;
 /** The marker that stops trimming outlives a week-long exporter outage; after that the streams fall back to their cap. */
 export const EXPORTED_MARKER_TTL_MS = 7 * 24 * 60 * 60 * 1000;
 const MARKER_REFRESH_MS = 60 * 60 * 1000;
+
+/**
+ * Entries kept per company's dead-letter stream: past it the oldest go (each
+ * was counted and logged when set aside). Documented in docs/usage-store.md.
+ */
+export const DEAD_LETTER_MAX = 10_000;
+
+/** An entry set aside: where it was, why, and its text as written. */
+interface DeadLetter {
+  readonly company: string;
+  readonly id: string;
+  readonly requestId: string | null;
+  readonly reason: string;
+  readonly text: string;
+}
 
 type StreamEntry = [id: string, fields: string[] | null];
 type StreamReply = Array<[key: string, entries: StreamEntry[]]> | null;
@@ -76,9 +92,13 @@ export class RedisUsageSource implements UsageSource {
     const taken = new Map<string, string[]>();
     const records: UsageRecord[] = [];
     const texts: string[] = [];
+    /** Where each record came from, for setting it aside if the sink refuses it. */
+    const origins: Array<{ company: string; id: string }> = [];
+    const unreadable: Unreadable[] = [];
+    const deadLetters: DeadLetter[] = [];
     let wanting = order;
-    while (wanting.length > 0 && records.length < max) {
-      const room = max - records.length;
+    while (wanting.length > 0 && records.length + unreadable.length < max) {
+      const room = max - records.length - unreadable.length;
       const counts = wanting.map((_, i) => Math.floor(room / wanting.length) + (i < room % wanting.length ? 1 : 0));
       const asked = wanting.filter((_, i) => (counts[i] as number) > 0);
       const replies = await Promise.all(asked.map((company, i) => this.readCompany(company, counts[i] as number)));
@@ -90,10 +110,16 @@ export class RedisUsageSource implements UsageSource {
           ids.push(id);
           // An entry deleted after delivery has no fields left: acknowledge it and move on.
           const json = fields?.[1];
-          if (json !== undefined) {
-            // Parsed for the columns (and so a malformed entry fails the read as before); stored as written.
-            records.push(JSON.parse(json) as UsageRecord);
+          if (json === undefined) continue;
+          const read = readUsageRecord(json);
+          if ('record' in read) {
+            // Parsed for the columns; stored as written.
+            records.push(read.record);
             texts.push(json);
+            origins.push({ company, id });
+          } else {
+            unreadable.push({ company, requestId: read.requestId, reason: read.reason });
+            deadLetters.push({ company, id, requestId: read.requestId, reason: read.reason, text: json });
           }
         }
         if (ids.length > 0) taken.set(company, ids);
@@ -105,8 +131,17 @@ export class RedisUsageSource implements UsageSource {
     return {
       records,
       texts,
-      // Every XACK and XDEL is sent before any answer is awaited (one round trip, not one per command).
-      ack: async () => {
+      unreadable,
+      ack: async (refused = []) => {
+        const aside = [...deadLetters];
+        for (const { index, reason } of refused) {
+          const origin = origins[index];
+          const record = records[index];
+          if (origin && record) aside.push({ ...origin, requestId: record.request_id, reason, text: texts[index] as string });
+        }
+        // Set aside before acknowledging: a crash in between re-delivers (and sets aside again), never loses.
+        if (aside.length > 0) await this.setAside(aside);
+        // Every XACK and XDEL is sent before any answer is awaited (one round trip, not one per command).
         const sent: Array<Promise<unknown>> = [];
         for (const [company, ids] of taken) {
           const stream = keys.usageStream(company);
@@ -118,6 +153,13 @@ export class RedisUsageSource implements UsageSource {
         await Promise.all(sent);
       },
     };
+  }
+
+  /** Appends each to its company's dead-letter stream, with the original entry id, the reason and the record as it was. */
+  private async setAside(letters: readonly DeadLetter[]): Promise<void> {
+    await Promise.all(
+      letters.map((l) => this.redis.xadd(keys.usageDeadLetters(l.company), 'MAXLEN', '~', DEAD_LETTER_MAX, '*', 'entry', l.id, 'request_id', l.requestId ?? '', 'reason', l.reason, 'record', l.text)),
+    );
   }
 
   /**

@@ -1,8 +1,10 @@
 import type { UsageRecord } from '../../metering/usage-record.js';
-import { PartlyInserted, type ExportBatch, type ExportLease, type UsageSink, type UsageSource } from './ports.js';
+import { PartlyInserted, type ExportBatch, type ExportLease, type Refused, type UsageSink, type UsageSource } from './ports.js';
 
 export interface ExportObserver {
   exported(count: number, stored: number): void;
+  /** A record set aside because it can never be stored (its reason names no content). */
+  deadLettered(company: string, requestId: string | null, reason: string): void;
   backlog(count: number): void;
   active(active: boolean): void;
   failed(stage: 'prepare' | 'read' | 'write' | 'ack' | 'lease' | 'retention', error: unknown): void;
@@ -90,10 +92,10 @@ export class UsageExporter {
         const batch = await this.source.next(this.batchSize);
         if (batch === null) break;
         await this.saveZones(batch.records);
-        this.observer.exported(batch.records.length, await this.sink.insert(batch.records, batch.texts));
-        await batch.ack();
+        const refused = await this.store(batch);
+        await batch.ack(refused);
+        this.reportSetAside(batch, refused);
       } catch (error) {
-        this.countCommitted(error);
         this.observer.failed('write', error);
         break;
       }
@@ -170,18 +172,18 @@ export class UsageExporter {
           continue;
         }
       }
+      let refused: Refused[];
       try {
         await this.saveZones(inHand.records);
-        const stored = await this.sink.insert(inHand.records, inHand.texts);
-        this.observer.exported(inHand.records.length, stored);
+        refused = await this.store(inHand);
       } catch (error) {
-        this.countCommitted(error);
         this.observer.failed('write', error);
         await backoff();
         continue;
       }
       try {
-        await inHand.ack();
+        await inHand.ack(refused);
+        this.reportSetAside(inHand, refused);
         inHand = null;
         failures = 0;
       } catch (error) {
@@ -189,6 +191,52 @@ export class UsageExporter {
         this.observer.failed('ack', error);
         await backoff();
       }
+    }
+  }
+
+  /**
+   * Commits the batch; returns the records the sink refused for their
+   * content (found by halving the failing part until the refused rows stand
+   * alone, so one bad row costs about 2·log2(batch) statements, and only in
+   * the batch that holds it). Any other failure is thrown: the caller
+   * retries the whole batch and sets nothing aside.
+   */
+  private async store(batch: ExportBatch): Promise<Refused[]> {
+    const refused: Refused[] = [];
+    await this.storeSplitting(
+      batch,
+      Array.from(batch.records, (_, i) => i),
+      refused,
+    );
+    return refused;
+  }
+
+  private async storeSplitting(batch: ExportBatch, indexes: readonly number[], refused: Refused[]): Promise<void> {
+    const records = indexes.map((i) => batch.records[i] as UsageRecord);
+    const texts = batch.texts && indexes.map((i) => batch.texts?.[i] as string);
+    try {
+      this.observer.exported(records.length, await this.sink.insert(records, texts));
+      return;
+    } catch (error) {
+      this.countCommitted(error);
+      const reason = this.sink.refusal(error);
+      if (reason === null) throw error;
+      if (indexes.length === 1) {
+        refused.push({ index: indexes[0] as number, reason });
+        return;
+      }
+    }
+    const half = Math.ceil(indexes.length / 2);
+    await this.storeSplitting(batch, indexes.slice(0, half), refused);
+    await this.storeSplitting(batch, indexes.slice(half), refused);
+  }
+
+  /** After the acknowledgement (so a retried batch is not counted twice): what was set aside. */
+  private reportSetAside(batch: ExportBatch, refused: readonly Refused[]): void {
+    for (const u of batch.unreadable ?? []) this.observer.deadLettered(u.company, u.requestId, u.reason);
+    for (const { index, reason } of refused) {
+      const r = batch.records[index];
+      if (r) this.observer.deadLettered(r.company, r.request_id, reason);
     }
   }
 

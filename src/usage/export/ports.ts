@@ -2,7 +2,7 @@ import type { UsageRecord } from '../../metering/usage-record.js';
 import type { ExportLease } from '../../state/usage-source.js';
 
 // Implemented by the states (memory, Redis stream), which sit below this module: those shapes live there.
-export type { ExportBatch, ExportLease, UsageSource } from '../../state/usage-source.js';
+export type { ExportBatch, ExportLease, Refused, Unreadable, UsageSource } from '../../state/usage-source.js';
 
 /** Where records are kept for good. */
 export interface UsageSink {
@@ -13,6 +13,13 @@ export interface UsageSink {
    * `texts`, when given, are the records' JSON as stored at the source, one per record.
    */
   insert(records: readonly UsageRecord[], texts?: readonly string[]): Promise<number>;
+  /**
+   * Why an insert's failure is the fault of a record's content (a reason
+   * that quotes no content), or null when it is operational (the store is
+   * down, the link lost): only the first kind is set aside, the second is
+   * retried.
+   */
+  refusal(error: unknown): string | null;
   saveTimeZones(zones: ReadonlyMap<string, string>): Promise<void>;
   deleteOlderThan(days: number): Promise<number>;
 }

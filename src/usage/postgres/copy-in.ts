@@ -1,4 +1,5 @@
 import type pg from 'pg';
+import { REPLACEMENT } from './storable-text.js';
 
 /**
  * `COPY … FROM STDIN` through pg's own protocol support: a query object pg
@@ -65,11 +66,12 @@ export function copyFrom(client: pg.ClientBase, sql: string, data: Buffer): Prom
   return copy.done;
 }
 
-const SPECIAL = /[\\\n\r\t]/;
-const SPECIALS = /[\\\n\r\t]/g;
-const ESCAPES: Readonly<Record<string, string>> = { '\\': '\\\\', '\n': '\\n', '\r': '\\r', '\t': '\\t' };
+const SPECIAL = /[\\\n\r\t\0]/;
+const SPECIALS = /[\\\n\r\t\0]/g;
+/** U+0000 cannot be stored in a text column at all: it becomes U+FFFD (see storable-text.ts). */
+const ESCAPES: Readonly<Record<string, string>> = { '\\': '\\\\', '\n': '\\n', '\r': '\\r', '\t': '\\t', '\0': REPLACEMENT };
 
-/** One field in COPY's text format: \N for null, backslash-escaped otherwise. */
+/** One field in COPY's text format: \N for null, backslash-escaped otherwise, U+0000 replaced. */
 export function copyField(value: string | number | null | undefined): string {
   if (value === null || value === undefined) return '\\N';
   const text = typeof value === 'string' ? value : String(value);

@@ -3,6 +3,7 @@ import type { UsageRecord } from '../../metering/usage-record.js';
 import { normalizeModelId } from '../../models/normalize.js';
 import { PartlyInserted } from '../export/ports.js';
 import { copyField, copyFrom } from './copy-in.js';
+import { storableJson } from './storable-text.js';
 import { compareRows, costMicros, type Answer, type LogsQuery, type ReportGroup, type ReportQuery, type ReportRow, type UsageReader } from '../report.js';
 
 /** Group names are mapped to columns here and nowhere else: nothing a caller sends reaches SQL text. */
@@ -27,6 +28,15 @@ const COLUMNS = `request_id, time, company, address, model, provider, repo, appl
 /** Most parts hold only records never stored: copied straight in, one statement that is its own transaction. */
 const DIRECT_COPY_SQL = `COPY gw_usage (${COLUMNS}) FROM STDIN`;
 const UNIQUE_VIOLATION = '23505';
+/** SQLSTATEs that blame a row's content (data exceptions; a NOT NULL or CHECK the row breaks), not the server or the link. */
+const CONTENT_ERROR = /^(22[0-9A-Z]{3}|23502|23514)$/;
+
+/** The SQLSTATE of a failure, looking through PartlyInserted to its cause. */
+function sqlState(error: unknown): string | undefined {
+  const e = error instanceof PartlyInserted ? error.cause : error;
+  const code = (e as { code?: unknown } | null)?.code;
+  return typeof code === 'string' ? code : undefined;
+}
 /**
  * Where a part that holds a stored request id is copied instead: a temporary table (no WAL, no indexes, this
  * session's alone) emptied at each commit. Created in every transaction if
@@ -49,7 +59,7 @@ interface Row {
 
 /** One record as a line of COPY text, in COLUMNS' order. */
 function copyLine({ r, text }: Row): string {
-  return `${copyField(r.request_id)}\t${copyField(r.time)}\t${copyField(r.company)}\t${copyField(r.address)}\t${copyField(r.model)}\t${copyField(r.provider)}\t${copyField(r.repo)}\t${copyField(r.application)}\t${copyField(r.end_user)}\t${copyField(r.input_tokens)}\t${copyField(r.output_tokens)}\t${copyField(r.cache_creation_input_tokens)}\t${copyField(r.cache_read_input_tokens)}\t${copyField(costMicros(r))}\t${copyField(r.status)}\t${copyField(text ?? JSON.stringify(r))}\n`;
+  return `${copyField(r.request_id)}\t${copyField(r.time)}\t${copyField(r.company)}\t${copyField(r.address)}\t${copyField(r.model)}\t${copyField(r.provider)}\t${copyField(r.repo)}\t${copyField(r.application)}\t${copyField(r.end_user)}\t${copyField(r.input_tokens)}\t${copyField(r.output_tokens)}\t${copyField(r.cache_creation_input_tokens)}\t${copyField(r.cache_read_input_tokens)}\t${copyField(costMicros(r))}\t${copyField(r.status)}\t${copyField(storableJson(text ?? JSON.stringify(r)))}\n`;
 }
 
 /** Records per synchronous slice of COPY text: the exporter may share its event loop with the data plane (gw serve). */
@@ -122,6 +132,17 @@ export class PgUsageStore implements UsageReader {
     }
     if (failures.length === 0) return stored;
     throw committed > 0 ? new PartlyInserted(committed, stored, failures[0]) : failures[0];
+  }
+
+  /**
+   * Why PostgreSQL refused a batch when it blames the content of a row
+   * (the SQLSTATE only: the server's message may quote the row), or null
+   * for anything else (server down, link lost, out of resources), which is
+   * retried and never set aside.
+   */
+  refusal(error: unknown): string | null {
+    const code = sqlState(error);
+    return code !== undefined && CONTENT_ERROR.test(code) ? `PostgreSQL refused the row (SQLSTATE ${code})` : null;
   }
 
   private async insertPart(records: readonly Row[]): Promise<number> {

@@ -357,7 +357,11 @@ describe('usage store value set', () => {
     expect((find(m, 'ClusterRoleBinding', `${FULLNAME}-usage-viewer-all`) as Any).subjects).toEqual([{ apiGroup: 'rbac.authorization.k8s.io', kind: 'Group', name: 'finance' }]);
     const set = sets.find((x) => x.name === 'usage-postgres') as ValueSet;
     const withAlerts = await renderChart(set, NAMESPACE, ['--set', 'usageStore.alerts.enabled=true']);
-    expect((find(withAlerts, 'PrometheusRule', `${FULLNAME}-usage-export`) as Any).spec.groups[0].rules.map((r: Any) => r.alert)).toEqual(['GatewayUsageExportBacklog', 'GatewayUsageRecordsDropped']);
+    expect((find(withAlerts, 'PrometheusRule', `${FULLNAME}-usage-export`) as Any).spec.groups[0].rules.map((r: Any) => r.alert)).toEqual([
+      'GatewayUsageExportBacklog',
+      'GatewayUsageRecordsDropped',
+      'GatewayUsageExportDeadLetters',
+    ]);
   });
 
   it('defaults: no PostgreSQL, no exporter, no usage roles (make run and the plain chart need no database)', () => {

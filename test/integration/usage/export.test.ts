@@ -85,6 +85,7 @@ function counting(): Counting {
       c.exportedTotal += count;
       c.storedTotal += stored;
     },
+    deadLettered: (company, requestId, reason) => void c.failures.push(`dead letter: ${company} ${requestId} ${reason}`),
     backlog: () => {},
     active: (active) => {
       c.activeNow += active ? 1 : -1;
@@ -99,6 +100,7 @@ function pgSink(store: PgUsageStore, p: pg.Pool): UsageSink {
   return {
     prepare: async () => void (await migrate(p)),
     insert: (records) => store.insert(records),
+    refusal: (error) => store.refusal(error),
     saveTimeZones: (zones) => store.saveTimeZones(zones),
     deleteOlderThan: (days) => store.deleteOlderThan(days),
   };

@@ -144,6 +144,8 @@ describe('PgUsageStore.insert', () => {
         prepare: async () => {},
         // The first try fails in the second part only (a time PostgreSQL cannot read); the retry is clean.
         insert: (batch) => store.insert(calls++ === 0 ? batch.map((r) => (r.request_id === poisoned ? { ...r, time: 'not a time' } : r)) : batch),
+        // Taken as a passing failure (as a lost connection is), so the whole batch is retried rather than split.
+        refusal: () => null,
         saveTimeZones: async () => {},
         deleteOlderThan: async () => 0,
       },
@@ -153,6 +155,7 @@ describe('PgUsageStore.insert', () => {
           totals.exported += count;
           totals.stored += stored;
         },
+        deadLettered: () => void totals.failures++,
         backlog: () => {},
         active: () => {},
         failed: () => void totals.failures++,

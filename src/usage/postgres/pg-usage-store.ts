@@ -28,8 +28,11 @@ const COLUMNS = `request_id, time, company, address, model, provider, repo, appl
 /** Most parts hold only records never stored: copied straight in, one statement that is its own transaction. */
 const DIRECT_COPY_SQL = `COPY gw_usage (${COLUMNS}) FROM STDIN`;
 const UNIQUE_VIOLATION = '23505';
-/** SQLSTATEs that blame a row's content (data exceptions; a NOT NULL or CHECK the row breaks), not the server or the link. */
-const CONTENT_ERROR = /^(22[0-9A-Z]{3}|23502|23514)$/;
+/**
+ * SQLSTATEs that blame a row's content, not the server or the link: data exceptions (class 22), a NOT NULL or
+ * CHECK the row breaks, and a row past a program limit (54000: e.g. an index entry too large for its page).
+ */
+const CONTENT_ERROR = /^(22[0-9A-Z]{3}|23502|23514|54000)$/;
 
 /** The SQLSTATE of a failure, looking through PartlyInserted to its cause. */
 function sqlState(error: unknown): string | undefined {

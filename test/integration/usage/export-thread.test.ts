@@ -140,6 +140,29 @@ describe('the exporter thread of gw serve', () => {
     redis.disconnect();
   });
 
+  test('records set aside in the thread are counted and logged on the main thread, with request id and reason, never content', async () => {
+    const state = await dataPlane();
+    const { thread, registry, lines } = exportThread();
+    const good = Array.from({ length: 200 }, (_, i) => usageRecord('acme', i));
+    await Promise.all(good.slice(0, 100).map((r) => state.recordUsage(r)));
+    const marker = `private-${randomBytes(6).toString('hex')}`;
+    const refused = usageRecord('acme', 999, { status: 99_999_999_999, repo: marker });
+    await state.recordUsage(refused);
+    const redis = new Redis(redisServer.url);
+    await redis.xadd(keys.usageStream('acme'), '*', 'r', JSON.stringify({ ...usageRecord('acme', 998, { request_id: 'req_bad_shape' }), input_tokens: marker }));
+    redis.disconnect();
+    await Promise.all(good.slice(100).map((r) => state.recordUsage(r)));
+    thread.start();
+    await until('the good records in PostgreSQL', async () => (await storedIds()).length === good.length);
+    await until('both counted', async () => (await metric(registry, 'gw_usage_export_dead_letter_total', { company: 'acme' })) === 2);
+    const logged = lines.filter((l) => l.msg.startsWith('usage record set aside'));
+    expect(logged.map((l) => [(l as { request_id?: string }).request_id, (l as { reason?: string }).reason])).toEqual([
+      ['req_bad_shape', 'input_tokens is not a non-negative integer'],
+      [refused.request_id, 'PostgreSQL refused the row (SQLSTATE 22003)'],
+    ]);
+    expect(JSON.stringify(lines)).not.toContain(marker);
+  });
+
   test('a thread that dies mid-stream is logged, counted and started again; every record lands exactly once', async () => {
     const state = await dataPlane();
     const { thread, registry, lines } = exportThread();

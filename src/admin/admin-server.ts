@@ -2,7 +2,7 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { Registry } from 'prom-client';
 import type { GatewayState } from '../state/state.js';
 import { logsCsv, reportCsv } from '../usage/csv.js';
-import { PERIODS, REPORT_GROUPS, type Period, type ReportGroup, type UsageReader } from '../usage/report.js';
+import { PERIODS, REPORT_GROUPS, UsageStoreUnavailable, type Period, type ReportGroup, type UsageReader } from '../usage/report.js';
 import type { AdminAccess, AdminResource } from './admin-access.js';
 
 export interface AdminServerOptions {
@@ -15,6 +15,8 @@ export interface AdminServerOptions {
   readonly access: AdminAccess | null;
   /** False while starting or shutting down. */
   readonly ready: () => boolean;
+  /** Where a request that failed is reported (the caller sees only the status and a fixed text). */
+  readonly log: { error(fields: object, message: string): void };
 }
 
 function json(res: ServerResponse, status: number, body: unknown): void {
@@ -47,9 +49,14 @@ function isoOrUndefined(value: string | null): string | undefined | null {
  */
 export function createAdminServer(options: AdminServerOptions): Server {
   return createServer((req: IncomingMessage, res: ServerResponse) => {
-    void route(options, req, res).catch(() => {
-      if (!res.headersSent) adminError(res, 500, 'internal error');
-      else res.destroy();
+    void route(options, req, res).catch((error: unknown) => {
+      // A usage store that is not there yet or out of reach is an outage the caller can wait out (503);
+      // anything else is a defect (500). Either way the caller gets a fixed text, the log the reason.
+      const unavailable = error instanceof UsageStoreUnavailable;
+      options.log.error({ path: (req.url ?? '').split('?')[0], err: unavailable ? error.reason : error instanceof Error ? error.message : String(error) }, 'admin request failed');
+      if (res.headersSent) res.destroy();
+      else if (unavailable) adminError(res, 503, error.message);
+      else adminError(res, 500, 'internal error');
     });
   });
 }

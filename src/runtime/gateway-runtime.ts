@@ -192,7 +192,7 @@ export async function startRuntime(config: ServeConfig, deps: RuntimeDeps): Prom
     tracer: telemetry.tracer,
   });
   let ready = false;
-  const admin = createAdminServer({ state, usage, registry: metrics.registry, access, ready: () => ready });
+  const admin = createAdminServer({ state, usage, registry: metrics.registry, access, ready: () => ready, log: logger });
   await listen(admin, config.adminPort, config.adminHost);
   return {
     state,

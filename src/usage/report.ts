@@ -53,6 +53,13 @@ export interface Answer<T> {
 }
 
 /** Reads Usage and Logs: PostgreSQL when configured, else the gateway state (Redis or memory). */
+/** The store behind a UsageReader cannot answer now (not created yet, or out of reach); the reason is safe to show. */
+export class UsageStoreUnavailable extends Error {
+  constructor(readonly reason: string) {
+    super(`the usage store cannot answer: ${reason}`);
+  }
+}
+
 export interface UsageReader {
   logs(query: LogsQuery): Promise<Answer<UsageRecord[]>>;
   report(query: ReportQuery): Promise<Answer<ReportRow[]>>;

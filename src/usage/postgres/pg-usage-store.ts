@@ -3,6 +3,7 @@ import type { UsageRecord } from '../../metering/usage-record.js';
 import { normalizeModelId } from '../../models/normalize.js';
 import { PartlyInserted } from '../export/ports.js';
 import { copyField, copyFrom } from './copy-in.js';
+import { readFailure } from './read-failure.js';
 import { storableJson } from './storable-text.js';
 import { compareRows, costMicros, type Answer, type LogsQuery, type ReportGroup, type ReportQuery, type ReportRow, type UsageReader } from '../report.js';
 
@@ -208,6 +209,18 @@ export class PgUsageStore implements UsageReader {
   }
 
   async logs(query: LogsQuery): Promise<Answer<UsageRecord[]>> {
+    return this.logsOrThrow(query).catch((error: unknown) => {
+      throw readFailure(error);
+    });
+  }
+
+  async report(query: ReportQuery): Promise<Answer<ReportRow[]>> {
+    return this.reportOrThrow(query).catch((error: unknown) => {
+      throw readFailure(error);
+    });
+  }
+
+  private async logsOrThrow(query: LogsQuery): Promise<Answer<UsageRecord[]>> {
     const order = query.order === 'cost' ? 'u.cost_micros DESC, u.time DESC, u.request_id COLLATE "C"' : 'u.time DESC, u.request_id COLLATE "C"';
     const { rows } = await this.pool.query<{ record: UsageRecord }>(
       `SELECT u.record FROM gw_usage u
@@ -223,7 +236,7 @@ export class PgUsageStore implements UsageReader {
     return { data: rows.map((r) => r.record), droppedRecords: 0 };
   }
 
-  async report(query: ReportQuery): Promise<Answer<ReportRow[]>> {
+  private async reportOrThrow(query: ReportQuery): Promise<Answer<ReportRow[]>> {
     const column = GROUP_COLUMNS[query.groupBy];
     const period = query.period === undefined ? 'NULL::text' : `to_char(date_trunc('${PERIOD_UNITS[query.period]}', u.time AT TIME ZONE coalesce(c.time_zone, 'UTC')), 'YYYY-MM-DD')`;
     const { rows } = await this.pool.query<{

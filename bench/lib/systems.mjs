@@ -5,7 +5,7 @@ import { spawnSync } from 'node:child_process';
 import { closeSync, mkdtempSync, openSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { stringify } from 'yaml';
-import { BENCH, GW_BIN, ROOT } from './options.mjs';
+import { BENCH, GW_BIN, HARD_DEADLINE_MS, ROOT } from './options.mjs';
 import { DRIVER_CPU, SUT_CPU, freePort, getJson, listeningLine, spawnOn, waitForLogLine, waitForPort, work } from './processes.mjs';
 
 const { generateToken, hashToken } = await import(join(ROOT, 'dist', 'auth', 'token.js'));
@@ -14,7 +14,10 @@ const { generateToken, hashToken } = await import(join(ROOT, 'dist', 'auth', 'to
 export const gwHeaders = (token) => ({ authorization: `Bearer ${token}`, 'x-gw-repo': 'github.com/acme/widgets', 'x-gw-application': 'bench' });
 
 export async function startMock() {
-  const child = spawnOn(DRIVER_CPU, process.execPath, [join(BENCH, 'mock-provider.mjs'), '--port', '0'], { stdio: ['ignore', 'pipe', 'inherit'] });
+  // The mock serves every case of the run, so it must outlive the run's deadline (its own default, 30 min,
+  // is shorter than a full run: the soak, which runs last, lost its provider at 410,000 requests).
+  const maxSeconds = String(Math.ceil(HARD_DEADLINE_MS / 1000) + 600);
+  const child = spawnOn(DRIVER_CPU, process.execPath, [join(BENCH, 'mock-provider.mjs'), '--port', '0', '--max-seconds', maxSeconds], { stdio: ['ignore', 'pipe', 'inherit'] });
   const url = await listeningLine(child, 'mock provider');
   return {
     url,

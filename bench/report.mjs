@@ -217,7 +217,7 @@ export function analyse(results) {
       target: '≥ 0.9×',
       measured: gw?.vsDirect,
       unit: '×',
-      vsDirectText: `gw ${fi(gw?.perSecond)} streams/s, direct ${fi(rows[0]?.perSecond)}; gw CPU ${f(gw?.sutCpuPct, 0)} %, mock ${f(gw?.mockCpuPct, 0)} %, load generator ${f(gw?.loadCpuPct, 0)} % (the driver CPU limits both)`,
+      vsDirectText: `gw ${fi(gw?.perSecond)} streams/s, direct ${fi(rows[0]?.perSecond)}; gw CPU ${f(gw?.sutCpuPct, 0)} % and run-queue wait ${f(gw?.waitPct, 0)} % of its CPU, mock ${f(gw?.mockCpuPct, 0)} %, load generator ${f(gw?.loadCpuPct, 0)} % of theirs`,
       vsPortkeyText: '–',
       ok: gw?.vsDirect != null ? gw.vsDirect >= 0.9 : null,
     });

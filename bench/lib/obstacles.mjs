@@ -33,8 +33,17 @@ function links(results) {
 /** Markdown for one budget: why it is not met here, what was tried, where the profile is; null when there is nothing to say. */
 function explain(b, { analysis, l }) {
   const floors = analysis.extprocFloors ?? {};
-  const driver =
-    'The load generator and the mock share CPU 0: when their CPU % add up to about 100 (s3 table) the driver, not gw, sets the rate, and the ratio measures the driver; a run-queue wait of tens of percent in the same table means other work on the machine held the CPUs. CPU per stream (in the same row) is the figure least moved by either; its ratio is the one to read when the rates are capped.';
+  // Which side held the rate in this run's s3: gw's CPU (busy plus waiting to run) or the driver's.
+  const s3 = analysis.tables?.s3 ?? [];
+  const gw = s3.find((r) => r.name === 'gw-memory');
+  const proxy = s3.find((r) => r.name === 'node-proxy');
+  const gwBound = gw != null && (gw.sutCpuPct ?? 0) + (gw.waitPct ?? 0) >= 90;
+  const driverBound = gw != null && (gw.mockCpuPct ?? 0) + (gw.loadCpuPct ?? 0) >= 90;
+  const driver = gwBound
+    ? `In this run gw's CPU held the rate, not the driver: gw was busy ${Math.round(gw.sutCpuPct)} % of its CPU, and its threads waited to run for ${Math.round(gw.waitPct ?? 0)} % of the time (V8's GC helpers and libuv's threads share the one CPU it is pinned to), while the mock and the load generator used ${Math.round((gw.mockCpuPct ?? 0) + (gw.loadCpuPct ?? 0))} % of theirs. So the ratio is set by gw's CPU per stream: ${(gw.cpuMsPerStream ?? NaN).toFixed(2)} ms, against ${(proxy?.cpuMsPerStream ?? NaN).toFixed(2)} ms for the bare Node proxy (the same node:http server and undici client with no decisions). What stands in the way is gw's own per-stream work on top of that floor: authentication, body parse, admission, per-event SSE metering and forwarding (one socket write per event), the usage record and settlement, metrics and the log line, and the garbage it leaves (see the profile's split: our code, GC and socket writes). Tried: log lines batched, lazy secret scanning, SSE deltas metered on their bytes, provider origins parsed once ([what each change bought](${COMMITTED.changes})). Not done: coalescing several SSE events into one socket write (it would hold events back, against the "no event held" budget).`
+    : driverBound
+      ? 'In this run the driver held the rate: the load generator and the mock share CPU 0 and their CPU % add up to about 100 (s3 table), so the ratio measures the driver, not gw. CPU per stream (in the same row) is the figure the driver does not cap; its ratio is the one to read.'
+      : 'Neither gw nor the driver was at its CPU limit in this run (s3 table): the rate was held by latency at 32 streams in flight and by other work on the machine (the run-queue wait column). CPU per stream (in the same row) is the figure least moved by either.';
   switch (b.key) {
     case 's1-p50':
     case 's1-p99':

@@ -95,7 +95,8 @@ export function obstacleSection(budgets, { results, analysis }) {
   );
   L.push('');
   for (const b of open) {
-    const why = explain(b, { analysis, l });
+    // A case that knows its own obstacle from its figures says it (b.obstacle); the rest are explained here.
+    const why = b.obstacle ?? explain(b, { analysis, l });
     const verdict = b.ok === false ? 'not met' : 'not judged';
     L.push(`- **${b.what}** (${verdict}). ${why ?? "No analysis is recorded in the bench for this budget; see the case's own section and docs/benchmarks.md."}`);
   }

@@ -75,9 +75,7 @@ export class ProcessStream {
   private sawRequestHeaders = false;
   /** The request's end_of_stream has arrived (on its headers or its last body chunk). */
   private requestEnded = false;
-  /** The request was answered with an immediate_response: the stream's work is over. */
-  private answeredImmediately = false;
-  /** A gRPC status has been sent; nothing more is read. */
+  /** A gRPC status has been sent (a protocol error, or the end after an immediate_response); nothing more is read. */
   private closed = false;
   /** The response is Envoy's own local reply (already in our shape): its body gets this request's id. */
   private envoyReply = false;
@@ -93,7 +91,7 @@ export class ProcessStream {
       // Every normal ending finishes earlier (immediate response, end_of_stream); a stream
       // closed before that was cut short, by the client or by an upstream reset Envoy relayed.
       this.finish('client_disconnect');
-      call.end();
+      if (!call.writableEnded) call.end();
     });
     // A client disconnect never delivers end_of_stream: Envoy cancels the call.
     call.on('cancelled', () => this.finish('client_disconnect'));
@@ -137,11 +135,11 @@ export class ProcessStream {
 
   /**
    * The ext_proc protocol's order, as Envoy keeps it: request_headers first and
-   * once; nothing after an immediate_response. A peer that breaks it gets
-   * INVALID_ARGUMENT with the reason, never silence or a guess.
+   * once. A peer that breaks it gets INVALID_ARGUMENT with the reason, never
+   * silence or a guess. (An immediate_response ends the stream itself, so
+   * nothing after it is read.)
    */
   private orderViolation(message: ProcessingRequest): string | null {
-    if (this.answeredImmediately) return `${message.request ?? 'a message'} after the immediate_response that ended this request`;
     if (message.request === undefined) return 'empty ProcessingRequest: none of request_headers, request_body, request_trailers, response_headers, response_body, response_trailers is set';
     if (message.request === 'request_headers') return this.sawRequestHeaders ? 'request_headers sent twice on one stream' : null;
     if (!this.sawRequestHeaders) return `${message.request} before request_headers`;
@@ -163,11 +161,6 @@ export class ProcessStream {
 
   private async handle(message: ProcessingRequest): Promise<void> {
     if (this.closed) return;
-    // Queued behind the phase that answered immediately: the protocol is broken only now.
-    if (this.answeredImmediately) {
-      this.endWithProtocolError(`${message.request ?? 'a message'} after the immediate_response that ended this request`);
-      return;
-    }
     const mode = message.protocol_config?.request_body_mode;
     if (mode !== undefined) this.requestBodyMode = String(mode);
     switch (message.request) {
@@ -213,9 +206,13 @@ export class ProcessStream {
   }
 
   private answerImmediately(response: LocalResponse, fault: string | null): void {
-    this.answeredImmediately = true;
     this.write(immediate(response, fault));
     this.finish('complete');
+    // The request is over: end the stream (OK) now instead of waiting for the peer's half-close.
+    // Envoy half-closes on an immediate_response anyway; a peer that never does (a hostile or
+    // broken client) would otherwise hold the stream, and its memory, until its deadline.
+    this.closed = true;
+    if (!this.call.writableEnded) this.call.end();
   }
 
   private async requestBody(message: ProcessingRequest): Promise<void> {

@@ -12,8 +12,8 @@ import { MemoryState } from '../../../src/state/memory.js';
 import { company, credential } from '../../unit/support/records.js';
 
 /**
- * The ext_proc protocol's order (request_headers first and once; nothing after
- * an immediate_response; no empty message) is enforced by ending the stream
+ * The ext_proc protocol's order (request_headers first and once; no empty
+ * message; the stream ends with an immediate_response) is enforced by ending the stream
  * with INVALID_ARGUMENT and a reason, never by silence. Real gRPC on loopback
  * against the real processor; the provider is never contacted (nothing here
  * forwards: the processor only plans).
@@ -110,16 +110,29 @@ describe('ext_proc protocol order', () => {
     expect(result.details.startsWith('gw: ext_proc protocol: ')).toBe(true);
   });
 
-  it('ends the stream after an immediate_response instead of processing what follows', async () => {
+  it('ends the stream with OK right after an immediate_response and processes nothing that follows', async () => {
     for (const next of ['body', 'responseHeaders', 'responseBody', 'authed'] as const) {
       const result = await exchange(['anonymous', next]);
       // The immediate_response, with the dynamic metadata that marks it as the processor's own reply.
       expect(result.responses.map((r) => Object.keys(r).filter((k) => k !== 'response' && k !== 'dynamic_metadata'))).toEqual([['immediate_response']]);
       expect(result.responses[0]?.dynamic_metadata?.fields).toHaveProperty(['gw.local_reply']);
       expect(result.responses[0]?.immediate_response?.details).toBe('gw_no_session');
-      expect(result.code, next).toBe(grpc.status.INVALID_ARGUMENT);
-      expect(result.details).toContain('after the immediate_response');
+      expect(result.code, next).toBe(grpc.status.OK);
     }
+  });
+
+  it('ends the stream after an immediate_response even when the peer never half-closes', async () => {
+    const result = await new Promise<StreamResult>((resolve) => {
+      const call = openProcessStream(client, { deadline: Date.now() + 20_000 });
+      const responses: ProcessingResponse[] = [];
+      call.on('data', (r: ProcessingResponse) => responses.push(r));
+      call.on('error', () => undefined);
+      call.on('status', (s: grpc.StatusObject) => resolve({ code: s.code, details: s.details, responses }));
+      call.write(MESSAGES.anonymous);
+    });
+    expect(result.responses[0]?.immediate_response?.details).toBe('gw_no_session');
+    // Before, the stream stayed open until the peer's deadline (DEADLINE_EXCEEDED).
+    expect(result.code).toBe(grpc.status.OK);
   });
 
   it('still ends a well-ordered stream with OK', async () => {
@@ -136,7 +149,8 @@ describe('ext_proc protocol order', () => {
       expect(result.responses.length).toBeLessThanOrEqual(names.length);
       const immediate = result.responses.findIndex((r) => r.immediate_response !== undefined);
       if (immediate >= 0) expect(immediate).toBe(result.responses.length - 1);
-      const broken = immediate >= 0 ? expectedViolation(names.slice(0, immediate + 1)) || immediate < names.length - 1 : expectedViolation(names);
+      // An immediate_response ends the stream with OK (whatever follows is not read); before it, no message broke the order.
+      const broken = immediate >= 0 ? false : expectedViolation(names);
       expect(result.code, `${names.join(',')}: ${result.details}`).toBe(broken ? grpc.status.INVALID_ARGUMENT : grpc.status.OK);
     });
     const randomSeed = Date.now() ^ (Math.random() * 0x7fffffff);

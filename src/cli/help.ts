@@ -54,3 +54,14 @@ export function mainHelp(): string {
   const rows = COMMANDS.map((c) => [synopsis(c), c.summary] as const);
   return ['gw: the model gateway', '', ...columns(rows), '', 'gw <command> --help shows the options of one command.', ''].join('\n');
 }
+
+/** The commands named `<group> <word>` (`token` → token new, hash, create, revoke); empty when `group` is none. */
+export function groupCommands(group: string): CommandDef[] {
+  return COMMANDS.filter((c) => c.name.startsWith(`${group} `));
+}
+
+/** `gw <group> --help` (`gw token --help`): the group's commands with their summaries. */
+export function groupHelp(group: string): string {
+  const rows = groupCommands(group).map((c) => [synopsis(c), c.summary] as const);
+  return [`gw ${group}: one of these commands`, '', ...columns(rows), '', `gw ${group} <command> --help shows the options of one command.`, ''].join('\n');
+}

@@ -3,7 +3,7 @@ import { COMMANDS, type CommandDef } from '../config/commands.js';
 import { UsageError, wantsHelp } from '../config/command-line.js';
 import { runAdminQuery } from './admin-client.js';
 import { runEnvoyConfig } from './envoy-config.js';
-import { commandHelp, commandUsage, mainHelp } from './help.js';
+import { commandHelp, commandUsage, groupCommands, groupHelp, mainHelp } from './help.js';
 import type { CliIo } from './io.js';
 import { runRedact } from './redact.js';
 import { runExtProcCommand, runServeCommand } from './serve.js';
@@ -63,8 +63,14 @@ async function main(argv: readonly string[], io: CliIo): Promise<number> {
   }
   const found = resolve(argv);
   if (!found) {
-    const known = first === 'token' ? `gw token: ${argv[1] === undefined ? 'needs a subcommand' : `unknown subcommand "${argv[1]}"`}` : `gw: unknown command "${first}"`;
-    io.stderr.write(`${known}\n\n${mainHelp()}`);
+    const group = groupCommands(first).length > 0;
+    // `gw token --help` answers like every other command's --help: the group's commands, exit 0.
+    if (group && (argv[1] === 'help' || wantsHelp(argv.slice(1, 2)))) {
+      io.stdout.write(groupHelp(first));
+      return 0;
+    }
+    const known = group ? `gw ${first}: ${argv[1] === undefined ? 'needs a subcommand' : `unknown subcommand "${argv[1]}"`}` : `gw: unknown command "${first}"`;
+    io.stderr.write(`${known}\n\n${group ? groupHelp(first) : mainHelp()}`);
     return 2;
   }
   const { command, rest } = found;

@@ -1,6 +1,6 @@
 import { spawn } from 'node:child_process';
 import { describe, expect, it } from 'vitest';
-import { commandHelp, commandUsage, mainHelp } from '../../../src/cli/help.js';
+import { commandHelp, commandUsage, groupHelp, mainHelp } from '../../../src/cli/help.js';
 import { COMMANDS, SERVE_COMMAND } from '../../../src/config/commands.js';
 import { GW_BIN } from '../../support/gateway-process.js';
 
@@ -74,6 +74,16 @@ describe('gw <command> --help', () => {
     expect(result.code).toBe(0);
     expect(result.stderr).toBe('');
     expect(result.stdout).toBe(commandHelp(command ?? SERVE_COMMAND));
+  });
+
+  // Every first word that only names a group of commands (gw token) answers --help like a command does.
+  const groups = [...new Set(COMMANDS.filter((c) => c.name.includes(' ')).map((c) => c.name.split(' ')[0] as string))];
+  it.each(groups.flatMap((g) => ['--help', '-h', 'help'].map((flag) => [g, flag])))("gw %s %s lists the group's commands and exits 0", async (group, flag) => {
+    const result = await gw([group, flag]);
+    expect(result.code).toBe(0);
+    expect(result.stderr).toBe('');
+    expect(result.stdout).toBe(groupHelp(group));
+    for (const command of COMMANDS.filter((c) => c.name.startsWith(`${group} `))) expect(result.stdout).toContain(`gw ${command.name}`);
   });
 
   it('gw --help and gw help list every command', async () => {

@@ -1,25 +1,8 @@
 import type { OtelConfig } from '../config/otel-config.js';
-import type { TracerPort } from '../pipeline/tracing.js';
-import type { GenAiSink } from './genai.js';
 import type { Logger } from './logger.js';
+import type { Telemetry } from './telemetry-types.js';
 
-/** What a process gets from OpenTelemetry: nulls when nothing is configured. */
-export interface Telemetry {
-  readonly tracer: TracerPort | null;
-  /** Spans for work that is not a request (the operator's reconciles). */
-  readonly operations: OperationTracer | null;
-  readonly genAi: GenAiSink | null;
-  /** Flush what is buffered and stop exporting (bounded by the exporters' timeouts). */
-  shutdown(): Promise<void>;
-}
-
-export interface OperationSpan {
-  end(attributes?: Readonly<Record<string, string | number | boolean>>, error?: unknown): void;
-}
-
-export interface OperationTracer {
-  start(name: string, attributes: Readonly<Record<string, string | number | boolean>>): OperationSpan;
-}
+export type { OperationSpan, OperationTracer, Telemetry } from './telemetry-types.js';
 
 export const TELEMETRY_OFF: Telemetry = Object.freeze({ tracer: null, operations: null, genAi: null, shutdown: async () => {} });
 

@@ -25,7 +25,7 @@ import type { RequestHead } from '../../pipeline/types.js';
 import type { RequestTrace, TraceParent, TracerPort } from '../../pipeline/tracing.js';
 import { GENAI_BUCKETS, type GenAiObservation, type GenAiSink } from '../genai.js';
 import type { Logger } from '../logger.js';
-import type { OperationTracer, Telemetry } from '../telemetry.js';
+import type { OperationTracer, Telemetry } from '../telemetry-types.js';
 import { OtelRequestTrace } from './request-trace.js';
 
 const SCOPE = 'model-gateway';

@@ -105,6 +105,66 @@ describe('layer order', () => {
   });
 });
 
+/**
+ * Every import cycle among the given files (Tarjan's strongly connected
+ * components), each as its files relative to the root. Type-only imports
+ * count: a reader still has to hold both files in mind at once.
+ */
+export function importCycles(imports: readonly Import[]): string[][] {
+  const graph = new Map<string, string[]>();
+  for (const i of imports) {
+    if (!graph.has(i.file)) graph.set(i.file, []);
+    if (i.target !== null) graph.get(i.file)?.push(i.target);
+  }
+  let counter = 0;
+  const index = new Map<string, number>();
+  const low = new Map<string, number>();
+  const stack: string[] = [];
+  const onStack = new Set<string>();
+  const cycles: string[][] = [];
+  const visit = (v: string): void => {
+    index.set(v, counter);
+    low.set(v, counter);
+    counter++;
+    stack.push(v);
+    onStack.add(v);
+    for (const w of graph.get(v) ?? []) {
+      if (!graph.has(w)) continue;
+      if (!index.has(w)) {
+        visit(w);
+        low.set(v, Math.min(low.get(v) ?? 0, low.get(w) ?? 0));
+      } else if (onStack.has(w)) low.set(v, Math.min(low.get(v) ?? 0, index.get(w) ?? 0));
+    }
+    if (low.get(v) !== index.get(v)) return;
+    const component: string[] = [];
+    let w: string | undefined;
+    do {
+      w = stack.pop();
+      if (w === undefined) break;
+      onStack.delete(w);
+      component.push(w);
+    } while (w !== v);
+    if (component.length > 1 || (graph.get(v) ?? []).includes(v)) cycles.push(component.map((f) => relative(ROOT, f)).sort());
+  };
+  for (const file of graph.keys()) if (!index.has(file)) visit(file);
+  return cycles;
+}
+
+describe('import cycles', () => {
+  it('has none among the files of src/', () => {
+    expect(importCycles(IMPORTS)).toEqual([]);
+  });
+
+  it('finds a cycle through three files, and a type-only pair (the check itself can fail)', () => {
+    const at = (name: string): string => join(SRC, 'observability', name);
+    const edge = (from: string, to: string): Import => ({ file: at(from), specifier: `./${to.replace(/\.ts$/, '.js')}`, target: at(to) });
+    expect(importCycles([edge('a.ts', 'b.ts'), edge('b.ts', 'c.ts'), edge('c.ts', 'a.ts'), edge('d.ts', 'a.ts')])).toEqual([
+      ['src/observability/a.ts', 'src/observability/b.ts', 'src/observability/c.ts'],
+    ]);
+    expect(importCycles([edge('telemetry.ts', 'otel-sdk.ts'), edge('otel-sdk.ts', 'telemetry.ts')])).toHaveLength(1);
+  });
+});
+
 describe('the pure core', () => {
   /** src/pipeline and every src file it reaches through its imports. */
   function core(): Set<string> {

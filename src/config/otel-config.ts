@@ -37,16 +37,6 @@ export interface OtelConfig {
   readonly metricIntervalMs: number;
 }
 
-export const OTEL_OFF: OtelConfig = Object.freeze({
-  traces: null,
-  metrics: null,
-  serviceName: 'gw',
-  resourceAttributes: Object.freeze({}),
-  sampler: 'parentbased_always_on',
-  samplerRatio: 1,
-  metricIntervalMs: 60_000,
-});
-
 const PROTOCOLS: readonly OtlpProtocol[] = ['grpc', 'http/protobuf', 'http/json'];
 const SAMPLERS: readonly SamplerName[] = ['always_on', 'always_off', 'traceidratio', 'parentbased_always_on', 'parentbased_always_off', 'parentbased_traceidratio'];
 

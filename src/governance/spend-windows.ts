@@ -85,12 +85,3 @@ function computeSpan(window: SpendWindow, now: number, timeZone: string): Window
     resetAt: zonedToEpoch(nextMonday.getUTCFullYear(), nextMonday.getUTCMonth() + 1, nextMonday.getUTCDate(), timeZone),
   };
 }
-
-export function isValidTimeZone(timeZone: string): boolean {
-  try {
-    formatter(timeZone);
-    return true;
-  } catch {
-    return false;
-  }
-}

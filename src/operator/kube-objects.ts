@@ -8,7 +8,6 @@ import { API_GROUP, type GatewaySettings, type GatewayToken, type ProviderCreden
 export const FINALIZER = 'gw.io/cleanup';
 export const CRD_VERSION = 'v1alpha1';
 export const GROUP = API_GROUP;
-export const FIELD_MANAGER = 'gw-operator';
 export const COMPONENT = 'gw-operator';
 /**
  * The operator lists and watches only Secrets carrying this label (least

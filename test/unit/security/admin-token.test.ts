@@ -1,13 +1,18 @@
 import * as crypto from 'node:crypto';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
 
-// Wrap timingSafeEqual so the test sees every comparison admin-token.ts makes.
+// Wrap timingSafeEqual so the test sees every comparison the global admin token check makes.
 vi.mock('node:crypto', async (importOriginal) => {
   const actual = await importOriginal<typeof import('node:crypto')>();
   return { ...actual, timingSafeEqual: vi.fn(actual.timingSafeEqual) };
 });
 
-const { adminTokenMatches } = await import('../../../src/admin/admin-token.js');
+const { globalTokenAccess } = await import('../../../src/admin/admin-access.js');
+
+/** Whether the global admin token check (the one the admin listener uses) lets `authorization` in. */
+async function adminTokenMatches(authorization: string | undefined, expected: string): Promise<boolean> {
+  return (await globalTokenAccess(expected).decide(authorization, 'usage', null)).ok;
+}
 const timingSafeEqual = vi.mocked(crypto.timingSafeEqual);
 
 /**
@@ -16,7 +21,7 @@ const timingSafeEqual = vi.mocked(crypto.timingSafeEqual);
  * hashed to SHA-256 digests of equal length (32 bytes) and compared with
  * crypto.timingSafeEqual, whatever the given value's length.
  */
-describe('adminTokenMatches', () => {
+describe('the global admin token (globalTokenAccess)', () => {
   const expected = 'the-admin-token-0123456789abcdef';
 
   beforeEach(() => {
@@ -31,8 +36,8 @@ describe('adminTokenMatches', () => {
     ['one character', 'a', false],
     ['a caller token', 'gwct_0123456789ABCDEFGHIJabcdefghij0123456789ABCDEF', false],
     ['10 KiB', 'x'.repeat(10_240), false],
-  ])('compares digests of equal length with timingSafeEqual for %s', (_, given, result) => {
-    expect(adminTokenMatches(`Bearer ${given}`, expected)).toBe(result);
+  ])('compares digests of equal length with timingSafeEqual for %s', async (_, given, result) => {
+    expect(await adminTokenMatches(`Bearer ${given}`, expected)).toBe(result);
     expect(timingSafeEqual).toHaveBeenCalledTimes(1);
     const [a, b] = timingSafeEqual.mock.calls[0] as [Buffer, Buffer];
     expect(Buffer.isBuffer(a) && Buffer.isBuffer(b)).toBe(true);
@@ -42,19 +47,19 @@ describe('adminTokenMatches', () => {
     expect(b.equals(crypto.createHash('sha256').update(expected).digest())).toBe(true);
   });
 
-  it('refuses without a bearer, and when the admin API is disabled', () => {
-    expect(adminTokenMatches(undefined, expected)).toBe(false);
-    expect(adminTokenMatches(`Basic ${expected}`, expected)).toBe(false);
-    expect(adminTokenMatches(`Bearer ${expected}`, null)).toBe(false);
+  it('refuses without a bearer', async () => {
+    expect(await adminTokenMatches(undefined, expected)).toBe(false);
+    expect(await adminTokenMatches(`Basic ${expected}`, expected)).toBe(false);
+    expect(timingSafeEqual).not.toHaveBeenCalled();
   });
 
-  it('lets timingSafeEqual alone decide: no other comparison of the token can change the answer', () => {
+  it('lets timingSafeEqual alone decide: no other comparison of the token can change the answer', async () => {
     // If anything else (an early length check, a === shortcut) decided, overriding the digest comparison would not flip the answer.
     timingSafeEqual.mockReturnValueOnce(false);
-    expect(adminTokenMatches(`Bearer ${expected}`, expected)).toBe(false);
+    expect(await adminTokenMatches(`Bearer ${expected}`, expected)).toBe(false);
     for (const wrong of [`${expected}x`, 'a', expected.slice(0, 10), 'x'.repeat(10_240)]) {
       timingSafeEqual.mockReturnValueOnce(true);
-      expect(adminTokenMatches(`Bearer ${wrong}`, expected)).toBe(true);
+      expect(await adminTokenMatches(`Bearer ${wrong}`, expected)).toBe(true);
     }
     expect(timingSafeEqual).toHaveBeenCalledTimes(5);
   });

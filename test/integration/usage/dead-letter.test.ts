@@ -1,7 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { Redis } from 'ioredis';
-import pg from 'pg';
-import { afterAll, afterEach, beforeAll, describe, expect, test } from 'vitest';
+import { describe, expect, test } from 'vitest';
 import type { UsageRecord } from '../../../src/metering/usage-record.js';
 import { connectRedis, type RedisClient } from '../../../src/state/redis/connect.js';
 import { keys } from '../../../src/state/redis/keys.js';
@@ -14,8 +13,7 @@ import { SOLE_EXPORTER, type UsageSink, type UsageSource } from '../../../src/us
 import { connectPostgres } from '../../../src/usage/postgres/connect.js';
 import { migrate } from '../../../src/usage/postgres/migrations.js';
 import { PgUsageStore } from '../../../src/usage/postgres/pg-usage-store.js';
-import { startPostgres, type TestPostgres } from '../../support/postgres-server.js';
-import { startRedis, type TestRedis } from '../../support/redis-server.js';
+import { useRedisAndPostgres } from '../../support/usage-fixture.js';
 import { usageRecord } from '../../support/usage-records.js';
 
 /**
@@ -25,30 +23,7 @@ import { usageRecord } from '../../support/usage-records.js';
  * PostgreSQL itself sets nothing aside.
  */
 
-let redisServer: TestRedis;
-let postgres: TestPostgres;
-let pool: pg.Pool;
-const closers: Array<() => Promise<void>> = [];
-
-beforeAll(async () => {
-  [redisServer, postgres] = await Promise.all([startRedis(), startPostgres()]);
-  pool = connectPostgres(postgres.url);
-  await migrate(pool);
-});
-
-afterEach(async () => {
-  for (const close of closers.splice(0).reverse()) await close();
-  const r = new Redis(redisServer.url);
-  await r.flushall();
-  r.disconnect();
-  await pool.query('TRUNCATE gw_usage, gw_usage_company');
-});
-
-afterAll(async () => {
-  await pool?.end();
-  await redisServer?.destroy();
-  await postgres?.destroy();
-});
+const fx = useRedisAndPostgres();
 
 interface Watching extends ExportObserver {
   setAside: Array<{ company: string; requestId: string | null; reason: string }>;
@@ -69,16 +44,16 @@ function watching(): Watching {
 }
 
 function redisClient(): RedisClient {
-  const client = connectRedis(redisServer.url);
+  const client = connectRedis(fx.redis.url);
   client.on('error', () => {});
-  closers.push(async () => client.disconnect());
+  fx.closers.push(async () => client.disconnect());
   return client;
 }
 
 function start(source: UsageSource, observer: ExportObserver, lease = SOLE_EXPORTER): UsageExporter {
-  const p = connectPostgres(postgres.url);
+  const p = connectPostgres(fx.postgres.url);
   const store = new PgUsageStore(p);
-  closers.push(() => store.close());
+  fx.closers.push(() => store.close());
   const sink: UsageSink = {
     prepare: async () => void (await migrate(p)),
     insert: (records, texts) => store.insert(records, texts),
@@ -88,7 +63,7 @@ function start(source: UsageSource, observer: ExportObserver, lease = SOLE_EXPOR
   };
   const e = new UsageExporter(source, sink, lease, observer, { batchSize: 100, idleMs: 20, leaseRetryMs: 100, leaseRenewMs: 300, maxBackoffMs: 300 });
   e.start();
-  closers.push(() => e.stop(0));
+  fx.closers.push(() => e.stop(0));
   return e;
 }
 
@@ -99,7 +74,7 @@ function startFromRedis(observer: ExportObserver): UsageExporter {
 }
 
 async function storedIds(): Promise<string[]> {
-  const { rows } = await pool.query<{ request_id: string }>('SELECT request_id FROM gw_usage ORDER BY request_id');
+  const { rows } = await fx.pool.query<{ request_id: string }>('SELECT request_id FROM gw_usage ORDER BY request_id');
   return rows.map((r) => r.request_id);
 }
 
@@ -119,7 +94,7 @@ async function dataPlane(): Promise<RedisState> {
 
 /** An entry written straight into a company's usage stream, as the data plane's script writes one. */
 async function writeRaw(company: string, text: string): Promise<void> {
-  const r = new Redis(redisServer.url);
+  const r = new Redis(fx.redis.url);
   try {
     await r.xadd(keys.usageStream(company), '*', 'r', text);
   } finally {
@@ -128,7 +103,7 @@ async function writeRaw(company: string, text: string): Promise<void> {
 }
 
 async function deadLetters(company: string): Promise<Array<Record<string, string>>> {
-  const r = new Redis(redisServer.url);
+  const r = new Redis(fx.redis.url);
   try {
     const entries = await r.xrange(keys.usageDeadLetters(company), '-', '+');
     return entries.map(([, fields]) => Object.fromEntries(Array.from({ length: fields.length / 2 }, (_, i) => [fields[2 * i], fields[2 * i + 1]])));
@@ -138,7 +113,7 @@ async function deadLetters(company: string): Promise<Array<Record<string, string
 }
 
 async function streamLength(company: string): Promise<number> {
-  const r = new Redis(redisServer.url);
+  const r = new Redis(fx.redis.url);
   try {
     return await r.xlen(keys.usageStream(company));
   } finally {
@@ -206,7 +181,7 @@ describe('records that can never be stored are set aside, and the rest flows', (
     for (const r of records.slice(0, 150)) await state.recordUsage(r);
     await until('the first records', async () => (await storedIds()).length === 150);
 
-    await postgres.stop();
+    await fx.postgres.stop();
     try {
       const refused = refusedByPostgres('acme');
       await state.recordUsage(refused);
@@ -218,7 +193,7 @@ describe('records that can never be stored are set aside, and the rest flows', (
       expect(await deadLetters('acme')).toEqual([]);
       expect(await streamLength('acme')).toBe(150 + 2);
     } finally {
-      await postgres.start();
+      await fx.postgres.start();
     }
     await until('every good record', async () => (await storedIds()).length >= records.length && observer.setAside.length >= 2);
     await until('the stream to empty', async () => (await streamLength('acme')) === 0);

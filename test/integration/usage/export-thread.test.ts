@@ -1,10 +1,9 @@
 import { randomBytes } from 'node:crypto';
 import { Writable } from 'node:stream';
 import { Redis } from 'ioredis';
-import pg from 'pg';
 import pino from 'pino';
 import { Registry } from 'prom-client';
-import { afterAll, afterEach, beforeAll, describe, expect, test } from 'vitest';
+import { describe, expect, test } from 'vitest';
 import type { UsageStoreConfig } from '../../../src/config/usage-config.js';
 import { UsageMetrics } from '../../../src/observability/usage-metrics.js';
 import { UsageExportThread } from '../../../src/runtime/usage-export-thread.js';
@@ -12,10 +11,7 @@ import { connectRedis } from '../../../src/state/redis/connect.js';
 import { keys } from '../../../src/state/redis/keys.js';
 import { RedisState } from '../../../src/state/redis/redis-state.js';
 import { SecretBox } from '../../../src/state/secret-box.js';
-import { connectPostgres } from '../../../src/usage/postgres/connect.js';
-import { migrate } from '../../../src/usage/postgres/migrations.js';
-import { startPostgres, type TestPostgres } from '../../support/postgres-server.js';
-import { startRedis, type TestRedis } from '../../support/redis-server.js';
+import { useRedisAndPostgres } from '../../support/usage-fixture.js';
 import { usageRecord } from '../../support/usage-records.js';
 
 /**
@@ -25,33 +21,10 @@ import { usageRecord } from '../../support/usage-records.js';
  * it stops cleanly, and a thread that dies is started again.
  */
 
-let redisServer: TestRedis;
-let postgres: TestPostgres;
-let pool: pg.Pool;
-const closers: Array<() => Promise<void>> = [];
-
-beforeAll(async () => {
-  [redisServer, postgres] = await Promise.all([startRedis(), startPostgres()]);
-  pool = connectPostgres(postgres.url);
-  await migrate(pool);
-});
-
-afterEach(async () => {
-  for (const close of closers.splice(0).reverse()) await close();
-  const r = new Redis(redisServer.url);
-  await r.flushall();
-  r.disconnect();
-  await pool.query('TRUNCATE gw_usage, gw_usage_company');
-});
-
-afterAll(async () => {
-  await pool?.end();
-  await redisServer?.destroy();
-  await postgres?.destroy();
-});
+const fx = useRedisAndPostgres();
 
 function usageConfig(): UsageStoreConfig {
-  return { postgresUrl: postgres.url, postgresPassword: null, retentionDays: 0, backlogMax: 1_000_000, memoryBytes: 64 * 1024 * 1024, exportLeaseMs: 1_000 };
+  return { postgresUrl: fx.postgres.url, postgresPassword: null, retentionDays: 0, backlogMax: 1_000_000, memoryBytes: 64 * 1024 * 1024, exportLeaseMs: 1_000 };
 }
 
 interface Harness {
@@ -60,7 +33,7 @@ interface Harness {
   readonly lines: Array<{ msg: string; level: number; detail?: string; code?: number }>;
 }
 
-function exportThread(redisUrl = redisServer.url): Harness {
+function exportThread(redisUrl = fx.redis.url): Harness {
   const lines: Harness['lines'] = [];
   const sink = new Writable({
     write(chunk: Buffer, _encoding, done) {
@@ -76,21 +49,21 @@ function exportThread(redisUrl = redisServer.url): Harness {
     restartDelayMs: 100,
     maxRestartDelayMs: 400,
   });
-  closers.push(() => thread.stop(0));
+  fx.closers.push(() => thread.stop(0));
   return { thread, registry, lines };
 }
 
 async function dataPlane(): Promise<RedisState> {
-  const client = connectRedis(redisServer.url);
+  const client = connectRedis(fx.redis.url);
   client.on('error', () => {});
-  closers.push(async () => client.disconnect());
+  fx.closers.push(async () => client.disconnect());
   const state = new RedisState(client, new SecretBox(randomBytes(32)));
   await state.ready();
   return state;
 }
 
 async function storedIds(): Promise<string[]> {
-  const { rows } = await pool.query<{ request_id: string }>('SELECT request_id FROM gw_usage');
+  const { rows } = await fx.pool.query<{ request_id: string }>('SELECT request_id FROM gw_usage');
   return rows.map((r) => r.request_id);
 }
 
@@ -135,7 +108,7 @@ describe('the exporter thread of gw serve', () => {
     expect(new Set(ids).size).toBe(ids.length);
     expect(await metric(registry, 'gw_usage_exporter_active')).toBe(0);
     expect(await metric(registry, 'gw_usage_export_errors_total', { stage: 'worker' })).toBe(0);
-    const redis = new Redis(redisServer.url);
+    const redis = new Redis(fx.redis.url);
     expect(await redis.get(keys.exporterLease())).toBeNull();
     redis.disconnect();
   });
@@ -148,7 +121,7 @@ describe('the exporter thread of gw serve', () => {
     const marker = `private-${randomBytes(6).toString('hex')}`;
     const refused = usageRecord('acme', 999, { status: 99_999_999_999, repo: marker });
     await state.recordUsage(refused);
-    const redis = new Redis(redisServer.url);
+    const redis = new Redis(fx.redis.url);
     await redis.xadd(keys.usageStream('acme'), '*', 'r', JSON.stringify({ ...usageRecord('acme', 998, { request_id: 'req_bad_shape' }), input_tokens: marker }));
     redis.disconnect();
     await Promise.all(good.slice(100).map((r) => state.recordUsage(r)));

@@ -2,7 +2,7 @@ import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { Redis } from 'ioredis';
 import pg from 'pg';
-import { afterAll, afterEach, beforeAll, describe, expect, test } from 'vitest';
+import { describe, expect, test } from 'vitest';
 import type { UsageRecord } from '../../../src/metering/usage-record.js';
 import { connectRedis, type RedisClient } from '../../../src/state/redis/connect.js';
 import { RedisState } from '../../../src/state/redis/redis-state.js';
@@ -15,8 +15,7 @@ import { connectPostgres } from '../../../src/usage/postgres/connect.js';
 import { migrate } from '../../../src/usage/postgres/migrations.js';
 import { PgUsageStore } from '../../../src/usage/postgres/pg-usage-store.js';
 import { GW_BIN } from '../../support/gateway-process.js';
-import { startPostgres, type TestPostgres } from '../../support/postgres-server.js';
-import { startRedis, type TestRedis } from '../../support/redis-server.js';
+import { useRedisAndPostgres } from '../../support/usage-fixture.js';
 import { usageRecord } from '../../support/usage-records.js';
 
 /**
@@ -26,35 +25,12 @@ import { usageRecord } from '../../support/usage-records.js';
  * exporters at once, Redis restarted, more records than the old stream cap.
  */
 
-let redisServer: TestRedis;
-let postgres: TestPostgres;
-let pool: pg.Pool;
-const closers: Array<() => Promise<void>> = [];
-
-beforeAll(async () => {
-  [redisServer, postgres] = await Promise.all([startRedis(), startPostgres()]);
-  pool = connectPostgres(postgres.url);
-  await migrate(pool);
-});
-
-afterEach(async () => {
-  for (const close of closers.splice(0).reverse()) await close();
-  const r = new Redis(redisServer.url);
-  await r.flushall();
-  r.disconnect();
-  await pool.query('TRUNCATE gw_usage, gw_usage_company');
-});
-
-afterAll(async () => {
-  await pool?.end();
-  await redisServer?.destroy();
-  await postgres?.destroy();
-});
+const fx = useRedisAndPostgres();
 
 function redisClient(): RedisClient {
-  const client = connectRedis(redisServer.url);
+  const client = connectRedis(fx.redis.url);
   client.on('error', () => {});
-  closers.push(async () => client.disconnect());
+  fx.closers.push(async () => client.disconnect());
   return client;
 }
 
@@ -108,9 +84,9 @@ function pgSink(store: PgUsageStore, p: pg.Pool): UsageSink {
 
 function exporter(observer: ExportObserver, sink?: (store: PgUsageStore) => UsageSink, options: { batchSize?: number; leaseTtlMs?: number } = {}): UsageExporter {
   const redis = redisClient();
-  const p = connectPostgres(postgres.url);
+  const p = connectPostgres(fx.postgres.url);
   const store = new PgUsageStore(p);
-  closers.push(() => store.close());
+  fx.closers.push(() => store.close());
   const source = new RedisUsageSource(redis);
   const lease = new RedisExportLease(redis, options.leaseTtlMs ?? 1_500, undefined, () => source.restart());
   const e = new UsageExporter(source, sink ? sink(store) : pgSink(store, p), lease, observer, {
@@ -120,7 +96,7 @@ function exporter(observer: ExportObserver, sink?: (store: PgUsageStore) => Usag
     leaseRenewMs: 300,
     maxBackoffMs: 300,
   });
-  closers.push(() => e.stop(0));
+  fx.closers.push(() => e.stop(0));
   return e;
 }
 
@@ -129,7 +105,7 @@ async function write(state: RedisState, records: readonly UsageRecord[]): Promis
 }
 
 async function storedIds(): Promise<string[]> {
-  const { rows } = await pool.query<{ request_id: string }>('SELECT request_id FROM gw_usage');
+  const { rows } = await fx.pool.query<{ request_id: string }>('SELECT request_id FROM gw_usage');
   return rows.map((r) => r.request_id);
 }
 
@@ -149,12 +125,12 @@ async function expectExactly(records: readonly UsageRecord[]): Promise<void> {
   expect(got).toEqual(want);
   // Stored as written, field for field.
   const sample = records[Math.floor(records.length / 2)] as UsageRecord;
-  const { rows } = await pool.query<{ record: UsageRecord }>('SELECT record FROM gw_usage WHERE request_id = $1', [sample.request_id]);
+  const { rows } = await fx.pool.query<{ record: UsageRecord }>('SELECT record FROM gw_usage WHERE request_id = $1', [sample.request_id]);
   expect(rows[0]?.record).toEqual(sample);
 }
 
 async function streamLength(company: string): Promise<number> {
-  const r = new Redis(redisServer.url);
+  const r = new Redis(fx.redis.url);
   try {
     return await r.xlen(keys.usageStream(company));
   } finally {
@@ -190,7 +166,7 @@ describe('usage export from Redis to PostgreSQL', () => {
     const fresh = await dataPlane();
     const records = Array.from({ length: 2_000 }, (_, i) => usageRecord('newco', i));
     await write(fresh, records);
-    const r = new Redis(redisServer.url);
+    const r = new Redis(fx.redis.url);
     try {
       expect(await r.exists(keys.usageExported('newco'))).toBe(1);
       expect(await r.pttl(keys.usageExported('newco'))).toBeGreaterThan(24 * 60 * 60 * 1000);
@@ -209,12 +185,12 @@ describe('usage export from Redis to PostgreSQL', () => {
     const before = Array.from({ length: 3_000 }, (_, i) => usageRecord('acme', i));
     await write(state, before);
     await expectExactly(before);
-    await postgres.kill();
+    await fx.postgres.kill();
     const during = Array.from({ length: 5_000 }, (_, i) => usageRecord('acme', 10_000 + i));
     await write(state, during);
     await until('the exporter to notice', async () => observer.failures.length > 0);
     expect(await streamLength('acme')).toBe(during.length);
-    await postgres.start();
+    await fx.postgres.start();
     await expectExactly([...before, ...during]);
     await until('the stream to empty', async () => (await streamLength('acme')) === 0);
   }, 180_000);
@@ -226,7 +202,7 @@ describe('usage export from Redis to PostgreSQL', () => {
     let crashed: (() => void) | null = null;
     const crashedOnce = new Promise<void>((resolve) => (crashed = resolve));
     const dying: UsageExporter = exporter(observer, (store) => ({
-      ...pgSink(store, pool),
+      ...pgSink(store, fx.pool),
       insert: async (records) => {
         const n = await store.insert(records);
         // Committed; gone before XACK: it stops at once (no drain) and never acknowledges this batch.
@@ -276,11 +252,11 @@ describe('usage export from Redis to PostgreSQL', () => {
     exporter(observer).start();
     const before = Array.from({ length: 2_000 }, (_, i) => usageRecord('acme', i));
     await write(state, before);
-    await redisServer.stop();
+    await fx.redis.stop();
     const during = Array.from({ length: 500 }, (_, i) => usageRecord('acme', 5_000 + i));
     await write(state, during); // buffered in the data plane
     expect(state.bufferedRecords()).toBeGreaterThan(0);
-    await redisServer.start();
+    await fx.redis.start();
     const after = Array.from({ length: 1_000 }, (_, i) => usageRecord('acme', 9_000 + i));
     await until('redis to take writes again', async () => {
       try {
@@ -300,12 +276,12 @@ describe('usage export from Redis to PostgreSQL', () => {
     const records = Array.from({ length: 30_000 }, (_, i) => usageRecord('acme', i));
     // The stream must be marked exported before anything could be trimmed: let one exporter see the company first.
     const spawnExporter = () =>
-      spawn(process.execPath, [GW_BIN, 'export-usage', '--redis', redisServer.url, '--postgres', postgres.url, '--admin-port', '0'], {
+      spawn(process.execPath, [GW_BIN, 'export-usage', '--redis', fx.redis.url, '--postgres', fx.postgres.url, '--admin-port', '0'], {
         env: { ...process.env, GW_USAGE_EXPORT_LEASE_MS: '1500', GW_LOG_LEVEL: 'warn' },
         stdio: 'ignore',
       });
     const first = spawnExporter();
-    closers.push(async () => void first.kill('SIGKILL'));
+    fx.closers.push(async () => void first.kill('SIGKILL'));
     const writing = write(state, records);
     await until('the first exporter to be mid-way', async () => (await storedIds()).length > 0);
     first.kill('SIGKILL');
@@ -313,7 +289,7 @@ describe('usage export from Redis to PostgreSQL', () => {
     await writing;
     expect(storedAtKill).toBeLessThan(records.length);
     const second = spawnExporter();
-    closers.push(async () => void second.kill('SIGTERM'));
+    fx.closers.push(async () => void second.kill('SIGTERM'));
     await expectExactly(records);
   }, 180_000);
 });

@@ -1,4 +1,6 @@
 import { randomBytes } from 'node:crypto';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ApiException, ApiextensionsV1Api, AuthorizationV1Api, CoreV1Api, CustomObjectsApi, KubeConfig, VersionApi, type V1CustomResourceDefinition } from '@kubernetes/client-node';
 import { startKubeApiServer, type KubeApiServer } from '../../support/kube-apiserver.js';
@@ -24,10 +26,13 @@ afterAll(async () => {
 });
 
 describe('real kube-apiserver', () => {
-  it('reports the pinned Kubernetes version', async () => {
+  it('reports the pinned Kubernetes version (the one test/tools/build-kube.sh builds)', async () => {
+    const pinned = /^KUBE_VERSION=(v1\.(\d+)\.\d+)\b/m.exec(readFileSync(join(import.meta.dirname, '..', '..', 'tools', 'build-kube.sh'), 'utf8'));
+    expect(pinned, 'KUBE_VERSION in test/tools/build-kube.sh').not.toBeNull();
     const info = await kc.makeApiClient(VersionApi).getCode();
+    expect(info.gitVersion).toBe(pinned?.[1]);
     expect(info.major).toBe('1');
-    expect(info.gitVersion).toMatch(/^v1\.\d+\.\d+$/);
+    expect(info.minor).toBe(pinned?.[2]);
   });
 
   it('creates a namespace and a ConfigMap and reads them back', async () => {

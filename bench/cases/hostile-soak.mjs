@@ -8,6 +8,7 @@ import { QUICK, log, option, runs } from '../lib/options.mjs';
 import { stopChild } from '../lib/processes.mjs';
 import { memory } from '../lib/procfs.mjs';
 import { startGw } from '../lib/systems.mjs';
+import { budget } from '../budgets.mjs';
 
 const TOTAL = Number(option('hostile-soak-requests', QUICK ? '20000' : '200000'));
 const BATCH = 10_000;
@@ -119,12 +120,11 @@ export default {
     return {
       sections: [L.join('\n')],
       budgets: [
-        {
+        budget('hostile-soak', null, {
           what: `hostile soak of ${s.total.toLocaleString('en-US')} requests: every answer the documented one, no 5xx, credential healthy, a well-behaved caller served`,
-          target: '0 unexpected, 0 5xx',
           measuredText: `${s.unexpected} unexpected, ${s.fiveHundreds} 5xx; RSS ${f(first?.rssMB)} → ${f(last?.rssMB)} MB`,
           ok: s.unexpected === 0 && s.fiveHundreds === 0 && healthy && probesOk,
-        },
+        }),
       ],
     };
   },

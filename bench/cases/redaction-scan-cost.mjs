@@ -3,6 +3,7 @@
 import { spawnSync } from 'node:child_process';
 import { join } from 'node:path';
 import { BENCH, ROOT, log, runs } from '../lib/options.mjs';
+import { budget } from '../budgets.mjs';
 
 export default {
   id: 's8w',
@@ -25,10 +26,7 @@ export default {
     const last = r.linear[r.linear.length - 1]?.cpuMsPerMiB;
     return {
       sections: [lines.join('\n')],
-      budgets: [
-        { what: 'redaction: CPU per MiB at 16 MiB vs 1 MiB (linear growth)', target: '≤ 1.5×', measured: last / first, unit: '×', ok: last / first <= 1.5 },
-        { what: 'redaction: event-loop stall while a 12 MiB body is scanned', target: '< 50 ms', measured: p.workerLoopStallMs, unit: 'ms', ok: p.workerLoopStallMs < 50 },
-      ],
+      budgets: [budget('redaction-linear', last / first), budget('redaction-stall', p.workerLoopStallMs)],
     };
   },
 };

@@ -11,6 +11,7 @@ import { SDK_HEADERS, requestBody } from '../lib/requests.mjs';
 import { gwHeaders, startGw } from '../lib/systems.mjs';
 import { lineChart } from '../lib/svg-chart.mjs';
 import { heapMetrics } from './many-streams.mjs';
+import { budget } from '../budgets.mjs';
 
 const TOTAL = Number(option('soak-requests', QUICK ? '100000' : '1000000'));
 const BATCH = 10_000;
@@ -154,14 +155,12 @@ export default {
       sections: [L.join('\n')],
       charts: [{ file, title: 'soak memory' }],
       budgets: [
-        {
-          key: 'soak-flat',
+        budget('soak-flat', null, {
           what: `gw serve RSS flat after ${s.total.toLocaleString('en-US')} requests (slope of the second half)`,
-          target: '≤ 1 MB RSS and ≤ 0.5 MB heap per 100k requests',
           measuredText: `${f(per100k(rssSlope), 2)} MB RSS, ${f(per100k(heapSlope), 2)} MB heap per 100k; ${f(first?.[1])} → ${f(last?.[1])} MB`,
           ok: s.failures === 0 && s.total >= 1_000_000 ? flat : s.total < 1_000_000 ? null : false,
           vsDirectText: s.total < 1_000_000 ? `only ${s.total.toLocaleString('en-US')} requests (${s.stoppedEarly ? 'stopped early for the run deadline' : 'quick run'}): not judged` : '–',
-        },
+        }),
       ],
     };
   },

@@ -6,8 +6,7 @@
 import { spawnSync } from 'node:child_process';
 import { join } from 'node:path';
 import { BENCH, QUICK, ROOT, log, runs } from '../lib/options.mjs';
-
-const GOAL = 20_000;
+import { budget } from '../budgets.mjs';
 
 export default {
   id: 's13',
@@ -26,7 +25,7 @@ export default {
   report({ results }) {
     const r = results.cases?.s13;
     if (!r) return null;
-    if (r.failed) return { sections: ['### s13: usage export', '', `failed: ${r.stderr}`], budgets: [{ what: 'usage exporter throughput', target: `≥ ${GOAL} records/s`, ok: false }] };
+    if (r.failed) return { sections: ['### s13: usage export', '', `failed: ${r.stderr}`], budgets: [budget('usage-export', null, { failed: true })] };
     return {
       sections: [
         '### s13: usage export, Redis streams to PostgreSQL (fsync on)',
@@ -36,7 +35,7 @@ export default {
         `Record write (RedisState.recordUsage, one at a time) with the exporter on the same event loop (as with memory state; gw serve --redis now runs it on a thread) p50/p99/max: exporter idle ${r.recordUsageMs.exporterIdle.p50}/${r.recordUsageMs.exporterIdle.p99}/${r.recordUsageMs.exporterIdle.max} ms, exporter busy ${r.recordUsageMs.exporterBusy.p50}/${r.recordUsageMs.exporterBusy.p99}/${r.recordUsageMs.exporterBusy.max} ms.`,
         ...dataPlaneLines(r.dataPlane),
       ],
-      budgets: [{ what: 'usage exporter throughput', target: `≥ ${GOAL} records/s`, measured: r.recordsPerSecond, unit: 'records/s', ok: r.recordsPerSecond >= GOAL, obstacle: obstacle(r) }],
+      budgets: [budget('usage-export', r.recordsPerSecond, { obstacle: obstacle(r) })],
     };
   },
 };

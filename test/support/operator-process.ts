@@ -56,18 +56,19 @@ export async function startOperator(options: OperatorOptions): Promise<OperatorP
   const output: string[] = [];
   // For a post-mortem of a failed run: GW_TEST_OPERATOR_LOG_DIR=/tmp/x keeps every operator's output there.
   const logDir = process.env.GW_TEST_OPERATOR_LOG_DIR;
-  const collect = (chunk: Buffer): void => {
-    if (logDir) appendFileSync(join(logDir, `${options.identity}.log`), chunk);
-    output.push(
-      ...chunk
-        .toString('utf8')
-        .split('\n')
-        .filter((l) => l !== ''),
-    );
-    if (output.length > 20_000) output.splice(0, output.length - 20_000);
+  // One collector per stream, each keeping its unfinished last line: a chunk can end mid-line.
+  const collector = (): ((chunk: Buffer) => void) => {
+    let partial = '';
+    return (chunk) => {
+      if (logDir) appendFileSync(join(logDir, `${options.identity}.log`), chunk);
+      const lines = (partial + chunk.toString('utf8')).split('\n');
+      partial = lines.pop() ?? '';
+      output.push(...lines.filter((l) => l !== ''));
+      if (output.length > 20_000) output.splice(0, output.length - 20_000);
+    };
   };
-  child.stdout?.on('data', collect);
-  child.stderr?.on('data', collect);
+  child.stdout?.on('data', collector());
+  child.stderr?.on('data', collector());
   const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
   const adminUrl = `http://127.0.0.1:${adminPort}`;
 

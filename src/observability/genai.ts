@@ -1,5 +1,6 @@
 import type { FinishedInfo } from '../pipeline/events.js';
 import type { UsageRecord } from '../metering/usage-record.js';
+import { isProviderName, PROVIDER_INFO } from '../models/providers.js';
 
 /**
  * One request in the terms of the OpenTelemetry GenAI semantic conventions,
@@ -24,7 +25,7 @@ export interface GenAiObservation {
 /** Where the conventions' gen_ai.provider.name has a well-known value, it is used. */
 export function genAiProviderName(provider: string | null): string {
   if (provider === null) return '_OTHER';
-  return provider === 'vendor' ? 'anthropic' : provider;
+  return isProviderName(provider) ? PROVIDER_INFO[provider].genAiName : provider;
 }
 
 export function genAiObservation(record: UsageRecord | null, info: FinishedInfo): GenAiObservation | null {

@@ -1,12 +1,12 @@
 import { GatewayError } from '../errors/gateway-error.js';
 import { REQUEST_MESSAGES } from '../errors/messages.js';
 import { CATALOGUE } from '../models/catalogue.js';
-import { PROVIDERS } from '../models/providers.js';
+import { callerModelId, PROVIDERS } from '../models/providers.js';
 import type { ServedModels } from '../models/served-models.js';
 import { usableIds } from '../policy/authorize-model.js';
 import type { CompanyRecords, CredentialRecord } from '../state/records.js';
 
-const CREATED = new Map(CATALOGUE.map((m) => [m.provider === 'vendor' ? m.id : `${m.provider}:${m.id}`, m]));
+const CREATED = new Map(CATALOGUE.map((m) => [callerModelId(m.provider, m.id), m]));
 
 /** The upstream's paging defaults: 20 a page, at most 1000. */
 const DEFAULT_LIMIT = 20;

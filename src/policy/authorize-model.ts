@@ -4,7 +4,7 @@ import { findListedModel, listedModels, normalizedSpellings, vendorPrice } from 
 import { normalizeModelId } from '../models/normalize.js';
 import { parseModel, type ParsedModel } from '../models/parse-model.js';
 import type { Price } from '../models/price.js';
-import { PROVIDERS, type ProviderName } from '../models/providers.js';
+import { PROVIDER_INFO, PROVIDERS, type ProviderName } from '../models/providers.js';
 import type { ServedModels } from '../models/served-models.js';
 import type { CompanyRecords, CompanySettings, CredentialRecord } from '../state/records.js';
 
@@ -29,8 +29,8 @@ const MAX_LISTED_IN_MESSAGE = 40;
 
 export function isSwitchedOn(settings: CompanySettings, provider: ProviderName, normalizedIds: readonly string[]): boolean {
   const enabled = settings.enabledModels[provider];
-  // Without an explicit list, the vendor's listed models are on and other providers' are off.
-  if (enabled === undefined) return provider === 'vendor';
+  // Without an explicit list, the provider's default applies (the vendor's listed models on, other providers' off).
+  if (enabled === undefined) return PROVIDER_INFO[provider].modelsOnByDefault;
   return enabled.includes('*') || normalizedIds.some((id) => enabled.includes(id));
 }
 
@@ -85,7 +85,7 @@ export async function authorizeModel(raw: string, company: CompanyRecords, serve
 export async function usableIds(company: CompanyRecords, provider: ProviderName, served: ServedModels<CredentialRecord>): Promise<string[]> {
   const connected = company.credentials.filter((c) => c.provider === provider);
   if (connected.length === 0) return [];
-  const prefix = provider === 'vendor' ? '' : `${provider}:`;
+  const prefix = PROVIDER_INFO[provider].idPrefix;
   const ids = new Set<string>();
   for (const model of listedModels(provider)) {
     if (isSwitchedOn(company.settings, provider, normalizedSpellings(model))) ids.add(prefix + model.id);

@@ -15,27 +15,27 @@ export interface GatewaySettingsSpec {
   traceContextToProvider?: boolean;
   /** Per provider, the listed models switched on. '*' switches on every listed model. A provider left out keeps its default (vendor models on, other providers' listed models off). */
   models?: {
-    /** Models vendor lists that are switched on for this company. */
+    /** Models vendor lists that are switched on for this company (all on when left out). */
     vendor?: {
       /** Listed model ids switched on (capitals, dashes and dots ignored); "*" switches on every listed model. */
       enabled: string[];
     };
-    /** Models provider_a lists that are switched on for this company. */
+    /** Models provider_a lists that are switched on for this company (all off when left out). */
     provider_a?: {
       /** Listed model ids switched on (capitals, dashes and dots ignored); "*" switches on every listed model. */
       enabled: string[];
     };
-    /** Models provider_b lists that are switched on for this company. */
+    /** Models provider_b lists that are switched on for this company (all off when left out). */
     provider_b?: {
       /** Listed model ids switched on (capitals, dashes and dots ignored); "*" switches on every listed model. */
       enabled: string[];
     };
-    /** Models provider_c lists that are switched on for this company. */
+    /** Models provider_c lists that are switched on for this company (all off when left out). */
     provider_c?: {
       /** Listed model ids switched on (capitals, dashes and dots ignored); "*" switches on every listed model. */
       enabled: string[];
     };
-    /** Models provider_d lists that are switched on for this company. */
+    /** Models provider_d lists that are switched on for this company (all off when left out). */
     provider_d?: {
       /** Listed model ids switched on (capitals, dashes and dots ignored); "*" switches on every listed model. */
       enabled: string[];

@@ -1,11 +1,12 @@
 import { request, type Dispatcher } from 'undici';
 import type { KeyCheck } from '../credentials/health-monitor.js';
+import { PROVIDER_INFO } from '../models/providers.js';
 import { credentialHeaders } from './credential-headers.js';
 
 const TIMEOUT_MS = 10_000;
 
 /**
- * The gateway's own minimal request with a key: GET {baseUrl}/v1/models?limit=1.
+ * The gateway's own minimal request with a key: GET {baseUrl}{modelListPath}?limit=1 (/v1/models).
  * It costs no tokens, carries nothing a caller chose, and every Anthropic-
  * compatible provider authenticates it like a messages request. 401/403 is
  * evidence against the key; 200 for it; anything else (404 on a runtime
@@ -13,7 +14,7 @@ const TIMEOUT_MS = 10_000;
  */
 export function httpKeyCheck(dispatcher?: Dispatcher): KeyCheck {
   return async (credential) => {
-    const url = new URL(credential.baseUrl.replace(/\/+$/, '') + '/v1/models');
+    const url = new URL(credential.baseUrl.replace(/\/+$/, '') + PROVIDER_INFO[credential.provider].modelListPath);
     url.searchParams.set('limit', '1');
     try {
       const response = await request(url, {

@@ -1,4 +1,5 @@
 import { request, type Dispatcher } from 'undici';
+import { PROVIDER_INFO } from '../models/providers.js';
 import type { ModelListFetcher } from '../models/served-models.js';
 import type { CredentialRecord } from '../state/records.js';
 import { credentialHeaders } from './credential-headers.js';
@@ -7,7 +8,7 @@ const MAX_PAGES = 10;
 const TIMEOUT_MS = 5_000;
 
 /**
- * GET {baseUrl}/v1/models with a company credential, following the
+ * GET {baseUrl}{modelListPath} (/v1/models) with a company credential, following the
  * upstream's pagination. Any failure (no such endpoint on a local runtime,
  * a timeout, a bad shape) means "no list": requests then go through and the
  * provider answers for itself.
@@ -17,7 +18,7 @@ export function httpModelListFetcher(dispatcher?: Dispatcher): ModelListFetcher<
     const ids: string[] = [];
     let after: string | null = null;
     for (let page = 0; page < MAX_PAGES; page++) {
-      const url = new URL(credential.baseUrl.replace(/\/+$/, '') + '/v1/models');
+      const url = new URL(credential.baseUrl.replace(/\/+$/, '') + PROVIDER_INFO[credential.provider].modelListPath);
       url.searchParams.set('limit', '1000');
       if (after) url.searchParams.set('after_id', after);
       const headers = credentialHeaders(credential);

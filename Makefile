@@ -113,7 +113,7 @@ kind-e2e: kind-up kind-load tools
 # build), writes bench/results/<date>.md and .json and charts, the operator's figures (case s14)
 # included (~45 min on a quiet machine; bench-quick ~15 min). GW_BENCH_CACHE=DIR puts the peers
 # and the baseline build in DIR instead of $(MODEL_GATEWAY_CACHE) (e.g. an empty one: a fresh machine).
-.PHONY: bench-quick
+.PHONY: bench-quick bench-ab
 bench: build
 	bash bench/ensure-bench-deps.sh
 	node bench/run.mjs
@@ -126,3 +126,10 @@ bench-operator: build
 bench-quick: build
 	bash bench/ensure-bench-deps.sh
 	node bench/run.mjs --quick
+
+# Before merging anything on the hot path: this tree against REF (s3 gw serve and s5 gw extproc, both
+# builds in the same interleaved rounds), CPU per stream and per exchange with the ratio's spread.
+# REF is built once into the cache. ROUNDS=N (default 5). Writes bench/results/ab-<ref>.md (not kept).
+bench-ab: build
+	@[ -n "$(REF)" ] || { echo "usage: make bench-ab REF=<commit> [ROUNDS=5]"; exit 2; }
+	node bench/ab.mjs $(REF) --rounds $${ROUNDS:-5}

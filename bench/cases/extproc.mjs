@@ -2,7 +2,7 @@
 // streams as Envoy sends it) beside a bare grpc-js floor, the same answers hand-framed over
 // node:http2 (what the transport alone costs) and the baseline build (main when the budgets were
 // set), interleaved in the same rounds; idle RSS of a fresh gw extproc.
-import { FEWER_ROUNDS, SCALE, log, runs, sleep } from '../lib/options.mjs';
+import { AB_COMMIT, AB_DIST, FEWER_ROUNDS, SCALE, log, runs, sleep } from '../lib/options.mjs';
 import { brief, runLoad } from '../lib/load-runner.mjs';
 import { stopChild } from '../lib/processes.mjs';
 import { memory } from '../lib/procfs.mjs';
@@ -25,7 +25,8 @@ export default {
     const idle = memory(processor.pid);
     const floor = await startFloor();
     const http2Floor = await startHttp2Floor();
-    const dist = baselineDist();
+    // With --ab (make bench-ab), the other build is the one this run compares against.
+    const dist = AB_DIST ?? baselineDist();
     const baseline = dist ? await startGw('gw-extproc-baseline', 'extproc', memFile.file, { bin: join(dist, 'cli', 'main.js') }) : null;
     const list = [
       { name: 'extproc-floor', target: floor.target, pids: [floor.pid] },
@@ -49,7 +50,7 @@ export default {
         title: 'ext_proc: recorded exchange replayed over Process streams',
         chunksPerStream: recording.chunks,
         concurrency: [1, 16],
-        baselineCommit: baseline ? BASELINE_COMMIT : null,
+        baselineCommit: baseline ? (AB_DIST ? (AB_COMMIT ?? 'the --ab build') : BASELINE_COMMIT) : null,
         idleRssMB: idle?.rssMB ?? null,
       },
       rounds: [],

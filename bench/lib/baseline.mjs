@@ -12,26 +12,35 @@ export const BASELINE_COMMIT = '11bec4b715a2fbf16fc6b6cf63c5eb2de13df9c8';
 
 /** dist/ of the baseline commit, built into the cache if missing; null (with a log line) when it cannot be. */
 export function baselineDist() {
-  const dir = join(CACHE, 'bench-baseline', BASELINE_COMMIT.slice(0, 12));
+  return buildOf(BASELINE_COMMIT, 'the baseline (main at ' + BASELINE_COMMIT + ')');
+}
+
+/**
+ * dist/ of any commit of this repository (`make bench-ab REF=…`), checked out with git archive into
+ * the cache and built once with the current tree's dependencies; null (with a log line) when it
+ * cannot be.
+ */
+export function buildOf(commit, what = `commit ${commit}`) {
+  const dir = join(CACHE, 'bench-baseline', commit.slice(0, 12));
   const dist = join(dir, 'dist');
   if (existsSync(join(dist, 'cli', 'main.js')) && existsSync(join(dir, '.built'))) return dist;
-  const have = spawnSync('git', ['cat-file', '-e', `${BASELINE_COMMIT}^{commit}`], { cwd: ROOT });
+  const have = spawnSync('git', ['cat-file', '-e', `${commit}^{commit}`], { cwd: ROOT });
   if (have.status !== 0) {
-    log(`baseline commit ${BASELINE_COMMIT} is not in this repository's history; no baseline build`);
+    log(`${commit} is not in this repository's history; no build of it`);
     return null;
   }
-  log(`building the baseline (main at ${BASELINE_COMMIT}) into ${dir} (once)`);
+  log(`building ${what} into ${dir} (once)`);
   rmSync(dir, { recursive: true, force: true });
   mkdirSync(dir, { recursive: true });
-  const archive = spawnSync('sh', ['-c', `git archive ${BASELINE_COMMIT} src proto crds tsconfig.json package.json | tar -x -C "${dir}"`], { cwd: ROOT, stdio: 'inherit' });
+  const archive = spawnSync('sh', ['-c', `git archive ${commit} src proto crds tsconfig.json package.json | tar -x -C "${dir}"`], { cwd: ROOT, stdio: 'inherit' });
   if (archive.status !== 0) return null;
-  // Same dependencies as the current tree (the baseline's lock differs at most in packages it does not load).
+  // Same dependencies as the current tree (the other build's lock differs at most in packages it does not load).
   symlinkSync(join(ROOT, 'node_modules'), join(dir, 'node_modules'));
   const tsc = spawnSync(process.execPath, [join(ROOT, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', 'tsconfig.json'], { cwd: dir, stdio: 'inherit', timeout: 600_000 });
   if (tsc.status !== 0 || !existsSync(join(dist, 'cli', 'main.js'))) {
-    log('baseline build failed; no baseline');
+    log(`the build of ${what} failed`);
     return null;
   }
-  writeFileSync(join(dir, '.built'), `${BASELINE_COMMIT}\n`);
+  writeFileSync(join(dir, '.built'), `${commit}\n`);
   return dist;
 }

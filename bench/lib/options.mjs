@@ -36,6 +36,8 @@ export const GW_BIN = join(GW_DIST, 'cli', 'main.js');
 // --ab DIR adds a second gw built from DIR ("gw-before") to the same interleaved rounds.
 export const AB_DIST = option('ab', null) ? resolve(option('ab')) : null;
 export const AB_BIN = AB_DIST ? join(AB_DIST, 'cli', 'main.js') : null;
+// --ab-commit SHA names the --ab build in the report (bench/ab.mjs passes it); s5 then runs it as its baseline.
+export const AB_COMMIT = option('ab-commit', null);
 
 export const startedAt = Date.now();
 // When the run's hard deadline falls (set by installLifetime once the installs are done).

@@ -173,7 +173,6 @@ export async function runOperator(config: OperatorConfig, deps: { logger: Logger
     return change === 'add' || before !== mark;
   };
   const onResource = (change: 'add' | 'update' | 'delete', obj: ClusterResource): void => {
-    if (obj.kind === 'GatewayToken' && change === 'delete' && isLeader()) reconciler.tokenGone(obj);
     if (!changedForReconcile(change, obj)) return;
     enqueue(namespaceOf(obj), RECONCILE_DEBOUNCE_MS);
     // A hash belongs to one company: whoever else names it may win or lose it now.
@@ -211,15 +210,13 @@ export async function runOperator(config: OperatorConfig, deps: { logger: Logger
             view,
             state,
             ledger,
-            epoch,
             isLeader,
             namespace: config.namespace,
-            lastValid: (c) => reconciler.lastSettings(c),
-            beforeWrite: (c, company) => reconciler.revokeVanishedBeforeRebuild(c, company),
+            companies: reconciler,
           });
           logger.info({ why, companies: done.companies, tokens: done.tokens, revoked: ledger.all().length, ms: Date.now() - startedAt }, 'redis rebuilt from the cluster');
         } catch (error) {
-          if (error instanceof FencedWrite) onFenced(error.current);
+          if (error instanceof Fenced || error instanceof FencedWrite) onFenced(error.current);
           logger.warn({ why, detail: errorText(error) }, 'redis rebuild failed; the generation check retries it');
         }
         await resync();

@@ -23,10 +23,11 @@ import { Pipeline } from '../pipeline/pipeline.js';
 import { RedactionPool } from './redaction-pool.js';
 import { UsageExportThread } from './usage-export-thread.js';
 import type { RedactorPort } from '../pipeline/ports.js';
+import { applyCompany, MemoryRevocations, resourceTruth } from '../reconcile/apply-company.js';
 import { desiredState } from '../reconcile/desired-records.js';
 import { MemoryState } from '../state/memory.js';
 import { SecretBox } from '../state/secret-box.js';
-import type { CompanyWriter, GatewayState } from '../state/state.js';
+import type { CompanyWriter, GatewayState, TokenDirectory } from '../state/state.js';
 import { newGeneration } from './generation-watch.js';
 import { httpModelListFetcher } from '../upstream/model-list.js';
 
@@ -51,21 +52,30 @@ export interface RuntimeDeps {
   readonly redactor?: RedactorPort | null;
 }
 
-/** Apply the file's documents to state through the same reconcile the operator runs. */
-export async function applyFile(file: string, state: CompanyWriter, logger: Logger): Promise<void> {
+/** Per state, what earlier loads of the file revoked: a reload never makes those hashes live again. */
+const fileRevocations = new WeakMap<object, MemoryRevocations>();
+
+/**
+ * Apply the file's documents to state through the path the operator takes
+ * (applyCompany): the same records, and the same revocations. The file is
+ * the whole truth, so a token a later version of it no longer names is
+ * revoked, as deleting a GatewayToken revokes it.
+ */
+export async function applyFile(file: string, state: CompanyWriter & Pick<TokenDirectory, 'getCompany'>, logger: Logger): Promise<void> {
   const resources = loadResources(readFileSync(file, 'utf8'), process.env, file);
-  const desired = desiredState(resources);
-  const keep = new Set(desired.companies.map((c) => c.company));
-  // Revocation is final in state too: a hash revoked in the file never comes back, whatever a later edit says.
-  await state.revokeTokens(
-    resources.tokens.filter((t) => t.spec.revoked && t.spec.tokenHash).map((t) => ({ hash: t.spec.tokenHash as string, company: t.metadata.namespace ?? 'default', name: t.metadata.name })),
-  );
-  for (const company of desired.companies) await state.replaceCompany(company);
-  for (const company of await state.listCompanies()) if (!keep.has(company)) await state.removeCompany(company);
-  await state.markLoaded(newGeneration());
-  for (const c of desired.conditions) {
-    if (!c.ready) logger.warn({ kind: c.kind, namespace: c.namespace, name: c.name, reason: c.reason, detail: c.message }, 'resource not ready');
+  let ledger = fileRevocations.get(state);
+  if (!ledger) fileRevocations.set(state, (ledger = new MemoryRevocations()));
+  const ports = { state, ledger, truth: resourceTruth(resources), mayWrite: () => {} };
+  const named = desiredState(resources).companies.map((c) => c.company);
+  const held = (await state.listCompanies()).filter((c) => !named.includes(c));
+  for (const company of [...named, ...held]) {
+    const applied = await applyCompany(company, resources, ports, { force: true });
+    for (const c of applied.conditions) {
+      if (!c.ready) logger.warn({ kind: c.kind, namespace: c.namespace, name: c.name, reason: c.reason, detail: c.message }, 'resource not ready');
+    }
+    if (applied.vanished.length > 0) logger.warn({ company, tokens: applied.vanished.map((v) => v.name) }, 'tokens the file no longer names were revoked');
   }
+  await state.markLoaded(newGeneration());
 }
 
 /**

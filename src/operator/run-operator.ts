@@ -1,7 +1,7 @@
 import type { AddressInfo } from 'node:net';
 import type { OperatorConfig } from '../config/operator-config.js';
 import type { Logger } from '../observability/logger.js';
-import { hostForUrl, listen } from '../runtime/gateway-runtime.js';
+import { hostForUrl, listen, unreadableReporter } from '../runtime/gateway-runtime.js';
 import { connectRedis, logConnectionErrors, type RedisClient } from '../state/redis/connect.js';
 import { RedisExportLease, RedisUsageSource } from '../state/redis/usage-stream-source.js';
 import { UsageMetrics } from '../observability/usage-metrics.js';
@@ -68,7 +68,7 @@ export async function runOperator(config: OperatorConfig, deps: { logger: Logger
 
   const redis = connectRedis(config.redisUrl, { ...(config.redisTlsCa ? { tlsCa: config.redisTlsCa } : {}), ...(config.redisPassword !== null ? { password: config.redisPassword } : {}) });
   logConnectionErrors(redis, (detail) => logger.error({ detail }, 'redis connection error'));
-  const state = new RedisState(redis, new SecretBox(config.encryptionKey));
+  const state = new RedisState(redis, new SecretBox(config.encryptionKey), { onUnreadableRecord: unreadableReporter(logger, metrics) });
   const usageExport = await startUsageExport(config, redis, metrics, logger);
 
   const informers = createInformers(clients, config.namespace, logger, metrics);

@@ -10,6 +10,7 @@ import { SOLE_EXPORTER } from '../usage/export/ports.js';
 import { StateUsageReader } from '../usage/state-reader.js';
 import { logMigrations, openDurableUsage, type DurableUsage } from './usage-store.js';
 import type { RedisClient } from '../state/redis/connect.js';
+import { RECORD_VERSION, type UnreadableRecord } from '../state/record-version.js';
 import { loadResources } from '../config/load-resources.js';
 import type { ServeConfig } from '../config/serve-config.js';
 import { ServedModels } from '../models/served-models.js';
@@ -84,7 +85,13 @@ export async function applyFile(file: string, state: CompanyWriter & Pick<TokenD
  * repaired without a restart of the gateway (level-triggered, as the
  * operator's resync is).
  */
-async function stateFor(config: ServeConfig, logger: Logger, usageMetrics: UsageMetrics, reapply: () => Promise<void>): Promise<{ state: GatewayState; redis: RedisClient | null }> {
+async function stateFor(
+  config: ServeConfig,
+  logger: Logger,
+  metrics: GatewayMetrics,
+  usageMetrics: UsageMetrics,
+  reapply: () => Promise<void>,
+): Promise<{ state: GatewayState; redis: RedisClient | null }> {
   const dropped = droppedLogger(logger, usageMetrics);
   if (config.redisUrl === null || config.encryptionKey === null) {
     return { state: new MemoryState({ usageMemoryBytes: config.usage.memoryBytes, onUsageDropped: (r) => dropped(r.company, 'memory_bound') }), redis: null };
@@ -100,6 +107,7 @@ async function stateFor(config: ServeConfig, logger: Logger, usageMetrics: Usage
     onBuffered: (n) => n > 0 && logger.warn({ buffered: n }, 'usage records buffered until redis takes them'),
     onDropped: (r) => dropped(r.company, 'retry_buffer'),
     usageBacklogMax: config.usage.backlogMax,
+    onUnreadableRecord: unreadableReporter(logger, metrics),
   });
   await state.ready();
   let connectedOnce = false;
@@ -111,6 +119,24 @@ async function stateFor(config: ServeConfig, logger: Logger, usageMetrics: Usage
   });
   connectedOnce = true;
   return { state, redis };
+}
+
+/**
+ * A record this build cannot read (a newer operator wrote it) fails the
+ * request closed; every one is counted, and said at most every 10 s per
+ * record kind and reason, so an upgrade in the wrong order is plain in the
+ * log without flooding it.
+ */
+export function unreadableReporter(logger: Logger, metrics: { unreadableRecords: GatewayMetrics['unreadableRecords'] }): (error: UnreadableRecord) => void {
+  const last = new Map<string, number>();
+  return (error) => {
+    metrics.unreadableRecords.inc({ record: error.record, reason: error.reason });
+    const kind = `${error.record}/${error.reason}`;
+    const now = Date.now();
+    if (now - (last.get(kind) ?? 0) < 10_000) return;
+    last.set(kind, now);
+    logger.error({ record: error.record, reason: error.reason, version: error.version, supported: RECORD_VERSION, key: error.key }, error.message);
+  };
 }
 
 /** Every dropped record counted; a warning at most every 10 s per reason, so a flood cannot flood the log. */
@@ -180,7 +206,7 @@ export async function startRuntime(config: ServeConfig, deps: RuntimeDeps): Prom
   const apply = file === null ? async (): Promise<void> => {} : (): Promise<void> => applyFile(file, state, logger);
   const metrics = new GatewayMetrics();
   const usageMetrics = new UsageMetrics(metrics.registry);
-  const opened = deps.state ? { state: deps.state, redis: null } : await stateFor(config, logger, usageMetrics, apply);
+  const opened = deps.state ? { state: deps.state, redis: null } : await stateFor(config, logger, metrics, usageMetrics, apply);
   const state: GatewayState = opened.state;
   await apply();
   if (file === null) logger.info('no -f file: serving what the operator writes to Redis');

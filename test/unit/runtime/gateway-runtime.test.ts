@@ -6,7 +6,9 @@ import { stringify } from 'yaml';
 import { hashToken } from '../../../src/auth/token.js';
 import { createLogger } from '../../../src/observability/logger.js';
 import { GENERATED_TOKEN_KEY, generatedTokenSecretName } from '../../../src/reconcile/desired-records.js';
-import { applyFile } from '../../../src/runtime/gateway-runtime.js';
+import { GatewayMetrics } from '../../../src/observability/metrics.js';
+import { applyFile, unreadableReporter } from '../../../src/runtime/gateway-runtime.js';
+import { RECORD_VERSION, UnreadableRecord } from '../../../src/state/record-version.js';
 import { MemoryState } from '../../../src/state/memory.js';
 
 const HASH_A = hashToken('gwct_a');
@@ -49,5 +51,24 @@ describe('applyFile (gw serve -f) takes the same path', () => {
     expect(await state.findToken(HASH_A)).toBeNull();
     expect(await state.findToken(HASH_B)).toBeNull();
     expect(await state.listCompanies()).toEqual(['acme']);
+  });
+});
+
+describe('unreadableReporter', () => {
+  it('counts every unreadable record and logs each kind at most every 10 s, naming the version and what this build reads', async () => {
+    const lines: Array<Record<string, unknown>> = [];
+    const logger = createLogger('info', { write: (line: string) => lines.push(JSON.parse(line) as Record<string, unknown>) });
+    const metrics = new GatewayMetrics();
+    const report = unreadableReporter(logger, metrics);
+    report(new UnreadableRecord('token', 'gw:token:sha256:0123456789ab…', 'newer', 2));
+    report(new UnreadableRecord('token', 'gw:token:sha256:0123456789ab…', 'newer', 2));
+    report(new UnreadableRecord('company', 'gw:{acme}:records', 'invalid', 1));
+    expect(lines.map((l) => [l.record, l.reason, l.version, l.supported])).toEqual([
+      ['token', 'newer', 2, RECORD_VERSION],
+      ['company', 'invalid', 1, RECORD_VERSION],
+    ]);
+    expect(lines[0]?.msg).toContain('upgrade this process (data planes before the operator)');
+    const counted = (await metrics.registry.getSingleMetricAsString('gw_state_unreadable_records_total')).split('\n').filter((l) => !l.startsWith('#'));
+    expect(counted.sort()).toEqual(['gw_state_unreadable_records_total{record="company",reason="invalid"} 1', 'gw_state_unreadable_records_total{record="token",reason="newer"} 2']);
   });
 });

@@ -74,7 +74,7 @@ async function dump(url: string): Promise<Record<string, unknown>> {
           const raw = (await client.get(key)) as string;
           if (key === 'gw:generation') out[key] = 'a fresh mark per load';
           else if (key.endsWith(':records')) out[key] = decodeCompany(raw, BOX);
-          else out[key] = JSON.parse(raw) as unknown;
+          else out[key] = raw.startsWith('{') ? (JSON.parse(raw) as unknown) : raw;
         } else if (type === 'set') out[key] = (await client.smembers(key)).sort();
         else out[key] = `unexpected ${type}`;
       }
@@ -147,6 +147,7 @@ describe('the reconcile, the rebuild and gw serve -f write the same Redis', () =
     await remove(kube, 'GatewaySettings', OTHER, 'settings');
     const revokedHashes = [hashes.leaving, hashes.retiring, hashes.other, hashToken(generated.leaving.value)];
     const reconciled = new RedisState(connectRedis((redis.reconcile as TestRedis).url), BOX);
+    await reconciled.ready();
     try {
       await eventually(
         'the operator wrote the second state',
@@ -186,6 +187,7 @@ describe('the reconcile, the rebuild and gw serve -f write the same Redis', () =
     const ledger = new RevocationLedger(configMapLedgerStore(clients, LEASE_NAMESPACE));
     await ledger.load();
     const rebuilt = new RedisState(connectRedis((redis.rebuild as TestRedis).url), BOX);
+    await rebuilt.ready();
     try {
       const writer = clientNodeWriter(clients);
       const reconciler = new NamespaceReconciler({
@@ -221,6 +223,7 @@ describe('the reconcile, the rebuild and gw serve -f write the same Redis', () =
       .filter((o) => !['leaving', 'generated-leaving'].includes(o.metadata.name) && o.metadata.namespace !== OTHER)
       .map((o) => (o.metadata.name === 'retiring' ? { ...o, spec: { ...o.spec, revoked: true } } : o));
     const filed = new RedisState(connectRedis((redis.file as TestRedis).url), BOX);
+    await filed.ready();
     try {
       await applyFile(fileOf(dir, 'first.yaml', [...first, ...secrets]), filed, logger);
       await applyFile(fileOf(dir, 'second.yaml', [...second, ...secrets.filter((s) => (s as Obj).metadata.name !== 'generated-leaving-gwct')]), filed, logger);

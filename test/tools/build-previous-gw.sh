@@ -29,7 +29,8 @@ mkdir -p "$CACHE"
 exec 9>"$CACHE/.build-previous-gw.lock"
 flock 9
 
-if [[ -f $ENTRY ]]; then
+# A linked node_modules points into the checkout that built it: gone with that checkout, the build is redone.
+if [[ -f $ENTRY && -e $DEST/node_modules ]]; then
   echo "build-previous-gw: ${PREVIOUS_COMMIT:0:12}: cached ($ENTRY)"
   exit 0
 fi

@@ -44,6 +44,7 @@ export const REQUEST_MESSAGES = {
 /** The gateway's own condition while it handles a request: its state, its lifecycle, its defects. */
 export const GATEWAY_MESSAGES = {
   stateUnreachable: 'gw: the gateway cannot reach its state right now; nothing was forwarded, retry shortly',
+  stateNewer: 'gw: the gateway state was written by a newer version than this gateway reads (an upgrade in progress); nothing was forwarded, retry shortly',
   internal: 'gw: internal error; the request was not forwarded',
   bodyBeforeAuthentication: 'gw: request body before authentication',
   endedBeforeAdmitted: 'gw: the request ended before it was admitted',

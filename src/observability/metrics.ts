@@ -53,6 +53,12 @@ export class GatewayMetrics {
     labelNames: ['company', 'credential'] as const,
     registers: [this.registry],
   });
+  readonly unreadableRecords = new Counter({
+    name: 'gw_state_unreadable_records_total',
+    help: 'Records read from Redis that this build refused: reason="newer" (a schema version newer than it reads; upgrade it) or "invalid". The read failed closed.',
+    labelNames: ['record', 'reason'] as const,
+    registers: [this.registry],
+  });
   readonly credentialUnhealthy = new Counter({
     name: 'gw_credential_unhealthy_total',
     help: "Times the provider rejected a credential on the gateway's own key check (401/403) and it was marked unhealthy.",

@@ -65,6 +65,12 @@ export class OperatorMetrics {
     labelNames: ['resource'] as const,
     registers: [this.registry],
   });
+  readonly unreadableRecords = new Counter({
+    name: 'gw_state_unreadable_records_total',
+    help: 'Records read from Redis that this build refused: reason="newer" (a schema version newer than it reads; upgrade it) or "invalid". The read failed closed.',
+    labelNames: ['record', 'reason'] as const,
+    registers: [this.registry],
+  });
   readonly informerRestarts = new Counter({
     name: 'gw_operator_informer_restarts_total',
     help: 'Watches restarted after an error.',

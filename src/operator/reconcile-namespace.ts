@@ -1,12 +1,11 @@
-import { createHash } from 'node:crypto';
 import type { Logger } from '../observability/logger.js';
+import { applyCompany, type CompanyApplied, type CompanyApplyPorts, type TruthSource } from '../reconcile/apply-company.js';
 import { notReady, type ResourceCondition } from '../reconcile/conditions.js';
-import { desiredState, GENERATED_TOKEN_KEY, generatedTokenSecretName, olderFirst } from '../reconcile/desired-records.js';
+import { GENERATED_TOKEN_KEY, generatedTokenSecretName, type ResourceSet } from '../reconcile/desired-records.js';
 import type { Secret } from '../resources/types.js';
-import type { CompanyRecords, CompanySettings } from '../state/records.js';
-import { hashToken } from '../auth/token.js';
+import type { CompanyRecords } from '../state/records.js';
 import { readSecretKey } from '../reconcile/secrets.js';
-import { FencedWrite, type CompanyWriter, type CredentialHealthStore, type RevokedToken, type TokenDirectory } from '../state/state.js';
+import { FencedWrite, type CompanyWriter, type CredentialHealthStore, type TokenDirectory } from '../state/state.js';
 import { healthEvent, tokenGeneratedEvent, type EventRecorder } from './events.js';
 import { addFinalizer, needsFinalizer, readyToRelease, releaseFinalizer } from './finalizers.js';
 import { ensureGeneratedTokenSecret } from './generated-tokens.js';
@@ -49,7 +48,6 @@ export class Fenced extends NotLeader {
   }
 }
 
-const ABSENT = 'absent';
 const API_PARALLEL = 16;
 /** API writes of one status pass at a time (finalizers, status): with two passes running, at most 16 beside the creates of a burst. */
 const STATUS_PARALLEL = 8;
@@ -64,41 +62,6 @@ async function eachLimited<T>(items: readonly T[], limit: number, work: (item: T
   );
   const failed = results.find((r): r is PromiseRejectedResult => r.status === 'rejected');
   if (failed) throw failed.reason;
-}
-
-/**
- * The hashes this namespace revokes: revoked and deleted tokens (deleting a
- * token revokes it). A token that never held its hash (a copy of one an
- * older live token elsewhere holds) revokes nothing: copying someone's hash
- * and deleting the copy must not kill their token.
- */
-export function revocationsOf(snapshot: NamespaceSnapshot, view: ClusterView, written?: CompanyRecords): RevokedToken[] {
-  const out: RevokedToken[] = [];
-  for (const token of snapshot.tokens) {
-    if (!token.spec.revoked && !isDeleting(token)) continue;
-    let hash = token.spec.tokenHash;
-    if (!hash) {
-      const name = generatedTokenSecretName(token.metadata.name);
-      const secret = snapshot.secrets.find((s) => s.metadata.name === name);
-      let known: string | undefined;
-      if (secret === undefined) {
-        // Its Secret already collected (the token owns it): the hash we wrote for it, if any.
-        known = written?.tokens.find((t) => t.name === token.metadata.name)?.hash;
-      } else if (generatedSecretOwnership(secret, token) === 'ours') {
-        const value = readSecretKey(snapshot.secrets, snapshot.namespace, name, GENERATED_TOKEN_KEY);
-        if (value.ok) known = hashToken(value.value);
-      }
-      if (!known) continue;
-      hash = known;
-    }
-    const heldByOlder = view.tokens().some((t) => t !== token && t.spec.tokenHash === hash && !t.spec.revoked && !isDeleting(t) && olderFirst(t, token) < 0);
-    if (!heldByOlder) out.push({ hash, company: snapshot.namespace, name: token.metadata.name });
-  }
-  return out;
-}
-
-function digestOf(records: CompanyRecords | null): string {
-  return records === null ? ABSENT : createHash('sha256').update(JSON.stringify(records)).digest('hex');
 }
 
 /** A condition computed by a reconcile, waiting to be written into status by `reportStatus`. */
@@ -118,15 +81,17 @@ interface PendingReports {
 /**
  * Reconciles one namespace (one company), level-triggered and idempotent:
  * whatever event brought it here, it reads the whole namespace from the
- * informer caches, computes the records with desiredState (the function
- * `gw serve -f` runs over its file) and makes Redis, finalizers, generated
- * Secrets and status agree with them. Two passes, so Redis never waits for
- * the API server (a burst of creates would otherwise queue every token
- * behind a thousand finalizer and status patches):
+ * informer caches (and, where a cache cannot be trusted to know, the API
+ * server) and hands it to applyCompany, the path to Redis that the rebuild
+ * and `gw serve -f` take too. Its result depends on the cluster, Redis and
+ * the revocation ledger, never on which events this replica saw: a token
+ * deleted while no operator watched is found by its record in Redis. Two
+ * passes, so Redis never waits for the API server (a burst of creates would
+ * otherwise queue every token behind a thousand finalizer and status patches):
  *
- * `reconcile` — the path to Redis:
+ * `reconcile` — the path to Redis (`toRedis`, which the rebuild calls), then:
  *   1. revocations (the durable ledger, then tombstones): revoked and deleted
- *      tokens, including tokens deleted before they carried our finalizer;
+ *      tokens, and token records Redis holds whose token is gone for good;
  *   2. generated token Secrets, so a new token is live in this same pass;
  *   3. the Redis write, fenced (revocations and deletions take effect here);
  *   4. finalizers released on deleted resources, only after that write;
@@ -136,20 +101,14 @@ interface PendingReports {
  *   6. status and Events: they report what is already true.
  */
 export class NamespaceReconciler {
-  /** What Redis holds per company, as far as this replica wrote it; a match skips the write. */
+  /** The digest this replica last wrote per company: with Redis agreeing, the write is skipped (a cache, never a decision). */
   private readonly written = new Map<string, string>();
   private readonly forced = new Set<string>();
-  /** The settings last written per company: what stays in force when its GatewaySettings turns invalid. */
-  private readonly settingsInForce = new Map<string, CompanySettings>();
   private readonly status: StatusSync;
   /** Per namespace, the conditions its last reconcile computed, until reportStatus has written them. */
   private readonly reports = new Map<string, PendingReports>();
   /** Resources whose finalizer patch was sent and whose cached copy does not show it yet: not patched twice. */
   private readonly finalizerSent = new Set<string>();
-  /** The token records last written per company: where a deleted generated token's hash is found once its Secret is gone. */
-  private readonly writtenRecords = new Map<string, CompanyRecords>();
-  /** Tokens deleted before they carried our finalizer (no reconcile saw them Terminating): revoked by the next reconcile. */
-  private readonly unguardedDeletions = new Map<string, ClusterToken[]>();
 
   constructor(private readonly deps: ReconcilerDeps) {
     this.status = new StatusSync(deps.writer);
@@ -160,89 +119,19 @@ export class NamespaceReconciler {
     this.forced.add(namespace);
   }
 
-  lastSettings(namespace: string): CompanySettings | undefined {
-    return this.settingsInForce.get(namespace);
-  }
-
   /** Forget what was written (a new term as leader: another replica may have written since). */
   forgetWrites(): void {
     this.written.clear();
-    this.writtenRecords.clear();
     this.reports.clear();
     this.finalizerSent.clear();
     this.status.forgetAll();
   }
 
-  /**
-   * A GatewayToken left the cluster. With our finalizer on it, a reconcile saw
-   * it Terminating and revoked it already; without (deleted before the status
-   * pass added one), its hash is revoked by the next reconcile of its namespace.
-   */
-  tokenGone(token: ClusterToken): void {
-    if (hasFinalizer(token) || token.spec.revoked) return;
-    const namespace = token.metadata.namespace ?? 'default';
-    const list = this.unguardedDeletions.get(namespace) ?? [];
-    list.push({ ...token, metadata: { ...token.metadata, deletionTimestamp: token.metadata.deletionTimestamp ?? new Date().toISOString() } });
-    this.unguardedDeletions.set(namespace, list);
-  }
-
   async reconcile(namespace: string): Promise<'ok' | 'skipped'> {
     if (!this.deps.isLeader()) return 'skipped';
     const forced = this.forced.delete(namespace);
-    const { snapshot, unlabelled } = await this.withUncachedSecrets(snapshotOf(this.deps.view, namespace));
+    const { snapshot, applied, conflicts } = await this.toRedis(namespace, { force: forced });
     const all: ClusterResource[] = [...snapshot.settings, ...snapshot.tokens, ...snapshot.credentials];
-
-    if (!this.deps.ledger.loaded()) throw new Error('the revocation ledger is not loaded yet');
-    // Revocations first and for good: the durable record, then the tombstones in Redis, then the records.
-    const gone = this.unguardedDeletions.get(namespace) ?? [];
-    const revoked = revocationsOf({ ...snapshot, tokens: [...snapshot.tokens, ...gone] }, this.deps.view, this.writtenRecords.get(namespace));
-    if (revoked.length > 0) {
-      await this.write(async () => {
-        await this.deps.ledger.record(revoked);
-        await this.deps.state.revokeTokens(revoked);
-      });
-    }
-    if (gone.length > 0 && this.unguardedDeletions.get(namespace) === gone) this.unguardedDeletions.delete(namespace);
-    else if (gone.length > 0)
-      this.unguardedDeletions.set(
-        namespace,
-        (this.unguardedDeletions.get(namespace) ?? []).filter((t) => !gone.includes(t)),
-      );
-
-    const { secrets, conflicts } = await this.generatedSecrets(snapshot);
-    const current = await this.deps.state.getCompany(namespace);
-    const inForce = current?.settings ?? this.settingsInForce.get(namespace);
-    const desired = desiredState(resourceSetOf(snapshot, secrets), {
-      revokedHashes: this.deps.ledger.hashes(),
-      lastValidSettings: () => inForce,
-      secretLabel: { label: SECRET_SELECTOR, unlabelled },
-    });
-    const company = desired.companies.find((c) => c.company === namespace) ?? null;
-    await this.revokeVanished(namespace, current, { ...snapshot, secrets: [...snapshot.secrets, ...secrets] }, company);
-
-    const digest = digestOf(company);
-    if (forced || this.written.get(namespace) !== digest) {
-      await this.write(async () => {
-        const fence = { epoch: this.deps.epoch() };
-        try {
-          if (company) await this.deps.state.replaceCompany(company, fence);
-          else await this.deps.state.removeCompany(namespace, fence);
-        } catch (error) {
-          if (error instanceof FencedWrite) throw new Fenced(error.current, `Redis refused the write of ${namespace}: ${error.message}`);
-          throw error;
-        }
-      });
-      this.written.set(namespace, digest);
-      if (company) {
-        this.settingsInForce.set(namespace, company.settings);
-        this.writtenRecords.set(namespace, company);
-      } else {
-        this.settingsInForce.delete(namespace);
-        this.writtenRecords.delete(namespace);
-      }
-      this.deps.metrics.redisWrites.inc({ operation: company ? 'replace' : 'remove' });
-      this.deps.logger.debug({ namespace, tokens: company?.tokens.length ?? 0, credentials: company?.credentials.length ?? 0, forced }, company ? 'company written' : 'company removed');
-    }
 
     for (const obj of all) {
       if (!readyToRelease(obj)) continue;
@@ -253,79 +142,90 @@ export class NamespaceReconciler {
     }
 
     const entries: PendingReport[] = [];
-    for (const condition of desired.conditions) {
-      if (condition.namespace !== namespace) continue;
+    for (const condition of applied.conditions) {
       const obj = all.find((o) => o.kind === condition.kind && o.metadata.name === condition.name && !isDeleting(o));
       if (!obj) continue;
       const conflict = condition.kind === 'GatewayToken' ? conflicts.get(condition.name) : undefined;
       entries.push({ kind: obj.kind, name: obj.metadata.name, uid: obj.metadata.uid, generation: obj.metadata.generation ?? 0, condition: conflict ?? condition });
     }
-    this.reports.set(namespace, { entries, company });
+    this.reports.set(namespace, { entries, company: applied.records });
     return 'ok';
   }
 
   /**
-   * Rebuild's entry (it writes companies itself, without a reconcile): the
-   * records Redis holds for `namespace` whose token vanished are revoked
-   * before `desired` replaces them.
+   * The namespace's path to Redis, shared by the reconcile and the rebuild:
+   * the namespace as the caches (and the API server, for Secrets the cache
+   * cannot hold) show it, its generated Secrets made, then applyCompany.
    */
-  async revokeVanishedBeforeRebuild(namespace: string, desired: CompanyRecords | null): Promise<void> {
-    const current = await this.deps.state.getCompany(namespace);
-    await this.revokeVanished(namespace, current, snapshotOf(this.deps.view, namespace), desired);
+  async toRedis(namespace: string, options: { force: boolean }): Promise<{ snapshot: NamespaceSnapshot; applied: CompanyApplied; conflicts: Map<string, ResourceCondition> }> {
+    if (!this.deps.ledger.loaded()) throw new Error('the revocation ledger is not loaded yet');
+    const read = await this.withUncachedSecrets(snapshotOf(this.deps.view, namespace));
+    let conflicts = new Map<string, ResourceCondition>();
+    const ports: CompanyApplyPorts = {
+      state: this.deps.state,
+      ledger: this.deps.ledger,
+      truth: this.truth(),
+      mayWrite: () => {
+        if (!this.deps.isLeader()) throw new NotLeader('lost the leader Lease during a reconcile');
+      },
+      fence: { epoch: this.deps.epoch() },
+      secretLabel: { label: SECRET_SELECTOR, unlabelled: read.unlabelled },
+    };
+    let applied: CompanyApplied;
+    try {
+      applied = await applyCompany(namespace, resourceSetOf(read.snapshot), ports, {
+        force: options.force,
+        ...(this.written.has(namespace) ? { lastWritten: this.written.get(namespace) as string } : {}),
+        complete: async (): Promise<ResourceSet> => {
+          const generated = await this.generatedSecrets(read.snapshot);
+          conflicts = generated.conflicts;
+          return resourceSetOf(read.snapshot, generated.secrets);
+        },
+      });
+    } catch (error) {
+      if (error instanceof FencedWrite) throw new Fenced(error.current, `Redis refused the write of ${namespace}: ${error.message}`);
+      throw error;
+    }
+    this.written.set(namespace, applied.digest);
+    if (applied.vanished.length > 0) {
+      this.deps.metrics.redisWrites.inc({ operation: 'revoke-vanished' });
+      this.deps.logger.warn({ namespace, tokens: applied.vanished.map((v) => v.name) }, 'token records whose GatewayToken (or generated value) is gone were revoked');
+    }
+    if (applied.wrote !== null) {
+      this.deps.metrics.redisWrites.inc({ operation: applied.wrote });
+      const records = applied.records;
+      this.deps.logger.debug({ namespace, tokens: records?.tokens.length ?? 0, credentials: records?.credentials.length ?? 0, forced: options.force }, records ? 'company written' : 'company removed');
+    }
+    return { snapshot: read.snapshot, applied, conflicts };
   }
 
   /**
-   * Deleting a GatewayToken revokes its hash, whichever way it went. The
-   * finalizer and the delete event cover a token this replica saw go; this
-   * covers the rest: a token deleted while no operator ran before it carried
-   * the finalizer (the operator died between its Redis write and its
-   * finalizer patch), a generated token whose Secret went with it, a
-   * generated value replaced because its Secret vanished. Any token record
-   * Redis holds that the write about to happen would drop is judged:
-   *  - no GatewayToken of that name in the cache: the API server is asked
-   *    (a quorum read); if none exists there either, the object the record
-   *    was written for is gone for good (uids never return), so its hash is
-   *    revoked — a lagging cache or a stale leader can only cause a lookup,
-   *    never a revocation of a live token;
-   *  - a generated token whose value is not kept: the Secret is read from
-   *    the API server, and the old hash is revoked only if the Secret is
-   *    really gone or really holds another value (what a stale cache holds
-   *    does not count);
-   *  - anything else (a hashed token whose spec now names another hash, a
-   *    token revoked, refused or in conflict) is the resource's own doing and
-   *    handled by the rules for it.
-   * Nothing is judged before every informer finished its first list. The
-   * revocation is written like the others (ledger, then tombstones), only
-   * while this replica leads, and before the fenced write that drops the record.
+   * Where a dropped token record is judged (see applyCompany): the API
+   * server, never the cache. Only after every informer finished its first
+   * list; a lagging cache or a stale leader can then cause a lookup, never
+   * the revocation of a live token (uids never return, so a token gone from
+   * the API server is gone for good). A generated value counts only in a
+   * Secret this very token controls; what a stale cache holds does not count.
    */
-  private async revokeVanished(namespace: string, current: CompanyRecords | null, snapshot: NamespaceSnapshot, desired: CompanyRecords | null): Promise<void> {
-    if (!current || current.tokens.length === 0) return;
-    const kept = new Set(desired?.tokens.map((t) => t.hash) ?? []);
-    const dropped = current.tokens.filter((r) => !kept.has(r.hash) && !this.deps.ledger.has(r.hash));
-    if (dropped.length === 0) return;
-    if (!this.deps.synced()) throw new Error('the informer caches have not finished their first list: token records are judged afterwards');
-    const vanished: RevokedToken[] = [];
-    for (const record of dropped) {
-      const token = snapshot.tokens.find((t) => t.metadata.name === record.name);
-      if (token === undefined) {
-        if (!(await this.deps.tokenExists(namespace, record.name))) vanished.push({ hash: record.hash, company: namespace, name: record.name });
-        continue;
-      }
-      if (token.spec.tokenHash || token.spec.revoked || isDeleting(token)) continue;
-      // A generated value lives only in its Secret: a Secret gone, or holding another value, means this one is gone for good.
-      const secret = await this.deps.writer.readSecret(namespace, generatedTokenSecretName(record.name));
-      const ownership = generatedSecretOwnership(secret ?? undefined, token);
-      if (secret && ownership === 'foreign') continue;
-      const value = secret && ownership === 'ours' ? readSecretKey([secret], namespace, secret.metadata.name, GENERATED_TOKEN_KEY) : null;
-      if (value === null || (value.ok && hashToken(value.value) !== record.hash)) vanished.push({ hash: record.hash, company: namespace, name: record.name });
-    }
-    if (vanished.length === 0) return;
-    await this.write(async () => {
-      await this.deps.ledger.record(vanished);
-      await this.deps.state.revokeTokens(vanished);
-    });
-    this.deps.metrics.redisWrites.inc({ operation: 'revoke-vanished' });
-    this.deps.logger.warn({ namespace, tokens: vanished.map((v) => v.name) }, 'token records whose GatewayToken (or generated value) is gone were revoked');
+  private truth(): TruthSource {
+    const synced = (): void => {
+      if (!this.deps.synced()) throw new Error('the informer caches have not finished their first list: token records are judged afterwards');
+    };
+    return {
+      tokenExists: async (namespace, name) => {
+        synced();
+        return this.deps.tokenExists(namespace, name);
+      },
+      generatedValue: async (namespace, token) => {
+        synced();
+        const secret = await this.deps.writer.readSecret(namespace, generatedTokenSecretName(token.metadata.name));
+        const ownership = generatedSecretOwnership(secret ?? undefined, token);
+        if (secret && ownership === 'foreign') return 'unjudged';
+        if (!secret || ownership !== 'ours') return null;
+        const value = readSecretKey([secret], namespace, secret.metadata.name, GENERATED_TOKEN_KEY);
+        return value.ok ? value.value : 'unjudged';
+      },
+    };
   }
 
   /**

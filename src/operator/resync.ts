@@ -1,13 +1,10 @@
 import type { Logger } from '../observability/logger.js';
-import { desiredState } from '../reconcile/desired-records.js';
 import { newGeneration } from '../runtime/generation-watch.js';
-import type { CompanyRecords, CompanySettings } from '../state/records.js';
 import type { CompanyWriter } from '../state/state.js';
 import { namespaceOf } from './kube-objects.js';
 import type { RevocationLedger } from './revocation-ledger.js';
-import { resourceSetOf, snapshotOf } from './snapshot.js';
 import type { OperatorMetrics } from './operator-metrics.js';
-import type { NamespaceReconciler } from './reconcile-namespace.js';
+import { NotLeader, type NamespaceReconciler } from './reconcile-namespace.js';
 import type { ClusterView } from './snapshot.js';
 import type { WorkQueue } from './work-queue.js';
 
@@ -53,59 +50,50 @@ export async function resyncAll(deps: ResyncDeps): Promise<void> {
 
 export interface RebuildDeps {
   readonly view: ClusterView;
-  readonly state: CompanyWriter;
+  readonly state: Pick<CompanyWriter, 'revokeTokens' | 'listCompanies' | 'markLoaded'>;
   readonly ledger: RevocationLedger;
-  readonly epoch: () => number;
   readonly isLeader: () => boolean;
   /** The one namespace this operator manages, or null for all. */
   readonly namespace: string | null;
-  /** Settings last written per company (Redis lost its own copy), kept when a GatewaySettings is invalid. */
-  readonly lastValid?: (company: string) => CompanySettings | undefined;
-  /** Before a company's records are replaced or removed: revokes the records whose token vanished (NamespaceReconciler). */
-  readonly beforeWrite: (company: string, desired: CompanyRecords | null) => Promise<void>;
+  /** The path to Redis the reconcile takes (NamespaceReconciler.toRedis): fenced with this term's epoch, revoking what vanished. */
+  readonly companies: Pick<NamespaceReconciler, 'toRedis'>;
 }
 
 const REBUILD_PARALLEL = 8;
 
 /**
- * Rewrites Redis from the caches in one go, without the queue: every
- * revocation tombstone, every company's records (fenced with this term's
- * epoch, companies written side by side), the companies no longer defined
- * removed, and last the generation mark that tells the data planes the
- * picture is complete again. Used when Redis lost its data (and when this
- * replica becomes the leader); the queued resync that follows does the
- * rest (finalizers, status).
+ * Rewrites Redis from the cluster in one go, without the queue: every
+ * revocation tombstone of the ledger, every company through the very path a
+ * reconcile takes (generated Secrets, Secrets the cache cannot hold, token
+ * records whose token vanished, the fenced write; companies written side by
+ * side), the companies Redis holds that the cluster no longer defines
+ * removed the same way, and last the generation mark that tells the data
+ * planes the picture is complete again. Used when Redis lost its data (and
+ * when this replica becomes the leader); the queued resync that follows does
+ * the rest (finalizers, status).
  */
 export async function rebuildRedis(deps: RebuildDeps): Promise<{ companies: number; tokens: number }> {
-  const notLeader = (): Error => new Error('lost the leader Lease during a rebuild');
+  const notLeader = (): Error => new NotLeader('lost the leader Lease during a rebuild');
   if (!deps.isLeader()) throw notLeader();
   await deps.state.revokeTokens(deps.ledger.all());
   const namespaces = [...namespacesWithResources(deps.view)];
-  const fence = { epoch: deps.epoch() };
+  const defined = new Set(namespaces);
+  for (const company of await deps.state.listCompanies()) {
+    if (!defined.has(company) && (deps.namespace === null || company === deps.namespace)) namespaces.push(company);
+  }
   let tokens = 0;
   for (let i = 0; i < namespaces.length; i += REBUILD_PARALLEL) {
     if (!deps.isLeader()) throw notLeader();
     await Promise.all(
       namespaces.slice(i, i + REBUILD_PARALLEL).map(async (namespace) => {
-        const desired = desiredState(resourceSetOf(snapshotOf(deps.view, namespace)), { revokedHashes: deps.ledger.hashes(), lastValidSettings: (c) => deps.lastValid?.(c) });
-        const company = desired.companies.find((c) => c.company === namespace);
-        await deps.beforeWrite(namespace, company ?? null);
-        if (company) {
-          tokens += company.tokens.length;
-          await deps.state.replaceCompany(company, fence);
-        }
+        const { applied } = await deps.companies.toRedis(namespace, { force: true });
+        tokens += applied.records?.tokens.length ?? 0;
       }),
     );
   }
-  const defined = new Set(namespaces);
-  for (const company of await deps.state.listCompanies()) {
-    if (defined.has(company) || (deps.namespace !== null && company !== deps.namespace)) continue;
-    await deps.beforeWrite(company, null);
-    await deps.state.removeCompany(company, fence);
-  }
   if (!deps.isLeader()) throw notLeader();
   await deps.state.markLoaded(newGeneration());
-  return { companies: namespaces.length, tokens };
+  return { companies: defined.size, tokens };
 }
 
 /** Runs `resync` every interval while `active()` says this replica should. */

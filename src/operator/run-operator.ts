@@ -1,7 +1,7 @@
 import type { AddressInfo } from 'node:net';
 import type { OperatorConfig } from '../config/operator-config.js';
 import type { Logger } from '../observability/logger.js';
-import { hostForUrl, listen } from '../runtime/gateway-runtime.js';
+import { hostForUrl, listen, unreadableReporter } from '../runtime/gateway-runtime.js';
 import { connectRedis, logConnectionErrors, type RedisClient } from '../state/redis/connect.js';
 import { RedisExportLease, RedisUsageSource } from '../state/redis/usage-stream-source.js';
 import { UsageMetrics } from '../observability/usage-metrics.js';
@@ -68,7 +68,7 @@ export async function runOperator(config: OperatorConfig, deps: { logger: Logger
 
   const redis = connectRedis(config.redisUrl, { ...(config.redisTlsCa ? { tlsCa: config.redisTlsCa } : {}), ...(config.redisPassword !== null ? { password: config.redisPassword } : {}) });
   logConnectionErrors(redis, (detail) => logger.error({ detail }, 'redis connection error'));
-  const state = new RedisState(redis, new SecretBox(config.encryptionKey));
+  const state = new RedisState(redis, new SecretBox(config.encryptionKey), { onUnreadableRecord: unreadableReporter(logger, metrics) });
   const usageExport = await startUsageExport(config, redis, metrics, logger);
 
   const informers = createInformers(clients, config.namespace, logger, metrics);
@@ -173,7 +173,6 @@ export async function runOperator(config: OperatorConfig, deps: { logger: Logger
     return change === 'add' || before !== mark;
   };
   const onResource = (change: 'add' | 'update' | 'delete', obj: ClusterResource): void => {
-    if (obj.kind === 'GatewayToken' && change === 'delete' && isLeader()) reconciler.tokenGone(obj);
     if (!changedForReconcile(change, obj)) return;
     enqueue(namespaceOf(obj), RECONCILE_DEBOUNCE_MS);
     // A hash belongs to one company: whoever else names it may win or lose it now.
@@ -211,15 +210,13 @@ export async function runOperator(config: OperatorConfig, deps: { logger: Logger
             view,
             state,
             ledger,
-            epoch,
             isLeader,
             namespace: config.namespace,
-            lastValid: (c) => reconciler.lastSettings(c),
-            beforeWrite: (c, company) => reconciler.revokeVanishedBeforeRebuild(c, company),
+            companies: reconciler,
           });
           logger.info({ why, companies: done.companies, tokens: done.tokens, revoked: ledger.all().length, ms: Date.now() - startedAt }, 'redis rebuilt from the cluster');
         } catch (error) {
-          if (error instanceof FencedWrite) onFenced(error.current);
+          if (error instanceof Fenced || error instanceof FencedWrite) onFenced(error.current);
           logger.warn({ why, detail: errorText(error) }, 'redis rebuild failed; the generation check retries it');
         }
         await resync();

@@ -1,6 +1,6 @@
 import { generatedTokenSecretName, type ResourceSet } from '../reconcile/desired-records.js';
 import type { Secret } from '../resources/types.js';
-import { generatedSecretOwnership, isDeleting, namespaceOf, type ClusterCredential, type ClusterSettings, type ClusterToken } from './kube-objects.js';
+import { generatedSecretOwnership, namespaceOf, type ClusterCredential, type ClusterSettings, type ClusterToken } from './kube-objects.js';
 
 /** What the informers hold, read-only: the operator's whole picture of the cluster. */
 export interface ClusterView {
@@ -53,8 +53,9 @@ export function hasResources(snapshot: NamespaceSnapshot): boolean {
 export function resourceSetOf(snapshot: NamespaceSnapshot, extraSecrets: readonly Secret[] = []): ResourceSet {
   const secrets = [...snapshot.secrets.filter((s) => !extraSecrets.some((e) => e.metadata.name === s.metadata.name)), ...extraSecrets];
   const untrusted = new Set<string>();
+  // Deleting tokens too: the hash a deleted generated token revokes is read from its Secret only when the Secret is its own.
   for (const token of snapshot.tokens) {
-    if (token.spec.tokenHash || isDeleting(token)) continue;
+    if (token.spec.tokenHash) continue;
     const name = generatedTokenSecretName(token.metadata.name);
     if (
       generatedSecretOwnership(

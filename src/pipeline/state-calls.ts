@@ -1,5 +1,6 @@
 import { GatewayError, isGatewayError } from '../errors/gateway-error.js';
 import { GATEWAY_MESSAGES } from '../errors/messages.js';
+import { UnreadableRecord } from '../state/record-version.js';
 import type { PipelineEvents } from './events.js';
 
 /** State failures fail closed: 503 unavailable, never an unauthenticated pass. */
@@ -9,6 +10,8 @@ export async function failClosed<T>(events: PipelineEvents, operation: string, r
   } catch (error) {
     if (isGatewayError(error)) throw error;
     events.stateError(operation, error);
+    // A record this build cannot read is never taken for absent (401) or for what it seems (a wrong decision).
+    if (error instanceof UnreadableRecord && error.reason === 'newer') throw new GatewayError('unavailable', GATEWAY_MESSAGES.stateNewer);
     throw new GatewayError('unavailable', GATEWAY_MESSAGES.stateUnreachable);
   }
 }

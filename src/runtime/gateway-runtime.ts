@@ -10,6 +10,7 @@ import { SOLE_EXPORTER } from '../usage/export/ports.js';
 import { StateUsageReader } from '../usage/state-reader.js';
 import { logMigrations, openDurableUsage, type DurableUsage } from './usage-store.js';
 import type { RedisClient } from '../state/redis/connect.js';
+import { RECORD_VERSION, type UnreadableRecord } from '../state/record-version.js';
 import { loadResources } from '../config/load-resources.js';
 import type { ServeConfig } from '../config/serve-config.js';
 import { ServedModels } from '../models/served-models.js';
@@ -23,10 +24,11 @@ import { Pipeline } from '../pipeline/pipeline.js';
 import { RedactionPool } from './redaction-pool.js';
 import { UsageExportThread } from './usage-export-thread.js';
 import type { RedactorPort } from '../pipeline/ports.js';
+import { applyCompany, MemoryRevocations, resourceTruth } from '../reconcile/apply-company.js';
 import { desiredState } from '../reconcile/desired-records.js';
 import { MemoryState } from '../state/memory.js';
 import { SecretBox } from '../state/secret-box.js';
-import type { CompanyWriter, GatewayState } from '../state/state.js';
+import type { CompanyWriter, GatewayState, TokenDirectory } from '../state/state.js';
 import { newGeneration } from './generation-watch.js';
 import { httpModelListFetcher } from '../upstream/model-list.js';
 
@@ -51,21 +53,30 @@ export interface RuntimeDeps {
   readonly redactor?: RedactorPort | null;
 }
 
-/** Apply the file's documents to state through the same reconcile the operator runs. */
-export async function applyFile(file: string, state: CompanyWriter, logger: Logger): Promise<void> {
+/** Per state, what earlier loads of the file revoked: a reload never makes those hashes live again. */
+const fileRevocations = new WeakMap<object, MemoryRevocations>();
+
+/**
+ * Apply the file's documents to state through the path the operator takes
+ * (applyCompany): the same records, and the same revocations. The file is
+ * the whole truth, so a token a later version of it no longer names is
+ * revoked, as deleting a GatewayToken revokes it.
+ */
+export async function applyFile(file: string, state: CompanyWriter & Pick<TokenDirectory, 'getCompany'>, logger: Logger): Promise<void> {
   const resources = loadResources(readFileSync(file, 'utf8'), process.env, file);
-  const desired = desiredState(resources);
-  const keep = new Set(desired.companies.map((c) => c.company));
-  // Revocation is final in state too: a hash revoked in the file never comes back, whatever a later edit says.
-  await state.revokeTokens(
-    resources.tokens.filter((t) => t.spec.revoked && t.spec.tokenHash).map((t) => ({ hash: t.spec.tokenHash as string, company: t.metadata.namespace ?? 'default', name: t.metadata.name })),
-  );
-  for (const company of desired.companies) await state.replaceCompany(company);
-  for (const company of await state.listCompanies()) if (!keep.has(company)) await state.removeCompany(company);
-  await state.markLoaded(newGeneration());
-  for (const c of desired.conditions) {
-    if (!c.ready) logger.warn({ kind: c.kind, namespace: c.namespace, name: c.name, reason: c.reason, detail: c.message }, 'resource not ready');
+  let ledger = fileRevocations.get(state);
+  if (!ledger) fileRevocations.set(state, (ledger = new MemoryRevocations()));
+  const ports = { state, ledger, truth: resourceTruth(resources), mayWrite: () => {} };
+  const named = desiredState(resources).companies.map((c) => c.company);
+  const held = (await state.listCompanies()).filter((c) => !named.includes(c));
+  for (const company of [...named, ...held]) {
+    const applied = await applyCompany(company, resources, ports, { force: true });
+    for (const c of applied.conditions) {
+      if (!c.ready) logger.warn({ kind: c.kind, namespace: c.namespace, name: c.name, reason: c.reason, detail: c.message }, 'resource not ready');
+    }
+    if (applied.vanished.length > 0) logger.warn({ company, tokens: applied.vanished.map((v) => v.name) }, 'tokens the file no longer names were revoked');
   }
+  await state.markLoaded(newGeneration());
 }
 
 /**
@@ -74,7 +85,13 @@ export async function applyFile(file: string, state: CompanyWriter, logger: Logg
  * repaired without a restart of the gateway (level-triggered, as the
  * operator's resync is).
  */
-async function stateFor(config: ServeConfig, logger: Logger, usageMetrics: UsageMetrics, reapply: () => Promise<void>): Promise<{ state: GatewayState; redis: RedisClient | null }> {
+async function stateFor(
+  config: ServeConfig,
+  logger: Logger,
+  metrics: GatewayMetrics,
+  usageMetrics: UsageMetrics,
+  reapply: () => Promise<void>,
+): Promise<{ state: GatewayState; redis: RedisClient | null }> {
   const dropped = droppedLogger(logger, usageMetrics);
   if (config.redisUrl === null || config.encryptionKey === null) {
     return { state: new MemoryState({ usageMemoryBytes: config.usage.memoryBytes, onUsageDropped: (r) => dropped(r.company, 'memory_bound') }), redis: null };
@@ -90,6 +107,7 @@ async function stateFor(config: ServeConfig, logger: Logger, usageMetrics: Usage
     onBuffered: (n) => n > 0 && logger.warn({ buffered: n }, 'usage records buffered until redis takes them'),
     onDropped: (r) => dropped(r.company, 'retry_buffer'),
     usageBacklogMax: config.usage.backlogMax,
+    onUnreadableRecord: unreadableReporter(logger, metrics),
   });
   await state.ready();
   let connectedOnce = false;
@@ -101,6 +119,24 @@ async function stateFor(config: ServeConfig, logger: Logger, usageMetrics: Usage
   });
   connectedOnce = true;
   return { state, redis };
+}
+
+/**
+ * A record this build cannot read (a newer operator wrote it) fails the
+ * request closed; every one is counted, and said at most every 10 s per
+ * record kind and reason, so an upgrade in the wrong order is plain in the
+ * log without flooding it.
+ */
+export function unreadableReporter(logger: Logger, metrics: { unreadableRecords: GatewayMetrics['unreadableRecords'] }): (error: UnreadableRecord) => void {
+  const last = new Map<string, number>();
+  return (error) => {
+    metrics.unreadableRecords.inc({ record: error.record, reason: error.reason });
+    const kind = `${error.record}/${error.reason}`;
+    const now = Date.now();
+    if (now - (last.get(kind) ?? 0) < 10_000) return;
+    last.set(kind, now);
+    logger.error({ record: error.record, reason: error.reason, version: error.version, supported: RECORD_VERSION, key: error.key }, error.message);
+  };
 }
 
 /** Every dropped record counted; a warning at most every 10 s per reason, so a flood cannot flood the log. */
@@ -170,7 +206,7 @@ export async function startRuntime(config: ServeConfig, deps: RuntimeDeps): Prom
   const apply = file === null ? async (): Promise<void> => {} : (): Promise<void> => applyFile(file, state, logger);
   const metrics = new GatewayMetrics();
   const usageMetrics = new UsageMetrics(metrics.registry);
-  const opened = deps.state ? { state: deps.state, redis: null } : await stateFor(config, logger, usageMetrics, apply);
+  const opened = deps.state ? { state: deps.state, redis: null } : await stateFor(config, logger, metrics, usageMetrics, apply);
   const state: GatewayState = opened.state;
   await apply();
   if (file === null) logger.info('no -f file: serving what the operator writes to Redis');

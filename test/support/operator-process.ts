@@ -29,12 +29,14 @@ export interface OperatorOptions {
   readonly env?: Record<string, string>;
   /** false: return once the admin listener answers, synced or not (an operator expected never to sync). */
   readonly waitReady?: boolean;
+  /** Another build's entry point (the rolling-upgrade test); this build's dist by default. */
+  readonly bin?: string;
 }
 
 export async function startOperator(options: OperatorOptions): Promise<OperatorProcess> {
   const adminPort = await freePort();
   const args = [
-    GW_BIN,
+    options.bin ?? GW_BIN,
     'operator',
     '--kubeconfig',
     options.kubeconfig,
@@ -134,12 +136,12 @@ export interface ReaderGateway {
  * `gw serve --redis URL` with no file: the cluster layout, where the data
  * plane only reads what the operator writes.
  */
-export async function startReaderGateway(redisUrl: string, encryptionKey: string): Promise<ReaderGateway> {
+export async function startReaderGateway(redisUrl: string, encryptionKey: string, bin: string = GW_BIN): Promise<ReaderGateway> {
   const port = await freePort();
   const adminPort = await freePort();
   const env: NodeJS.ProcessEnv = { ...process.env, GW_ENCRYPTION_KEY: encryptionKey, GW_LOG_LEVEL: 'warn' };
   delete env.GW_CONFIG;
-  const child = spawn(process.execPath, [GW_BIN, 'serve', '--redis', redisUrl, '--port', String(port), '--admin-port', String(adminPort)], {
+  const child = spawn(process.execPath, [bin, 'serve', '--redis', redisUrl, '--port', String(port), '--admin-port', String(adminPort)], {
     env,
     stdio: ['ignore', 'pipe', 'pipe'],
   });

@@ -6,6 +6,7 @@ import { FencedWrite, type CompanyWriter, type RevokedToken, type WriteFence } f
 import { encodeCompany } from './company-codec.js';
 import type { RedisClient } from './connect.js';
 import { keys } from './keys.js';
+import { RECORD_VERSION } from '../record-version.js';
 import type { ScriptRunners } from './script-runners.js';
 import type { RedisTokenDirectory } from './token-directory.js';
 
@@ -41,7 +42,7 @@ export class RedisCompanyWriter implements CompanyWriter {
     const [dropped, claims] = await Promise.all([
       Promise.all(result.slice(1).map((hash) => this.run.drop(1, keys.token(hash), c, tokenEpoch))),
       // Never take over a hash another company holds, nor one that was revoked.
-      Promise.all(records.tokens.map((t) => this.run.claim(1, keys.token(t.hash), JSON.stringify({ ...t, epoch: tokenEpoch }), c, tokenEpoch))),
+      Promise.all(records.tokens.map((t) => this.run.claim(1, keys.token(t.hash), JSON.stringify({ v: RECORD_VERSION, ...t, epoch: tokenEpoch }), c, tokenEpoch))),
     ]);
     // A negative answer -(E + 1): a writer of epoch E wrote that token; this one is stale.
     const newest = Math.max(-1, ...[...dropped, ...claims].map((r) => (Number(r) < 0 ? -Number(r) - 1 : -1)));
@@ -94,7 +95,7 @@ export class RedisCompanyWriter implements CompanyWriter {
 
   async revokeTokens(revoked: readonly RevokedToken[]): Promise<void> {
     // Unconditional and idempotent: a tombstone only ever replaces a live record, never the other way round.
-    await Promise.all(revoked.map((r) => this.redis.set(keys.token(r.hash), JSON.stringify({ hash: r.hash, company: r.company, name: r.name, revoked: true }))));
+    await Promise.all(revoked.map((r) => this.redis.set(keys.token(r.hash), JSON.stringify({ v: RECORD_VERSION, hash: r.hash, company: r.company, name: r.name, revoked: true }))));
   }
 
   async markLoaded(generation: string): Promise<void> {

@@ -10,11 +10,14 @@ import { RedisCredentialHealth } from './credential-health.js';
 import { RedisCredentialLeases } from './credential-leases.js';
 import { defineScripts } from './script-runners.js';
 import { RedisSpendLedger } from './spend-ledger.js';
+import type { UnreadableListener } from '../record-version.js';
 import { RedisTokenDirectory } from './token-directory.js';
 import { RedisUsageLog, type RedisUsageOptions } from './usage-log.js';
 
 export interface RedisStateOptions extends RedisUsageOptions {
   readonly now?: () => number;
+  /** Told of every record of a newer schema (or a broken one) this process met; the read itself fails closed. */
+  readonly onUnreadableRecord?: UnreadableListener;
 }
 
 /**
@@ -41,7 +44,7 @@ export class RedisState implements GatewayState {
   ) {
     const now = options.now ?? Date.now;
     const run = defineScripts(redis);
-    this.directory = new RedisTokenDirectory(redis, box);
+    this.directory = new RedisTokenDirectory(redis, box, options.onUnreadableRecord);
     this.slots = new RedisCallerSlots(redis, run, now);
     this.leases = new RedisCredentialLeases(redis, run, now);
     this.health = new RedisCredentialHealth(redis);

@@ -1,6 +1,6 @@
 #!/usr/bin/env node
-// Writes docs/cli.md and the command list in README.md from the command
-// definitions in src/config/commands.ts (through the build in dist/).
+// Writes docs/cli.md, and the command list and the environment-only settings in README.md,
+// from src/config/commands.ts and src/config/env-settings.ts (through the build in dist/).
 //
 //   node scripts/gen-cli-doc.mjs           rewrite both
 //   node scripts/gen-cli-doc.mjs --check   exit 1 when either is out of date
@@ -12,11 +12,11 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..');
-const { renderCliDoc, withReadmeCommands } = await import(join(ROOT, 'dist', 'cli', 'cli-doc.js'));
+const { renderCliDoc, withReadmeCommands, withReadmeEnvironment } = await import(join(ROOT, 'dist', 'cli', 'cli-doc.js'));
 
 const targets = [
   [join(ROOT, 'docs', 'cli.md'), () => renderCliDoc()],
-  [join(ROOT, 'README.md'), () => withReadmeCommands(readFileSync(join(ROOT, 'README.md'), 'utf8'))],
+  [join(ROOT, 'README.md'), () => withReadmeEnvironment(withReadmeCommands(readFileSync(join(ROOT, 'README.md'), 'utf8')))],
 ];
 
 let stale = 0;

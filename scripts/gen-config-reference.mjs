@@ -1,8 +1,9 @@
 #!/usr/bin/env node
-// Writes docs/configuration.md, the configuration reference, from the two
-// sources of truth: the CRD schemas in crds/ (the resources owners write) and
+// Writes docs/configuration.md, the configuration reference, from its
+// sources of truth: the CRD schemas in crds/ (the resources owners write),
 // charts/model-gateway/values.schema.json with the defaults in values.yaml
-// (what the platform team sets at install).
+// (what the platform team sets at install), and the environment-only settings
+// of src/config/env-settings.ts (through the build in dist/).
 //
 //   node scripts/gen-config-reference.mjs           write docs/configuration.md
 //   node scripts/gen-config-reference.mjs --check   exit 1 when it is out of date
@@ -13,11 +14,14 @@ import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parse } from 'yaml';
+import { pathToFileURL } from 'node:url';
 
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..');
 const CRD_DIR = join(ROOT, 'crds');
 const CHART_DIR = join(ROOT, 'charts', 'model-gateway');
 const OUT = join(ROOT, 'docs', 'configuration.md');
+// The environment-only settings come from their one declaration (src/config/env-settings.ts), through the build.
+const { renderEnvironmentTable } = await import(pathToFileURL(join(ROOT, 'dist', 'cli', 'cli-doc.js')).href);
 
 /** Text safe inside a Markdown table cell. */
 function cell(text) {
@@ -247,6 +251,12 @@ export function render() {
     'Keys of `charts/model-gateway/values.yaml`, checked by `values.schema.json` (an unknown key is an error). Defaults are those of `values.yaml`.',
     '',
     ...valuesSection(),
+    '## Environment-only settings',
+    '',
+    "Read by the `gw` commands from the environment alone (no flag, no resource field), each declared once in `src/config/env-settings.ts`; in the chart, set them through the containers' `env`. Flags and their environment variables: [cli.md](cli.md).",
+    '',
+    renderEnvironmentTable(),
+    '',
   ];
   return `${lines
     .join('\n')

@@ -1,5 +1,6 @@
 import { LOGS_COMMAND, USAGE_COMMAND } from '../config/commands.js';
 import { parseCommandLine, type CommandLine } from '../config/command-line.js';
+import { envText } from '../config/env-settings.js';
 import { ConfigError } from '../config/load-resources.js';
 import { readUsageStoreConfig } from '../config/usage-config.js';
 import { logsCsv, reportCsv } from '../usage/csv.js';
@@ -104,7 +105,7 @@ export async function runAdminQuery(kind: 'logs' | 'usage', argv: readonly strin
     }
   } else {
     const base = args.value('admin-url') ?? 'http://127.0.0.1:9090';
-    const token = io.env.GW_ADMIN_TOKEN;
+    const token = envText(io.env, 'GW_ADMIN_TOKEN');
     if (!token) {
       io.stderr.write('gw: set GW_ADMIN_TOKEN to an admin token of the gateway (or a Kubernetes token where it uses --admin-auth kubernetes), or read the database with --postgres\n');
       return 2;

@@ -3,6 +3,7 @@ import { parseCommandLine } from './command-line.js';
 import { inlineOrFile } from './file-inputs.js';
 import { ConfigError } from './load-resources.js';
 import { readUsageStoreConfig, type UsageStoreConfig } from './usage-config.js';
+import { envText } from './env-settings.js';
 
 /** `gw export-usage`: the exporter alone, between one Redis and one PostgreSQL. */
 export interface ExportConfig {
@@ -29,11 +30,11 @@ export function readExportConfig(argv: readonly string[], env: NodeJS.ProcessEnv
   const config = {
     redisUrl,
     redisTlsCa: inlineOrFile(undefined, args.value('redis-tls-ca-file'), '--redis-tls-ca-file', problems, false),
-    redisPassword: inlineOrFile(env.GW_REDIS_PASSWORD, args.value('redis-password-file'), '--redis-password-file', problems),
+    redisPassword: inlineOrFile(envText(env, 'GW_REDIS_PASSWORD'), args.value('redis-password-file'), '--redis-password-file', problems),
     usage: usage as ExportConfig['usage'],
     adminHost: args.value('admin-host') ?? '127.0.0.1',
     adminPort,
-    logLevel: env.GW_LOG_LEVEL ?? 'info',
+    logLevel: envText(env, 'GW_LOG_LEVEL') ?? 'info',
   };
   if (problems.length > 0) throw new ConfigError(problems);
   return Object.freeze(config);

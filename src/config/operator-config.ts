@@ -6,6 +6,7 @@ import { parseCommandLine } from './command-line.js';
 import { encryptionKeyFrom, inlineOrFile } from './file-inputs.js';
 import { ConfigError } from './load-resources.js';
 import { readOtelConfig, type OtelConfig } from './otel-config.js';
+import { envText } from './env-settings.js';
 
 /** Where the operator finds the API server: a kubeconfig file, or the Pod's service account. */
 export type KubeSource = { readonly kind: 'file'; readonly path: string } | { readonly kind: 'in-cluster' };
@@ -70,8 +71,8 @@ export function readOperatorConfig(argv: readonly string[], env: NodeJS.ProcessE
   if (redisUrl === '') problems.push('--redis URL (or GW_REDIS_URL) is required: the state the data planes read');
   else if (!/^rediss?:\/\//.test(redisUrl)) problems.push('--redis must be a redis:// or rediss:// URL');
   const redisTlsCa = inlineOrFile(undefined, args.value('redis-tls-ca-file'), '--redis-tls-ca-file', problems, false);
-  const redisPassword = inlineOrFile(env.GW_REDIS_PASSWORD, args.value('redis-password-file'), '--redis-password-file', problems);
-  const keyText = inlineOrFile(env.GW_ENCRYPTION_KEY, args.value('encryption-key-file'), '--encryption-key-file', problems);
+  const redisPassword = inlineOrFile(envText(env, 'GW_REDIS_PASSWORD'), args.value('redis-password-file'), '--redis-password-file', problems);
+  const keyText = inlineOrFile(envText(env, 'GW_ENCRYPTION_KEY'), args.value('encryption-key-file'), '--encryption-key-file', problems);
   if (keyText === null && !args.value('encryption-key-file')) {
     problems.push('an encryption key for provider secrets is required: GW_ENCRYPTION_KEY or --encryption-key-file (base64 of 32 bytes, the one the data planes use)');
   }

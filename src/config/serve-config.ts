@@ -1,5 +1,4 @@
-import { DEFAULT_HEALTH_MONITOR_OPTIONS, type HealthMonitorOptions } from '../credentials/health-monitor.js';
-import { availableParallelism } from 'node:os';
+import type { HealthMonitorOptions } from '../credentials/health-monitor.js';
 import { DEFAULT_PIPELINE_CONFIG, type PipelineConfig } from '../pipeline/config.js';
 import { EXTPROC_COMMAND, SERVE_COMMAND } from './commands.js';
 import { parseCommandLine } from './command-line.js';
@@ -7,6 +6,7 @@ import { encryptionKeyFrom, inlineOrFile } from './file-inputs.js';
 import { ConfigError } from './load-resources.js';
 import { readOtelConfig, type OtelConfig } from './otel-config.js';
 import { readUsageStoreConfig, type UsageStoreConfig } from './usage-config.js';
+import { envDefault, envNumber, envText } from './env-settings.js';
 
 export interface ServeConfig {
   /**
@@ -38,6 +38,8 @@ export interface ServeConfig {
   /** Key checks that confirm a suspected rejection, and the recovery probes' backoff. */
   readonly healthChecks: HealthMonitorOptions;
   readonly logLevel: string;
+  /** The environment `${VAR}` references in the -f file expand from (read once here, like every other input). */
+  readonly resourceEnv: NodeJS.ProcessEnv;
   /** OpenTelemetry export; both signals null (off) unless an endpoint is configured. */
   readonly otel: OtelConfig;
   readonly usage: UsageStoreConfig;
@@ -73,14 +75,15 @@ export interface ConnectionLimits {
   readonly maxConnectionsPerAddress: number;
 }
 
+/** The defaults are the environment settings' own (env-settings.ts). */
 export const DEFAULT_CONNECTION_LIMITS: ConnectionLimits = Object.freeze({
-  headersTimeoutMs: 30_000,
-  requestTimeoutMs: 300_000,
-  bodyMinBytesPerSecond: 1024,
-  bodyRateWindowMs: 10_000,
-  writeIdleTimeoutMs: 60_000,
-  keepAliveTimeoutMs: 65_000,
-  maxConnectionsPerAddress: 1024,
+  headersTimeoutMs: envDefault('GW_HEADERS_TIMEOUT_MS'),
+  requestTimeoutMs: envDefault('GW_REQUEST_TIMEOUT_MS'),
+  bodyMinBytesPerSecond: envDefault('GW_BODY_MIN_BYTES_PER_SECOND'),
+  bodyRateWindowMs: envDefault('GW_BODY_RATE_WINDOW_MS'),
+  writeIdleTimeoutMs: envDefault('GW_WRITE_IDLE_TIMEOUT_MS'),
+  keepAliveTimeoutMs: envDefault('GW_KEEPALIVE_TIMEOUT_MS'),
+  maxConnectionsPerAddress: envDefault('GW_MAX_CONNECTIONS_PER_ADDRESS'),
 });
 
 function port(raw: string | undefined, fallback: number, name: string, problems: string[]): number {
@@ -111,13 +114,13 @@ export function readServeConfig(argv: readonly string[], env: NodeJS.ProcessEnv,
   if (!file && !redisGiven) problems.push('-f FILE (or GW_CONFIG) is required without --redis: the resource documents to serve');
   const prefix = args.value('prefix') ?? '';
   if (prefix !== '' && !/^\/[A-Za-z0-9._~\-/]*[^/]$/.test(prefix)) problems.push(`--prefix must start with / and not end with /, got "${prefix}"`);
-  const adminToken = inlineOrFile(env.GW_ADMIN_TOKEN, args.value('admin-token-file'), '--admin-token-file', problems);
+  const adminToken = inlineOrFile(envText(env, 'GW_ADMIN_TOKEN'), args.value('admin-token-file'), '--admin-token-file', problems);
   if (adminToken !== null && adminToken.length < 16) problems.push('the admin token must be at least 16 characters');
   const redisUrl = args.value('redis') ?? null;
   if (redisUrl !== null && !/^rediss?:\/\//.test(redisUrl)) problems.push('--redis must be a redis:// or rediss:// URL');
   const redisTlsCa = inlineOrFile(undefined, args.value('redis-tls-ca-file'), '--redis-tls-ca-file', problems, false);
-  const redisPassword = inlineOrFile(env.GW_REDIS_PASSWORD, args.value('redis-password-file'), '--redis-password-file', problems);
-  const encryptionKeyText = inlineOrFile(env.GW_ENCRYPTION_KEY, args.value('encryption-key-file'), '--encryption-key-file', problems);
+  const redisPassword = inlineOrFile(envText(env, 'GW_REDIS_PASSWORD'), args.value('redis-password-file'), '--redis-password-file', problems);
+  const encryptionKeyText = inlineOrFile(envText(env, 'GW_ENCRYPTION_KEY'), args.value('encryption-key-file'), '--encryption-key-file', problems);
   const encryptionKey = encryptionKeyFrom(encryptionKeyText, problems);
   if (redisUrl !== null && encryptionKeyText === null) problems.push('--redis needs an encryption key for provider secrets: GW_ENCRYPTION_KEY or --encryption-key-file');
   const adminAuth = args.value('admin-auth') ?? 'token';
@@ -139,29 +142,30 @@ export function readServeConfig(argv: readonly string[], env: NodeJS.ProcessEnv,
       ...DEFAULT_PIPELINE_CONFIG,
       pathPrefix: prefix,
       maxBodyBytes: Math.round(maxBodyMb * 1024 * 1024),
-      leaseTtlMs: positive(env.GW_LEASE_TTL_MS, DEFAULT_PIPELINE_CONFIG.leaseTtlMs, 'GW_LEASE_TTL_MS', problems),
-      slotTtlMs: positive(env.GW_SLOT_TTL_MS, DEFAULT_PIPELINE_CONFIG.slotTtlMs, 'GW_SLOT_TTL_MS', problems),
-      maxRequestHeaders: positive(env.GW_MAX_REQUEST_HEADERS, DEFAULT_PIPELINE_CONFIG.maxRequestHeaders, 'GW_MAX_REQUEST_HEADERS', problems),
-      maxRequestHeaderBytes: positive(env.GW_MAX_REQUEST_HEADER_BYTES, DEFAULT_PIPELINE_CONFIG.maxRequestHeaderBytes, 'GW_MAX_REQUEST_HEADER_BYTES', problems),
+      leaseTtlMs: envNumber(env, 'GW_LEASE_TTL_MS', problems),
+      slotTtlMs: envNumber(env, 'GW_SLOT_TTL_MS', problems),
+      maxRequestHeaders: envNumber(env, 'GW_MAX_REQUEST_HEADERS', problems),
+      maxRequestHeaderBytes: envNumber(env, 'GW_MAX_REQUEST_HEADER_BYTES', problems),
     }),
     shutdownGraceMs: positive(args.value('shutdown-grace-ms'), 30_000, '--shutdown-grace-ms', problems),
-    upstreamHeadersTimeoutMs: positive(env.GW_UPSTREAM_HEADERS_TIMEOUT_MS, 600_000, 'GW_UPSTREAM_HEADERS_TIMEOUT_MS', problems),
-    upstreamBodyTimeoutMs: positive(env.GW_UPSTREAM_BODY_TIMEOUT_MS, 600_000, 'GW_UPSTREAM_BODY_TIMEOUT_MS', problems),
+    upstreamHeadersTimeoutMs: envNumber(env, 'GW_UPSTREAM_HEADERS_TIMEOUT_MS', problems),
+    upstreamBodyTimeoutMs: envNumber(env, 'GW_UPSTREAM_BODY_TIMEOUT_MS', problems),
     connections: Object.freeze({
-      headersTimeoutMs: positive(env.GW_HEADERS_TIMEOUT_MS, DEFAULT_CONNECTION_LIMITS.headersTimeoutMs, 'GW_HEADERS_TIMEOUT_MS', problems),
-      requestTimeoutMs: positive(env.GW_REQUEST_TIMEOUT_MS, DEFAULT_CONNECTION_LIMITS.requestTimeoutMs, 'GW_REQUEST_TIMEOUT_MS', problems),
-      bodyMinBytesPerSecond: positive(env.GW_BODY_MIN_BYTES_PER_SECOND, DEFAULT_CONNECTION_LIMITS.bodyMinBytesPerSecond, 'GW_BODY_MIN_BYTES_PER_SECOND', problems),
-      bodyRateWindowMs: positive(env.GW_BODY_RATE_WINDOW_MS, DEFAULT_CONNECTION_LIMITS.bodyRateWindowMs, 'GW_BODY_RATE_WINDOW_MS', problems),
-      writeIdleTimeoutMs: positive(env.GW_WRITE_IDLE_TIMEOUT_MS, DEFAULT_CONNECTION_LIMITS.writeIdleTimeoutMs, 'GW_WRITE_IDLE_TIMEOUT_MS', problems),
-      keepAliveTimeoutMs: positive(env.GW_KEEPALIVE_TIMEOUT_MS, DEFAULT_CONNECTION_LIMITS.keepAliveTimeoutMs, 'GW_KEEPALIVE_TIMEOUT_MS', problems),
-      maxConnectionsPerAddress: positive(env.GW_MAX_CONNECTIONS_PER_ADDRESS, DEFAULT_CONNECTION_LIMITS.maxConnectionsPerAddress, 'GW_MAX_CONNECTIONS_PER_ADDRESS', problems),
+      headersTimeoutMs: envNumber(env, 'GW_HEADERS_TIMEOUT_MS', problems),
+      requestTimeoutMs: envNumber(env, 'GW_REQUEST_TIMEOUT_MS', problems),
+      bodyMinBytesPerSecond: envNumber(env, 'GW_BODY_MIN_BYTES_PER_SECOND', problems),
+      bodyRateWindowMs: envNumber(env, 'GW_BODY_RATE_WINDOW_MS', problems),
+      writeIdleTimeoutMs: envNumber(env, 'GW_WRITE_IDLE_TIMEOUT_MS', problems),
+      keepAliveTimeoutMs: envNumber(env, 'GW_KEEPALIVE_TIMEOUT_MS', problems),
+      maxConnectionsPerAddress: envNumber(env, 'GW_MAX_CONNECTIONS_PER_ADDRESS', problems),
     }),
     healthChecks: Object.freeze({
-      minCheckIntervalMs: positive(env.GW_KEY_CHECK_INTERVAL_MS, DEFAULT_HEALTH_MONITOR_OPTIONS.minCheckIntervalMs, 'GW_KEY_CHECK_INTERVAL_MS', problems),
-      probeInitialMs: positive(env.GW_KEY_PROBE_INITIAL_MS, DEFAULT_HEALTH_MONITOR_OPTIONS.probeInitialMs, 'GW_KEY_PROBE_INITIAL_MS', problems),
-      probeMaxMs: positive(env.GW_KEY_PROBE_MAX_MS, DEFAULT_HEALTH_MONITOR_OPTIONS.probeMaxMs, 'GW_KEY_PROBE_MAX_MS', problems),
+      minCheckIntervalMs: envNumber(env, 'GW_KEY_CHECK_INTERVAL_MS', problems),
+      probeInitialMs: envNumber(env, 'GW_KEY_PROBE_INITIAL_MS', problems),
+      probeMaxMs: envNumber(env, 'GW_KEY_PROBE_MAX_MS', problems),
     }),
-    logLevel: env.GW_LOG_LEVEL ?? 'info',
+    logLevel: envText(env, 'GW_LOG_LEVEL') ?? 'info',
+    resourceEnv: Object.freeze({ ...env }),
     otel: readOtelConfig(env, args.value('otel-config'), `gw-${command}`, problems),
     usage: readUsageStoreConfig(args, env, problems),
     adminAccess: Object.freeze({
@@ -169,7 +173,7 @@ export function readServeConfig(argv: readonly string[], env: NodeJS.ProcessEnv,
       kubernetes: adminAuth === 'kubernetes',
       kubeconfig: args.value('kubeconfig') ?? null,
     }),
-    redactionWorkers: Math.round(positive(env.GW_REDACTION_WORKERS, Math.min(4, availableParallelism()), 'GW_REDACTION_WORKERS', problems)),
+    redactionWorkers: Math.round(envNumber(env, 'GW_REDACTION_WORKERS', problems)),
   };
   if (config.connections.headersTimeoutMs > config.connections.requestTimeoutMs) {
     problems.push(`GW_HEADERS_TIMEOUT_MS (${config.connections.headersTimeoutMs}) must not exceed GW_REQUEST_TIMEOUT_MS (${config.connections.requestTimeoutMs})`);

@@ -1,6 +1,6 @@
 import type { CommandLine } from './command-line.js';
 import { inlineOrFile } from './file-inputs.js';
-import { DEFAULT_USAGE_MEMORY_BYTES } from '../state/usage-buffer.js';
+import { envNumber, envText } from './env-settings.js';
 
 /** Where Usage and Logs are kept, and the bounds on what waits in memory or Redis. */
 export interface UsageStoreConfig {
@@ -29,15 +29,14 @@ export function readUsageStoreConfig(args: CommandLine, env: NodeJS.ProcessEnv, 
   // Empty counts as unset, as for the other URLs an environment may blank out.
   const postgresUrl = args.value('postgres') || null;
   if (postgresUrl !== null && !/^postgres(ql)?:\/\/[^/]/.test(postgresUrl)) problems.push('--postgres must be a postgres:// or postgresql:// URL');
-  const postgresPassword = inlineOrFile(env.PGPASSWORD, args.value('postgres-password-file'), '--postgres-password-file', problems);
-  const memoryMb = env.GW_USAGE_MEMORY_MB === undefined ? DEFAULT_USAGE_MEMORY_BYTES / 1024 / 1024 : Number(env.GW_USAGE_MEMORY_MB);
-  if (!Number.isFinite(memoryMb) || memoryMb < 1) problems.push(`GW_USAGE_MEMORY_MB must be a number ≥ 1, got "${env.GW_USAGE_MEMORY_MB}"`);
+  const postgresPassword = inlineOrFile(envText(env, 'PGPASSWORD'), args.value('postgres-password-file'), '--postgres-password-file', problems);
+  const memoryMb = envNumber(env, 'GW_USAGE_MEMORY_MB', problems);
   return Object.freeze({
     postgresUrl,
     postgresPassword,
     retentionDays: integer(args.declares('usage-retention-days') ? args.value('usage-retention-days') : env.GW_USAGE_RETENTION_DAYS, 0, '--usage-retention-days', 0, problems),
-    backlogMax: integer(env.GW_USAGE_BACKLOG_MAX, 1_000_000, 'GW_USAGE_BACKLOG_MAX', 1, problems),
+    backlogMax: envNumber(env, 'GW_USAGE_BACKLOG_MAX', problems),
     memoryBytes: Math.round(memoryMb * 1024 * 1024),
-    exportLeaseMs: integer(env.GW_USAGE_EXPORT_LEASE_MS, 15_000, 'GW_USAGE_EXPORT_LEASE_MS', 300, problems),
+    exportLeaseMs: envNumber(env, 'GW_USAGE_EXPORT_LEASE_MS', problems),
   });
 }

@@ -48,7 +48,7 @@ function batchedStdout(): pino.DestinationStream & { flush(cb?: (error?: Error) 
  * censored by path as a second line of defence: the code never passes
  * headers or bodies to the logger in the first place.
  */
-export function createLogger(level: string = process.env.GW_LOG_LEVEL ?? 'info', destination?: pino.DestinationStream): Logger {
+export function createLogger(level = 'info', destination?: pino.DestinationStream): Logger {
   const options: pino.LoggerOptions = {
     level,
     base: { svc: 'gw' },

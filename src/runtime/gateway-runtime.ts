@@ -62,8 +62,14 @@ const fileRevocations = new WeakMap<object, MemoryRevocations>();
  * the whole truth, so a token a later version of it no longer names is
  * revoked, as deleting a GatewayToken revokes it.
  */
-export async function applyFile(file: string, state: CompanyWriter & Pick<TokenDirectory, 'getCompany'>, logger: Logger): Promise<void> {
-  const resources = loadResources(readFileSync(file, 'utf8'), process.env, file);
+export async function applyFile(
+  file: string,
+  state: CompanyWriter & Pick<TokenDirectory, 'getCompany'>,
+  logger: Logger,
+  /** What `${VAR}` in the file expands from: the environment the configuration was read from. */
+  env: NodeJS.ProcessEnv = {},
+): Promise<void> {
+  const resources = loadResources(readFileSync(file, 'utf8'), env, file);
   let ledger = fileRevocations.get(state);
   if (!ledger) fileRevocations.set(state, (ledger = new MemoryRevocations()));
   const ports = { state, ledger, truth: resourceTruth(resources), mayWrite: () => {} };
@@ -203,7 +209,7 @@ export async function startRuntime(config: ServeConfig, deps: RuntimeDeps): Prom
   const { logger } = deps;
   const file = config.file;
   // Without a file (the cluster layout) the operator writes state and this process only reads it.
-  const apply = file === null ? async (): Promise<void> => {} : (): Promise<void> => applyFile(file, state, logger);
+  const apply = file === null ? async (): Promise<void> => {} : (): Promise<void> => applyFile(file, state, logger, config.resourceEnv);
   const metrics = new GatewayMetrics();
   const usageMetrics = new UsageMetrics(metrics.registry);
   const opened = deps.state ? { state: deps.state, redis: null } : await stateFor(config, logger, metrics, usageMetrics, apply);

@@ -1,4 +1,5 @@
-import { readdirSync, readFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { dirname, join, relative, resolve, sep } from 'node:path';
 import ts from 'typescript';
 import { describe, expect, it } from 'vitest';
@@ -162,6 +163,41 @@ describe('import cycles', () => {
       ['src/observability/a.ts', 'src/observability/b.ts', 'src/observability/c.ts'],
     ]);
     expect(importCycles([edge('telemetry.ts', 'otel-sdk.ts'), edge('otel-sdk.ts', 'telemetry.ts')])).toHaveLength(1);
+  });
+});
+
+/** Files outside src/config that read `process.env` (the entry point hands it to the configuration layer and is allowed). */
+export function environmentReaders(files: readonly string[]): string[] {
+  const out: string[] = [];
+  for (const file of files) {
+    const rel = relative(ROOT, file);
+    if (moduleOf(file) === 'config' || rel === join('src', 'cli', 'main.ts')) continue;
+    const source = ts.createSourceFile(file, readFileSync(file, 'utf8'), ts.ScriptTarget.Latest, true);
+    const visit = (node: ts.Node): void => {
+      if (ts.isPropertyAccessExpression(node) && node.name.text === 'env' && ts.isIdentifier(node.expression) && node.expression.text === 'process') {
+        out.push(`${rel}:${source.getLineAndCharacterOfPosition(node.getStart()).line + 1} reads process.env`);
+      }
+      ts.forEachChild(node, visit);
+    };
+    visit(source);
+  }
+  return out;
+}
+
+describe('configuration', () => {
+  it('is read from the environment only in src/config (one descriptor per setting; the entry point passes env in)', () => {
+    expect(environmentReaders(FILES)).toEqual([]);
+  });
+
+  it('finds a read of process.env, and not a mention in a comment (the check itself can fail)', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'gw-env-'));
+    const file = join(dir, 'planted.ts');
+    writeFileSync(file, '// process.env in a comment is fine\nexport const level = process.env.GW_LOG_LEVEL;\n');
+    try {
+      expect(environmentReaders([file])).toEqual([`${relative(ROOT, file)}:2 reads process.env`]);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });
 

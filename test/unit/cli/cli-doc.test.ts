@@ -1,7 +1,8 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { README_BEGIN, README_END, renderCliDoc, renderReadmeCommands } from '../../../src/cli/cli-doc.js';
+import { README_BEGIN, README_END, README_ENV_BEGIN, README_ENV_END, renderCliDoc, renderReadmeCommands, renderReadmeEnvironment } from '../../../src/cli/cli-doc.js';
+import { ENV_SETTINGS } from '../../../src/config/env-settings.js';
 import { COMMANDS } from '../../../src/config/commands.js';
 
 const ROOT = join(import.meta.dirname, '..', '..', '..');
@@ -18,6 +19,22 @@ describe('docs/cli.md and the README command list', () => {
     const end = readme.indexOf(README_END);
     expect(begin, 'README.md has the command-list markers').toBeGreaterThan(-1);
     expect(readme.slice(begin, end + README_END.length), FIX).toBe(renderReadmeCommands());
+  });
+
+  it("the README's environment-only settings are what src/config/env-settings.ts declares", () => {
+    const readme = readFileSync(join(ROOT, 'README.md'), 'utf8');
+    const begin = readme.indexOf(README_ENV_BEGIN);
+    const end = readme.indexOf(README_ENV_END);
+    expect(begin, 'README.md has the environment markers').toBeGreaterThan(-1);
+    expect(readme.slice(begin, end + README_ENV_END.length), FIX).toBe(renderReadmeEnvironment());
+    // No environment-only setting is described a second time outside the generated block.
+    const outside = readme.slice(0, begin) + readme.slice(end);
+    for (const s of ENV_SETTINGS) expect(outside, s.name).not.toMatch(new RegExp(`\\| \`${s.name}\``));
+  });
+
+  it('documents every environment-only setting with its default in docs/cli.md', () => {
+    const doc = renderCliDoc();
+    for (const s of ENV_SETTINGS) expect(doc, s.name).toContain(`| \`${s.name}\` |`);
   });
 
   it('documents every command and every flag', () => {

@@ -16,6 +16,10 @@ export interface TestRedis {
   stop(): Promise<void>;
   kill(): Promise<void>;
   start(): Promise<void>;
+  /** SIGSTOP: the process holds its sockets but answers nothing (a hung or partitioned node). */
+  pause(): void;
+  /** SIGCONT after pause(). */
+  resume(): void;
   destroy(): Promise<void>;
 }
 
@@ -73,7 +77,10 @@ export async function startRedis(options: RedisOptions = {}): Promise<TestRedis>
     stop: () => halt('SIGTERM'),
     kill: () => halt('SIGKILL'),
     start: launch,
+    pause: () => (child as ChildProcess | null)?.kill('SIGSTOP'),
+    resume: () => (child as ChildProcess | null)?.kill('SIGCONT'),
     async destroy() {
+      (child as ChildProcess | null)?.kill('SIGCONT');
       await halt('SIGKILL');
       rmSync(dir, { recursive: true, force: true });
     },

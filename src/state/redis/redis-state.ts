@@ -33,6 +33,7 @@ export class RedisState implements GatewayState {
   private readonly spend: RedisSpendLedger;
   private readonly usage: RedisUsageLog;
   private readonly writer: RedisCompanyWriter;
+  private readonly usageConnection: RedisClient | null;
 
   constructor(
     private readonly redis: RedisClient,
@@ -47,13 +48,14 @@ export class RedisState implements GatewayState {
     this.health = new RedisCredentialHealth(redis);
     this.spend = new RedisSpendLedger(redis, run);
     this.usage = new RedisUsageLog(redis, run, options);
+    this.usageConnection = options.confirm?.connection ?? null;
     this.writer = new RedisCompanyWriter(redis, run, box, this.directory);
   }
 
   /** Resolves once connected (or rejects after `timeoutMs`). */
   async ready(timeoutMs = 10_000): Promise<void> {
     const deadline = Date.now() + timeoutMs;
-    while (this.redis.status !== 'ready') {
+    while (this.redis.status !== 'ready' || (this.usageConnection !== null && this.usageConnection.status !== 'ready')) {
       if (Date.now() > deadline) throw new Error(`Redis not reachable within ${timeoutMs} ms (status ${this.redis.status})`);
       await new Promise((r) => setTimeout(r, 25));
     }
@@ -136,6 +138,21 @@ export class RedisState implements GatewayState {
     return this.usage.bufferedRecords();
   }
 
+  /** Records written but not yet known to be on a replica. */
+  heldRecords(): number {
+    return this.usage.heldRecords();
+  }
+
+  /** A failover was seen: restore and confirm the held records now. */
+  expediteConfirmation(): void {
+    this.usage.expediteConfirmation();
+  }
+
+  /** Every confirmation round now (tests). */
+  confirmNow(): Promise<void> {
+    return this.usage.confirmNow();
+  }
+
   /** Writes the records buffered while Redis was away (run when it is back). */
   flush(): Promise<void> {
     return this.usage.flush();
@@ -176,5 +193,6 @@ export class RedisState implements GatewayState {
   async close(): Promise<void> {
     await this.usage.close();
     this.redis.disconnect();
+    this.usageConnection?.disconnect();
   }
 }

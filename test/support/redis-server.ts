@@ -69,6 +69,8 @@ export async function startRedis(options: RedisOptions = {}): Promise<TestRedis>
     child = null;
   };
   await launch();
+  // One exit hook per server: a Cluster with replicas and a Sentinel setup in one file start more than Node's default ten.
+  process.setMaxListeners(Math.max(process.getMaxListeners(), 64));
   process.once('exit', () => (child as ChildProcess | null)?.kill('SIGKILL'));
   const auth = options.password ? `:${encodeURIComponent(options.password)}@` : '';
   return {

@@ -31,6 +31,9 @@ export function connectRedis(url: string, connect: RedisConnectOptions = {}): Re
     commandTimeout: 2_000,
     connectTimeout: 2_000,
     retryStrategy: (times) => Math.min(50 * times, 1_000),
+    // A primary that was paused, replaced and resumed is a replica now, on the same socket: a write it refuses
+    // means this connection must find the primary again (Sentinel asks the sentinels; Cluster gets MOVED anyway).
+    reconnectOnError: (error) => error.message.startsWith('READONLY'),
     lazyConnect: false,
     ...(parsed.username ? { username: parsed.username } : {}),
     ...(password ? { password } : {}),

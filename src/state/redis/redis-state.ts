@@ -15,7 +15,14 @@ import { RedisUsageLog, type RedisUsageOptions } from './usage-log.js';
 
 export interface RedisStateOptions extends RedisUsageOptions {
   readonly now?: () => number;
+  /** A request refused because the state has not been re-applied since a failover. */
+  readonly onGateRefused?: () => void;
+  /** The writer re-applied the state after a failover: requests are served again. */
+  readonly onGateOpened?: () => void;
 }
+
+/** Thrown by token lookups between a failover and the writer's next complete picture (fails closed as 503). */
+export class FailoverGateClosed extends Error {}
 
 /**
  * GatewayState shared by every gateway process through one Redis (or Redis
@@ -34,11 +41,13 @@ export class RedisState implements GatewayState {
   private readonly usage: RedisUsageLog;
   private readonly writer: RedisCompanyWriter;
   private readonly usageConnection: RedisClient | null;
+  private gateBelow: string | null = null;
+  private suspended = false;
 
   constructor(
     private readonly redis: RedisClient,
     box: SecretBox,
-    options: RedisStateOptions = {},
+    private readonly options: RedisStateOptions = {},
   ) {
     const now = options.now ?? Date.now;
     const run = defineScripts(redis);
@@ -61,8 +70,47 @@ export class RedisState implements GatewayState {
     }
   }
 
-  findToken(hash: string): Promise<TokenRecord | null> {
+  async findToken(hash: string): Promise<TokenRecord | null> {
+    if (this.suspended) {
+      this.options.onGateRefused?.();
+      throw new FailoverGateClosed('reconnected to Redis: checking whether the primary changed');
+    }
+    if (this.gateBelow !== null) await this.passGate();
     return this.directory.findToken(hash);
+  }
+
+  /**
+   * After a failover the new primary may lack revocation tombstones the old
+   * one had acknowledged. Until the writer has written a complete picture
+   * again (a generation mark newer than `generation`, the last one seen on
+   * the old primary), no token is looked up: requests fail closed with 503
+   * `unavailable`, never 401 for a valid token, never 200 for a revoked one.
+   */
+  closeUntilNewerThan(generation: string | null): void {
+    this.gateBelow = generation ?? '';
+  }
+
+  /** A reconnect may have reached another primary: refuse lookups until the failover watch has looked (or lift that). */
+  suspend(suspended: boolean): void {
+    this.suspended = suspended;
+  }
+
+  /** True while requests are refused after a failover. */
+  gateClosed(): boolean {
+    return this.gateBelow !== null;
+  }
+
+  private async passGate(): Promise<void> {
+    const below = this.gateBelow as string;
+    const now = await this.directory.generation();
+    // Marks begin with the writer's ISO time, so a later picture sorts after.
+    if (now !== null && now > below) {
+      this.gateBelow = null;
+      this.options.onGateOpened?.();
+      return;
+    }
+    this.options.onGateRefused?.();
+    throw new FailoverGateClosed('the writer has not re-applied the state since the Redis failover');
   }
 
   getCompany(company: string): Promise<CompanyRecords | null> {

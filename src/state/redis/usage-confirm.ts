@@ -5,10 +5,14 @@ import type { UsageRecord } from '../../metering/usage-record.js';
  * missing on the replica that takes over. So a data plane keeps each record
  * it wrote until a replica is known to hold it, and proves that in rounds,
  * per company (one company's keys share one Cluster slot, so one node):
- * the held records are written again (idempotent by request id: a no-op
- * where the record is present, a restore where a failover lost it), then
- * `WAIT replicas timeout` on the same connection. Only when the replicas
- * acknowledged is the batch let go. The WAIT never delays a caller: records
+ * `WAIT replicas timeout` on the connection that wrote them (WAIT covers
+ * every earlier write of that connection). Only when the replicas
+ * acknowledged is the batch let go. Once that connection may have changed
+ * node (a round failed, the connection reconnected, a failover was seen),
+ * WAIT there proves nothing about the earlier writes, so the next rounds
+ * first write the held records again (idempotent by request id: a no-op
+ * where the record is present, a restore where a failover lost it) and
+ * WAIT for those. The WAIT never delays a caller: records
  * are written after the answer ended, on a connection of their own.
  */
 export interface UsageConfirmOptions {
@@ -29,8 +33,11 @@ export interface UsageConfirmOptions {
 export const DEFAULT_USAGE_CONFIRM: Omit<UsageConfirmOptions, 'replicas'> = { timeoutMs: 100, intervalMs: 100, retryMs: 500, maxHeld: 100_000, batch: 1_000 };
 
 export interface ConfirmRound {
-  /** Writes `records` again and WAITs, in one pipeline on the records' node. Returns how many were written anew (lost and restored) and how many replicas acknowledged. */
-  (company: string, records: readonly UsageRecord[], replicas: number, timeoutMs: number): Promise<{ restored: number; acknowledged: number }>;
+  /**
+   * WAITs on the records' node, after writing `records` again when `rewrite`, in one pipeline.
+   * Returns how many were written anew (lost and restored) and how many replicas acknowledged.
+   */
+  (company: string, records: readonly UsageRecord[], replicas: number, timeoutMs: number, rewrite: boolean): Promise<{ restored: number; acknowledged: number }>;
 }
 
 export interface UsageConfirmEvents {
@@ -46,6 +53,8 @@ interface CompanyHeld {
   readonly records: Map<string, UsageRecord>;
   /** The next round may run from this time (ms). */
   nextRound: number;
+  /** The connection may have moved since these were written: write them again before WAIT means anything. */
+  rewrite: boolean;
 }
 
 export class UsageConfirmer {
@@ -64,7 +73,7 @@ export class UsageConfirmer {
   /** A record the primary has acknowledged: held until a replica holds it too. */
   hold(record: UsageRecord): void {
     let company = this.held.get(record.company);
-    if (!company) this.held.set(record.company, (company = { records: new Map(), nextRound: this.now() + this.options.intervalMs }));
+    if (!company) this.held.set(record.company, (company = { records: new Map(), nextRound: this.now() + this.options.intervalMs, rewrite: false }));
     if (company.records.has(record.request_id)) return;
     company.records.set(record.request_id, record);
     this.count++;
@@ -86,15 +95,19 @@ export class UsageConfirmer {
         if (!force && company.nextRound > this.now()) continue;
         const batch = [...company.records.values()].slice(0, this.options.batch);
         try {
-          const { restored, acknowledged } = await this.round(name, batch, this.options.replicas, this.options.timeoutMs);
+          const rewrite = company.rewrite;
+          const { restored, acknowledged } = await this.round(name, batch, this.options.replicas, this.options.timeoutMs, rewrite);
           if (restored > 0) this.events.onRestored?.(name, restored);
           if (acknowledged >= this.options.replicas) {
             for (const r of batch) if (company.records.delete(r.request_id)) this.count--;
+            // Records held beyond this batch were written before the move too.
+            company.rewrite = rewrite && company.records.size > 0;
             company.nextRound = this.now() + this.options.intervalMs;
           } else {
             company.nextRound = this.now() + this.options.retryMs;
           }
         } catch (error) {
+          company.rewrite = true;
           company.nextRound = this.now() + this.options.retryMs;
           this.events.onRoundFailed?.(name, error);
         }
@@ -108,9 +121,15 @@ export class UsageConfirmer {
 
   /** Every company's next round runs at once (a failover was seen: restore what it lost without waiting). */
   expedite(): void {
+    this.connectionMoved();
     for (const company of this.held.values()) company.nextRound = 0;
     this.stop();
     this.schedule(0);
+  }
+
+  /** The writing connection reconnected or may point at another node: every held record is written again before it is confirmed. */
+  connectionMoved(): void {
+    for (const company of this.held.values()) company.rewrite = true;
   }
 
   /** Rounds until nothing is held or `deadlineMs` passes (shutdown: confirm what can be, then give up). */

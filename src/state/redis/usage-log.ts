@@ -53,7 +53,13 @@ export class RedisUsageLog implements UsageRecorder, UsageLog {
   ) {
     const confirm = options.confirm;
     this.writer = confirm ? { redis: confirm.connection, run: defineScripts(confirm.connection) } : { redis, run };
-    this.confirmer = confirm && confirm.options.replicas > 0 ? new UsageConfirmer(confirm.options, (c, records, n, t) => this.confirmRound(c, records, n, t), confirm.events) : null;
+    this.confirmer = confirm && confirm.options.replicas > 0 ? new UsageConfirmer(confirm.options, (c, records, n, t, rewrite) => this.confirmRound(c, records, n, t, rewrite), confirm.events) : null;
+    if (this.confirmer) {
+      const moved = (): void => this.confirmer?.connectionMoved();
+      // Any reconnect, of the connection or of one Cluster node's: WAIT there no longer covers what was written before.
+      this.writer.redis.on('reconnecting', moved);
+      this.writer.redis.on('-node', moved);
+    }
   }
 
   /** Records written but not yet known to be on a replica (0 without confirmation). */
@@ -144,21 +150,28 @@ export class RedisUsageLog implements UsageRecorder, UsageLog {
     this.knownUsageCompanies.add(c);
   }
 
-  /** One confirmation round for one company: every held record again (idempotent), then WAIT, in one pipeline to its node. */
-  private async confirmRound(company: string, records: readonly UsageRecord[], replicas: number, timeoutMs: number): Promise<{ restored: number; acknowledged: number }> {
+  /**
+   * One confirmation round for one company, in one pipeline to its node: the held records again
+   * when asked (idempotent), then WAIT. Without a rewrite, a read of one of the company's keys
+   * routes the WAIT to the company's node (Cluster sends a keyless command anywhere).
+   */
+  private async confirmRound(company: string, records: readonly UsageRecord[], replicas: number, timeoutMs: number, rewrite: boolean): Promise<{ restored: number; acknowledged: number }> {
     const pipeline = this.writer.redis.pipeline();
     const script = (pipeline as unknown as Record<string, (...args: Array<string | number>) => unknown>).gwRecordUsage as (...args: Array<string | number>) => unknown;
-    for (const record of records) script.call(pipeline, ...this.usageArgs(record));
+    const written = rewrite ? records : [];
+    for (const record of written) script.call(pipeline, ...this.usageArgs(record));
+    if (!rewrite) pipeline.exists(keys.usageStream(company));
     pipeline.call('WAIT', replicas, timeoutMs);
     const results = (await pipeline.exec()) ?? [];
+    const waitAt = results.length - 1;
     let restored = 0;
-    for (const [i, [error, value]] of results.slice(0, records.length).entries()) {
+    for (const [i, [error, value]] of results.slice(0, written.length).entries()) {
       if (error) throw error;
       if (value === 1) restored++;
       // Lost by the failover and refused now (the stream is at its backlog cap): the retry buffer takes it over.
       if (value === -1) this.keepForRetry(records[i] as UsageRecord);
     }
-    const [waitError, acknowledged] = results[records.length] ?? [new Error('WAIT had no answer'), 0];
+    const [waitError, acknowledged] = results[waitAt] ?? [new Error('WAIT had no answer'), 0];
     if (waitError) throw waitError;
     if (restored > 0) {
       // The failover may have taken the company's entry in the usage companies too.

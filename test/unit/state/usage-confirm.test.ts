@@ -5,7 +5,7 @@ import { usageRecord } from '../../support/usage-records.js';
 
 interface Scripted {
   round: ConfirmRound;
-  calls: Array<{ company: string; ids: string[] }>;
+  calls: Array<{ company: string; ids: string[]; rewrite: boolean }>;
   answer: { restored: number; acknowledged: number } | Error;
 }
 
@@ -14,8 +14,8 @@ function scripted(): Scripted {
   const state: Scripted = {
     calls: [],
     answer: { restored: 0, acknowledged: 1 },
-    round: async (company, records) => {
-      state.calls.push({ company, ids: records.map((r) => r.request_id) });
+    round: async (company, records, _replicas, _timeout, rewrite) => {
+      state.calls.push({ company, ids: records.map((r) => r.request_id), rewrite });
       if (state.answer instanceof Error) throw state.answer;
       return state.answer;
     },
@@ -47,6 +47,29 @@ describe('UsageConfirmer', () => {
     s.answer = { restored: 2, acknowledged: 1 };
     await confirmer.runDue(true);
     expect(confirmer.heldRecords()).toBe(0);
+    confirmer.stop();
+  });
+
+  it('WAITs alone while the connection stays put, and writes the held records again once it may have moved', async () => {
+    const s = scripted();
+    const confirmer = new UsageConfirmer(options, s.round);
+    confirmer.hold(usageRecord('acme', 1));
+    s.answer = { restored: 0, acknowledged: 0 };
+    await confirmer.runDue(true);
+    s.answer = new Error('Connection is closed.');
+    await confirmer.runDue(true);
+    s.answer = { restored: 1, acknowledged: 0 };
+    await confirmer.runDue(true);
+    // A failed round may mean another node: from then on every round writes again, until one is acknowledged.
+    expect(s.calls.map((c) => c.rewrite)).toEqual([false, false, true]);
+    confirmer.connectionMoved();
+    s.answer = { restored: 0, acknowledged: 1 };
+    await confirmer.runDue(true);
+    expect(s.calls.map((c) => c.rewrite)).toEqual([false, false, true, true]);
+    expect(confirmer.heldRecords()).toBe(0);
+    confirmer.hold(usageRecord('acme', 2));
+    await confirmer.runDue(true);
+    expect(s.calls.at(-1)?.rewrite).toBe(false);
     confirmer.stop();
   });
 

@@ -79,7 +79,12 @@ function dataPlane(name: 'serve' | 'extproc', port: string): readonly OptionDef[
     str('admin-tokens-file', 'FILE', 'YAML list of admin tokens scoped to companies', { env: 'GW_ADMIN_TOKENS_FILE' }),
     str('admin-auth', 'token|kubernetes', 'who else reads the Usage and Logs API: Kubernetes bearer tokens with `kubernetes`', { env: 'GW_ADMIN_AUTH', default: 'token' }),
     str('kubeconfig', 'FILE', 'out of a cluster, the kubeconfig for --admin-auth kubernetes', { env: 'KUBECONFIG' }),
-    str('redis', 'URL', 'shared state: redis:// or rediss:// (?cluster=true for Redis Cluster); without it state is in this process', { env: 'GW_REDIS_URL' }),
+    str(
+      'redis',
+      'URL',
+      'shared state: redis:// or rediss://; several host:port or ?cluster=true for Redis Cluster; redis-sentinel://s1:26379,s2:26379/<primary> (or ?sentinel=<primary>) for Sentinel; without it state is in this process',
+      { env: 'GW_REDIS_URL' },
+    ),
     ...REDIS_OPTIONS,
     ENCRYPTION_KEY_OPTION,
     ...POSTGRES_OPTIONS,
@@ -231,7 +236,7 @@ export const OPERATOR_COMMAND: CommandDef = {
   summary: 'reconcile GatewayToken, ProviderCredential and GatewaySettings into the Redis the data planes read',
   positionals: [],
   options: [
-    str('redis', 'URL', "the data planes' Redis (rediss:// for TLS, ?cluster=true for Cluster); required", { env: 'GW_REDIS_URL' }),
+    str('redis', 'URL', "the data planes' Redis (rediss:// for TLS, ?cluster=true or several hosts for Cluster, redis-sentinel:// for Sentinel); required", { env: 'GW_REDIS_URL' }),
     ENCRYPTION_KEY_OPTION,
     ...REDIS_OPTIONS,
     str('kubeconfig', 'FILE', 'the cluster to talk to', { env: 'KUBECONFIG', defaultNote: "the Pod's service account" }),

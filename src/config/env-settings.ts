@@ -27,6 +27,8 @@ export interface EnvSetting {
   readonly defaultNote?: string;
   /** Smallest accepted value (an integer's; a positive number's when above 0). */
   readonly min?: number;
+  /** Largest accepted value of an integer. */
+  readonly max?: number;
   readonly commands: readonly ('serve' | 'extproc' | 'operator' | 'export-usage' | 'logs' | 'usage')[];
 }
 
@@ -115,6 +117,27 @@ const settings = [
     help: 'usage records kept in memory without Redis (oldest dropped beyond, and counted)',
   },
   {
+    name: 'GW_REDIS_CONFIRM_REPLICAS',
+    check: 'integer',
+    min: 0,
+    max: 16,
+    unit: 'count',
+    default: 1,
+    defaultNote: '1 with Cluster or Sentinel, else 0',
+    commands: PLANES,
+    help: 'replicas that must hold a usage record (Redis WAIT) before the data plane lets it go, so a failover loses none (docs/resilience.md)',
+  },
+  {
+    name: 'GW_REDIS_CONFIRM_TIMEOUT_MS',
+    check: 'integer',
+    min: 1,
+    max: 5_000,
+    unit: 'ms',
+    default: 100,
+    commands: PLANES,
+    help: "WAIT's timeout per confirmation round of held usage records",
+  },
+  {
     name: 'GW_USAGE_BACKLOG_MAX',
     check: 'integer',
     min: 1,
@@ -148,19 +171,21 @@ export function envDefault(name: EnvName): number {
 }
 
 /**
- * A number setting from `env`, checked by its declaration; `raw` overrides the
- * variable (a flag that shares the setting). A bad value is reported in
+ * A number setting from `env`, checked by its declaration. A bad value is reported in
  * `problems` (all reported together by the caller) and the default kept.
  */
-export function envNumber(env: NodeJS.ProcessEnv, name: EnvName, problems: string[], raw: string | undefined = env[name]): number {
+export function envNumber(env: NodeJS.ProcessEnv, name: EnvName, problems: string[], options: { readonly fallback?: number } = {}): number {
   const setting = envSetting(name);
-  const fallback = setting.default as number;
+  // A default that depends on another setting (its defaultNote says how) is passed in by the reader.
+  const fallback = options.fallback ?? (setting.default as number);
+  const raw = env[name];
   if (raw === undefined) return fallback;
   const n = Number(raw);
   if (setting.check === 'integer') {
     const min = setting.min ?? 0;
-    if (raw.trim() === '' || !Number.isInteger(n) || n < min) {
-      problems.push(`${name} must be an integer ≥ ${min}, got "${raw}"`);
+    const max = setting.max;
+    if (raw.trim() === '' || !Number.isInteger(n) || n < min || (max !== undefined && n > max)) {
+      problems.push(max !== undefined ? `${name} must be an integer from ${min} to ${max}, got "${raw.slice(0, 40)}"` : `${name} must be an integer ≥ ${min}, got "${raw}"`);
       return fallback;
     }
     return n;

@@ -2,6 +2,7 @@ import { EXPORT_USAGE_COMMAND } from './commands.js';
 import { parseCommandLine } from './command-line.js';
 import { inlineOrFile } from './file-inputs.js';
 import { ConfigError } from './load-resources.js';
+import { checkRedisUrl } from './redis-url-check.js';
 import { readUsageStoreConfig, type UsageStoreConfig } from './usage-config.js';
 import { envText } from './env-settings.js';
 
@@ -21,7 +22,7 @@ export function readExportConfig(argv: readonly string[], env: NodeJS.ProcessEnv
   const problems: string[] = [];
   const redisUrl = args.value('redis') ?? '';
   if (redisUrl === '') problems.push('--redis URL (or GW_REDIS_URL) is required: where the data planes leave usage records');
-  else if (!/^rediss?:\/\//.test(redisUrl)) problems.push('--redis must be a redis:// or rediss:// URL');
+  else checkRedisUrl(redisUrl, problems);
   const usage = readUsageStoreConfig(args, env, problems);
   if (usage.postgresUrl === null) problems.push('--postgres URL (or GW_POSTGRES_URL) is required: where usage records are kept');
   const portRaw = args.value('admin-port') ?? '9091';

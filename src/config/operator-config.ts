@@ -5,6 +5,7 @@ import { OPERATOR_COMMAND } from './commands.js';
 import { parseCommandLine } from './command-line.js';
 import { encryptionKeyFrom, inlineOrFile } from './file-inputs.js';
 import { ConfigError } from './load-resources.js';
+import { checkRedisUrl } from './redis-url-check.js';
 import { readOtelConfig, type OtelConfig } from './otel-config.js';
 import { envText } from './env-settings.js';
 
@@ -69,7 +70,7 @@ export function readOperatorConfig(argv: readonly string[], env: NodeJS.ProcessE
 
   const redisUrl = args.value('redis') ?? '';
   if (redisUrl === '') problems.push('--redis URL (or GW_REDIS_URL) is required: the state the data planes read');
-  else if (!/^rediss?:\/\//.test(redisUrl)) problems.push('--redis must be a redis:// or rediss:// URL');
+  else checkRedisUrl(redisUrl, problems);
   const redisTlsCa = inlineOrFile(undefined, args.value('redis-tls-ca-file'), '--redis-tls-ca-file', problems, false);
   const redisPassword = inlineOrFile(envText(env, 'GW_REDIS_PASSWORD'), args.value('redis-password-file'), '--redis-password-file', problems);
   const keyText = inlineOrFile(envText(env, 'GW_ENCRYPTION_KEY'), args.value('encryption-key-file'), '--encryption-key-file', problems);

@@ -4,6 +4,7 @@ import { EXTPROC_COMMAND, SERVE_COMMAND } from './commands.js';
 import { parseCommandLine } from './command-line.js';
 import { encryptionKeyFrom, inlineOrFile } from './file-inputs.js';
 import { ConfigError } from './load-resources.js';
+import { checkRedisUrl, readRedisConfirm, type RedisConfirmConfig } from './redis-url-check.js';
 import { readOtelConfig, type OtelConfig } from './otel-config.js';
 import { readUsageStoreConfig, type UsageStoreConfig } from './usage-config.js';
 import { envDefault, envNumber, envText } from './env-settings.js';
@@ -29,6 +30,8 @@ export interface ServeConfig {
   readonly redisPassword: string | null;
   /** AES-256-GCM key for provider secrets at rest in Redis (32 bytes). */
   readonly encryptionKey: Buffer | null;
+  /** Usage records held until a replica has them (GW_REDIS_CONFIRM_REPLICAS, GW_REDIS_CONFIRM_TIMEOUT_MS). */
+  readonly redisConfirm: RedisConfirmConfig;
   readonly pipeline: PipelineConfig;
   readonly shutdownGraceMs: number;
   readonly upstreamHeadersTimeoutMs: number;
@@ -117,7 +120,7 @@ export function readServeConfig(argv: readonly string[], env: NodeJS.ProcessEnv,
   const adminToken = inlineOrFile(envText(env, 'GW_ADMIN_TOKEN'), args.value('admin-token-file'), '--admin-token-file', problems);
   if (adminToken !== null && adminToken.length < 16) problems.push('the admin token must be at least 16 characters');
   const redisUrl = args.value('redis') ?? null;
-  if (redisUrl !== null && !/^rediss?:\/\//.test(redisUrl)) problems.push('--redis must be a redis:// or rediss:// URL');
+  const redisTopology = redisUrl !== null ? checkRedisUrl(redisUrl, problems) : null;
   const redisTlsCa = inlineOrFile(undefined, args.value('redis-tls-ca-file'), '--redis-tls-ca-file', problems, false);
   const redisPassword = inlineOrFile(envText(env, 'GW_REDIS_PASSWORD'), args.value('redis-password-file'), '--redis-password-file', problems);
   const encryptionKeyText = inlineOrFile(envText(env, 'GW_ENCRYPTION_KEY'), args.value('encryption-key-file'), '--encryption-key-file', problems);
@@ -138,6 +141,7 @@ export function readServeConfig(argv: readonly string[], env: NodeJS.ProcessEnv,
     redisTlsCa,
     redisPassword,
     encryptionKey,
+    redisConfirm: readRedisConfirm(redisTopology, env, problems),
     pipeline: Object.freeze({
       ...DEFAULT_PIPELINE_CONFIG,
       pathPrefix: prefix,

@@ -23,6 +23,8 @@ import { startTelemetry } from '../observability/telemetry.js';
 import { PeriodicResync, rebuildRedis, resyncAll } from './resync.js';
 import { configMapLedgerStore, RevocationLedger } from './revocation-ledger.js';
 import { GenerationWatch } from '../runtime/generation-watch.js';
+import { FailoverMetrics } from '../observability/failover-metrics.js';
+import { FailoverWatch } from '../state/redis/failover-watch.js';
 import { namespacesNaming } from './snapshot.js';
 import { WorkQueue } from './work-queue.js';
 
@@ -238,6 +240,18 @@ export async function runOperator(config: OperatorConfig, deps: { logger: Logger
     (error) => logger.debug({ detail: errorText(error) }, 'generation check failed'),
   );
 
+  // Replication is asynchronous: a promoted replica may lack tombstones and records the old primary had.
+  // The leader rewrites everything from the cluster and the revocation ledger at once; until its new
+  // generation mark is in, the data planes refuse requests (RedisState.closeUntilNewerThan).
+  const failoverMetrics = new FailoverMetrics(metrics.registry);
+  const failoverWatch = new FailoverWatch(redis, (seen) => {
+    failoverMetrics.failovers.inc();
+    if (!isLeader()) return;
+    logger.warn({ before: seen.before, after: seen.after, revocations: ledger.all().length }, 'redis failover seen: rewriting every revocation and company');
+    failoverMetrics.reapplied.inc();
+    void rebuild('redis failover');
+  });
+
   // Health is learned by the data planes and kept in Redis; look every few seconds, and reconcile a
   // namespace whose credential status says otherwise (status, printer column, Event).
   const healthTimer = setInterval(() => {
@@ -309,6 +323,7 @@ export async function runOperator(config: OperatorConfig, deps: { logger: Logger
     elector.start();
     periodic.start();
     generationWatch.start();
+    failoverWatch.start();
   })();
   started.catch((error: unknown) => logger.error({ detail: errorText(error) }, 'operator failed to start'));
 
@@ -324,6 +339,7 @@ export async function runOperator(config: OperatorConfig, deps: { logger: Logger
         stopping = true;
         periodic.stop();
         generationWatch.stop();
+        failoverWatch.stop();
         clearInterval(healthTimer);
         await queue.stop();
         await statusQueue.stop();

@@ -6,6 +6,7 @@ import { anyOf, globalTokenAccess, readScopedTokens, scopedTokenAccess, type Adm
 import { createAdminServer } from '../admin/admin-server.js';
 import { ConfigError } from '../config/load-resources.js';
 import { UsageMetrics } from '../observability/usage-metrics.js';
+import { FailoverMetrics } from '../observability/failover-metrics.js';
 import { SOLE_EXPORTER } from '../usage/export/ports.js';
 import { StateUsageReader } from '../usage/state-reader.js';
 import { logMigrations, openDurableUsage, type DurableUsage } from './usage-store.js';
@@ -96,6 +97,7 @@ async function stateFor(
   logger: Logger,
   metrics: GatewayMetrics,
   usageMetrics: UsageMetrics,
+  failover: FailoverMetrics,
   reapply: () => Promise<void>,
 ): Promise<{ state: GatewayState; redis: RedisClient | null }> {
   const dropped = droppedLogger(logger, usageMetrics);
@@ -103,19 +105,67 @@ async function stateFor(
     return { state: new MemoryState({ usageMemoryBytes: config.usage.memoryBytes, onUsageDropped: (r) => dropped(r.company, 'memory_bound') }), redis: null };
   }
   // ioredis is loaded only when Redis is used: one machine with memory state never pays for it.
-  const [{ connectRedis, logConnectionErrors }, { RedisState }] = await Promise.all([import('../state/redis/connect.js'), import('../state/redis/redis-state.js')]);
-  const redis = connectRedis(config.redisUrl, {
+  const [{ connectRedis, logConnectionErrors, redisTopology }, { RedisState }, { DEFAULT_USAGE_CONFIRM }, { FailoverWatch, FAILOVER_CHECK_MS }] = await Promise.all([
+    import('../state/redis/connect.js'),
+    import('../state/redis/redis-state.js'),
+    import('../state/redis/usage-confirm.js'),
+    import('../state/redis/failover-watch.js'),
+  ]);
+  const connectOptions = {
     ...(config.redisTlsCa ? { tlsCa: config.redisTlsCa } : {}),
     ...(config.redisPassword !== null ? { password: config.redisPassword } : {}),
-  });
+  };
+  const redis = connectRedis(config.redisUrl, connectOptions);
   logConnectionErrors(redis, (detail) => logger.error({ detail }, 'redis connection error'));
+  // Usage records get a connection of their own when they wait for replicas: a WAIT there never holds up a token lookup.
+  const usageConnection = config.redisConfirm.replicas > 0 ? connectRedis(config.redisUrl, connectOptions) : null;
+  if (usageConnection) logConnectionErrors(usageConnection, (detail) => logger.error({ detail }, 'redis connection error (usage records)'));
   const state = new RedisState(redis, new SecretBox(config.encryptionKey), {
     onBuffered: (n) => n > 0 && logger.warn({ buffered: n }, 'usage records buffered until redis takes them'),
     onDropped: (r) => dropped(r.company, 'retry_buffer'),
     usageBacklogMax: config.usage.backlogMax,
     onUnreadableRecord: unreadableReporter(logger, metrics),
+    onGateRefused: () => failover.gateRefused.inc(),
+    onGateOpened: () => {
+      failover.gateClosed.set(0);
+      logger.info('the state was re-applied after the redis failover: serving again');
+    },
+    ...(usageConnection
+      ? {
+          confirm: {
+            connection: usageConnection,
+            options: { ...DEFAULT_USAGE_CONFIRM, replicas: config.redisConfirm.replicas, timeoutMs: config.redisConfirm.timeoutMs },
+            events: {
+              onRestored: (company: string, count: number) => {
+                failover.restored.inc({ company }, count);
+                logger.warn({ company, count }, 'usage records lost by a redis failover were written again');
+              },
+              onReleased: (record: { company: string }) => failover.released.inc({ company: record.company }),
+            },
+          },
+        }
+      : {}),
   });
+  failover.heldRecords = () => state.heldRecords();
   await state.ready();
+  const replicated = redisTopology(config.redisUrl) !== 'single';
+  const watch = new FailoverWatch(
+    redis,
+    (seen) => {
+      failover.failovers.inc();
+      if (replicated) failover.gateClosed.set(1);
+      // Fail closed first: nothing may be read from the new primary until the state is known complete again.
+      // One instance has no replica to be promoted: a restart keeps its append-only file, and is repaired by the reapply alone.
+      if (replicated) state.closeUntilNewerThan(seen.generationBefore);
+      state.expediteConfirmation();
+      logger.warn({ before: seen.before, after: seen.after }, 'redis failover seen: refusing requests until the state is re-applied, re-writing unconfirmed usage');
+      failover.reapplied.inc();
+      reapply().catch((error: unknown) => logger.error({ detail: error instanceof Error ? error.message : String(error) }, 'reapply after failover failed'));
+    },
+    FAILOVER_CHECK_MS,
+    replicated ? { onSuspect: () => state.suspend(true), onCleared: () => state.suspend(false) } : null,
+  );
+  watch.start();
   let connectedOnce = false;
   redis.on('ready', () => {
     if (!connectedOnce) return;
@@ -212,7 +262,7 @@ export async function startRuntime(config: ServeConfig, deps: RuntimeDeps): Prom
   const apply = file === null ? async (): Promise<void> => {} : (): Promise<void> => applyFile(file, state, logger, config.resourceEnv);
   const metrics = new GatewayMetrics();
   const usageMetrics = new UsageMetrics(metrics.registry);
-  const opened = deps.state ? { state: deps.state, redis: null } : await stateFor(config, logger, metrics, usageMetrics, apply);
+  const opened = deps.state ? { state: deps.state, redis: null } : await stateFor(config, logger, metrics, usageMetrics, new FailoverMetrics(metrics.registry), apply);
   const state: GatewayState = opened.state;
   await apply();
   if (file === null) logger.info('no -f file: serving what the operator writes to Redis');

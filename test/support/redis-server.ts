@@ -16,6 +16,10 @@ export interface TestRedis {
   stop(): Promise<void>;
   kill(): Promise<void>;
   start(): Promise<void>;
+  /** SIGSTOP: the process holds its sockets but answers nothing (a hung or partitioned node). */
+  pause(): void;
+  /** SIGCONT after pause(). */
+  resume(): void;
   destroy(): Promise<void>;
 }
 
@@ -65,6 +69,8 @@ export async function startRedis(options: RedisOptions = {}): Promise<TestRedis>
     child = null;
   };
   await launch();
+  // One exit hook per server: a Cluster with replicas and a Sentinel setup in one file start more than Node's default ten.
+  process.setMaxListeners(Math.max(process.getMaxListeners(), 64));
   process.once('exit', () => (child as ChildProcess | null)?.kill('SIGKILL'));
   const auth = options.password ? `:${encodeURIComponent(options.password)}@` : '';
   return {
@@ -73,7 +79,10 @@ export async function startRedis(options: RedisOptions = {}): Promise<TestRedis>
     stop: () => halt('SIGTERM'),
     kill: () => halt('SIGKILL'),
     start: launch,
+    pause: () => (child as ChildProcess | null)?.kill('SIGSTOP'),
+    resume: () => (child as ChildProcess | null)?.kill('SIGCONT'),
     async destroy() {
+      (child as ChildProcess | null)?.kill('SIGCONT');
       await halt('SIGKILL');
       rmSync(dir, { recursive: true, force: true });
     },

@@ -1,4 +1,5 @@
 import { Cluster, Redis, type RedisOptions } from 'ioredis';
+import { parseRedisUrl, type RedisTopology } from './redis-url.js';
 
 export type RedisClient = Redis | Cluster;
 
@@ -6,8 +7,8 @@ export type RedisClient = Redis | Cluster;
  * One connection per process. Commands fail at once while Redis is away
  * (no offline queue), so requests fail closed with 503 instead of hanging;
  * ioredis keeps reconnecting in the background and the gateway recovers
- * without a restart. `rediss://` gives TLS; `?cluster=true` (or several
- * comma-separated hosts) gives Redis Cluster.
+ * without a restart. The URL picks one instance, Redis Cluster or a primary
+ * watched by Sentinel (src/state/redis/redis-url.ts); `rediss` gives TLS.
  */
 export interface RedisConnectOptions {
   /** PEM of a CA to trust for rediss:// besides the system's (a private CA, as in-cluster Redis often uses). */
@@ -16,36 +17,64 @@ export interface RedisConnectOptions {
   readonly password?: string;
 }
 
+/** How often a Cluster client asks for the slot map even when nothing failed: a promoted replica is found within this. */
+export const CLUSTER_SLOTS_REFRESH_MS = 1_000;
+
 export function connectRedis(url: string, connect: RedisConnectOptions = {}): RedisClient {
-  const parsed = new URL(url);
-  const tls = parsed.protocol === 'rediss:';
+  const parsed = parseRedisUrl(url);
+  const password = connect.password ?? parsed.password;
+  const firstHost = parsed.hosts[0]?.host ?? '127.0.0.1';
+  const tls = parsed.tls ? { servername: firstHost, ...(connect.tlsCa ? { ca: connect.tlsCa } : {}) } : undefined;
   const options: RedisOptions = {
     enableOfflineQueue: false,
     maxRetriesPerRequest: 0,
     commandTimeout: 2_000,
     connectTimeout: 2_000,
     retryStrategy: (times) => Math.min(50 * times, 1_000),
+    // A primary that was paused, replaced and resumed is a replica now, on the same socket: a write it refuses
+    // means this connection must find the primary again (Sentinel asks the sentinels; Cluster gets MOVED anyway).
+    reconnectOnError: (error) => error.message.startsWith('READONLY'),
     lazyConnect: false,
-    ...(parsed.username ? { username: decodeURIComponent(parsed.username) } : {}),
-    ...(connect.password !== undefined ? { password: connect.password } : parsed.password ? { password: decodeURIComponent(parsed.password) } : {}),
-    ...(tls ? { tls: { servername: parsed.hostname, ...(connect.tlsCa ? { ca: connect.tlsCa } : {}) } } : {}),
+    ...(parsed.username ? { username: parsed.username } : {}),
+    ...(password ? { password } : {}),
+    ...(tls ? { tls } : {}),
   };
-  const hosts = parsed.host.split(',');
-  if (parsed.searchParams.get('cluster') === 'true' || hosts.length > 1) {
-    const nodes = hosts.map((h) => {
-      const [host, port] = h.split(':');
-      return { host: host as string, port: Number(port ?? 6379) };
-    });
+  if (parsed.topology === 'cluster') {
     // Cluster nodes announce their own addresses; with TLS, verify them against the name in the URL.
-    return new Cluster(nodes, {
-      enableOfflineQueue: false,
-      redisOptions: options,
-      clusterRetryStrategy: (times) => Math.min(50 * times, 1_000),
-      ...(tls ? { dnsLookup: (address, callback) => callback(null, address), slotsRefreshTimeout: 2_000 } : {}),
+    return new Cluster(
+      parsed.hosts.map((h) => ({ host: h.host, port: h.port })),
+      {
+        enableOfflineQueue: false,
+        redisOptions: options,
+        clusterRetryStrategy: (times) => Math.min(50 * times, 1_000),
+        slotsRefreshInterval: CLUSTER_SLOTS_REFRESH_MS,
+        slotsRefreshTimeout: 1_000,
+        ...(tls ? { dnsLookup: (address, callback) => callback(null, address) } : {}),
+      },
+    );
+  }
+  if (parsed.topology === 'sentinel') {
+    return new Redis({
+      ...options,
+      db: parsed.db,
+      name: parsed.sentinelName as string,
+      sentinels: parsed.hosts.map((h) => ({ host: h.host, port: h.port })),
+      // Subscribes to the sentinels' +switch-master, so a promotion is acted on when announced, not when a command times out.
+      failoverDetector: true,
+      sentinelRetryStrategy: (times) => Math.min(50 * times, 1_000),
+      sentinelCommandTimeout: 1_000,
+      ...(parsed.sentinelAuth && parsed.username ? { sentinelUsername: parsed.username } : {}),
+      ...(parsed.sentinelAuth && password ? { sentinelPassword: password } : {}),
+      ...(tls ? { enableTLSForSentinelMode: true, sentinelTLS: tls } : {}),
     });
   }
-  const db = Number(parsed.pathname.slice(1) || '0');
-  return new Redis({ ...options, host: parsed.hostname, port: Number(parsed.port || 6379), db });
+  const only = parsed.hosts[0] as { host: string; port: number };
+  return new Redis({ ...options, host: only.host, port: only.port, db: parsed.db });
+}
+
+/** Which kind of Redis the URL names; replication guarantees depend on it (docs/resilience.md). */
+export function redisTopology(url: string): RedisTopology {
+  return parseRedisUrl(url).topology;
 }
 
 /**

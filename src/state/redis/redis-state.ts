@@ -18,7 +18,14 @@ export interface RedisStateOptions extends RedisUsageOptions {
   readonly now?: () => number;
   /** Told of every record of a newer schema (or a broken one) this process met; the read itself fails closed. */
   readonly onUnreadableRecord?: UnreadableListener;
+  /** A request refused because the state has not been re-applied since a failover. */
+  readonly onGateRefused?: () => void;
+  /** The writer re-applied the state after a failover: requests are served again. */
+  readonly onGateOpened?: () => void;
 }
+
+/** Thrown by token lookups between a failover and the writer's next complete picture (fails closed as 503). */
+export class FailoverGateClosed extends Error {}
 
 /**
  * GatewayState shared by every gateway process through one Redis (or Redis
@@ -36,11 +43,14 @@ export class RedisState implements GatewayState {
   private readonly spend: RedisSpendLedger;
   private readonly usage: RedisUsageLog;
   private readonly writer: RedisCompanyWriter;
+  private readonly usageConnection: RedisClient | null;
+  private gateBelow: string | null = null;
+  private suspended = false;
 
   constructor(
     private readonly redis: RedisClient,
     box: SecretBox,
-    options: RedisStateOptions = {},
+    private readonly options: RedisStateOptions = {},
   ) {
     const now = options.now ?? Date.now;
     const run = defineScripts(redis);
@@ -50,20 +60,60 @@ export class RedisState implements GatewayState {
     this.health = new RedisCredentialHealth(redis);
     this.spend = new RedisSpendLedger(redis, run);
     this.usage = new RedisUsageLog(redis, run, options);
+    this.usageConnection = options.confirm?.connection ?? null;
     this.writer = new RedisCompanyWriter(redis, run, box, this.directory);
   }
 
   /** Resolves once connected (or rejects after `timeoutMs`). */
   async ready(timeoutMs = 10_000): Promise<void> {
     const deadline = Date.now() + timeoutMs;
-    while (this.redis.status !== 'ready') {
+    while (this.redis.status !== 'ready' || (this.usageConnection !== null && this.usageConnection.status !== 'ready')) {
       if (Date.now() > deadline) throw new Error(`Redis not reachable within ${timeoutMs} ms (status ${this.redis.status})`);
       await new Promise((r) => setTimeout(r, 25));
     }
   }
 
-  findToken(hash: string): Promise<TokenRecord | null> {
+  async findToken(hash: string): Promise<TokenRecord | null> {
+    if (this.suspended) {
+      this.options.onGateRefused?.();
+      throw new FailoverGateClosed('reconnected to Redis: checking whether the primary changed');
+    }
+    if (this.gateBelow !== null) await this.passGate();
     return this.directory.findToken(hash);
+  }
+
+  /**
+   * After a failover the new primary may lack revocation tombstones the old
+   * one had acknowledged. Until the writer has written a complete picture
+   * again (a generation mark newer than `generation`, the last one seen on
+   * the old primary), no token is looked up: requests fail closed with 503
+   * `unavailable`, never 401 for a valid token, never 200 for a revoked one.
+   */
+  closeUntilNewerThan(generation: string | null): void {
+    this.gateBelow = generation ?? '';
+  }
+
+  /** A reconnect may have reached another primary: refuse lookups until the failover watch has looked (or lift that). */
+  suspend(suspended: boolean): void {
+    this.suspended = suspended;
+  }
+
+  /** True while requests are refused after a failover. */
+  gateClosed(): boolean {
+    return this.gateBelow !== null;
+  }
+
+  private async passGate(): Promise<void> {
+    const below = this.gateBelow as string;
+    const now = await this.directory.generation();
+    // Marks begin with the writer's ISO time, so a later picture sorts after.
+    if (now !== null && now > below) {
+      this.gateBelow = null;
+      this.options.onGateOpened?.();
+      return;
+    }
+    this.options.onGateRefused?.();
+    throw new FailoverGateClosed('the writer has not re-applied the state since the Redis failover');
   }
 
   getCompany(company: string): Promise<CompanyRecords | null> {
@@ -139,6 +189,21 @@ export class RedisState implements GatewayState {
     return this.usage.bufferedRecords();
   }
 
+  /** Records written but not yet known to be on a replica. */
+  heldRecords(): number {
+    return this.usage.heldRecords();
+  }
+
+  /** A failover was seen: restore and confirm the held records now. */
+  expediteConfirmation(): void {
+    this.usage.expediteConfirmation();
+  }
+
+  /** Every confirmation round now (tests). */
+  confirmNow(): Promise<void> {
+    return this.usage.confirmNow();
+  }
+
   /** Writes the records buffered while Redis was away (run when it is back). */
   flush(): Promise<void> {
     return this.usage.flush();
@@ -179,5 +244,6 @@ export class RedisState implements GatewayState {
   async close(): Promise<void> {
     await this.usage.close();
     this.redis.disconnect();
+    this.usageConnection?.disconnect();
   }
 }

@@ -3,7 +3,8 @@ import { USAGE_GROUPS, emptyTotals, sameModel, type LogQuery, type UsageQuery, t
 import type { UsageLog, UsageRecorder } from '../state.js';
 import type { RedisClient } from './connect.js';
 import { keys } from './keys.js';
-import type { ScriptRunners } from './script-runners.js';
+import { defineScripts, type ScriptRunners } from './script-runners.js';
+import { UsageConfirmer, type UsageConfirmEvents, type UsageConfirmOptions } from './usage-confirm.js';
 import { EXPORTED_MARKER_TTL_MS } from './usage-stream-source.js';
 
 const USAGE_ID_TTL_MS = 24 * 60 * 60 * 1000;
@@ -21,6 +22,12 @@ export interface RedisUsageOptions {
   readonly onDropped?: (record: UsageRecord) => void;
   /** Per-company stream bound while an exporter moves records to PostgreSQL. */
   readonly usageBacklogMax?: number;
+  /**
+   * Hold each record until this many replicas hold it (usage-confirm.ts), over
+   * `connection`, which carries nothing but usage records so that a WAIT never
+   * holds up a token lookup. Without it, a record counts once the primary took it.
+   */
+  readonly confirm?: { readonly options: UsageConfirmOptions; readonly connection: RedisClient; readonly events?: UsageConfirmEvents };
 }
 
 /** Redis refused a record: the company's stream holds as many unexported records as allowed. */
@@ -36,27 +43,58 @@ export class RedisUsageLog implements UsageRecorder, UsageLog {
   private flushTimer: NodeJS.Timeout | null = null;
   private readonly knownUsageCompanies = new Set<string>();
   private readonly droppedByCompany = new Map<string, number>();
+  private readonly writer: { readonly redis: RedisClient; readonly run: ScriptRunners };
+  private readonly confirmer: UsageConfirmer | null;
 
   constructor(
     private readonly redis: RedisClient,
-    private readonly run: ScriptRunners,
+    run: ScriptRunners,
     private readonly options: RedisUsageOptions,
-  ) {}
+  ) {
+    const confirm = options.confirm;
+    this.writer = confirm ? { redis: confirm.connection, run: defineScripts(confirm.connection) } : { redis, run };
+    this.confirmer = confirm && confirm.options.replicas > 0 ? new UsageConfirmer(confirm.options, (c, records, n, t, rewrite) => this.confirmRound(c, records, n, t, rewrite), confirm.events) : null;
+    if (this.confirmer) {
+      const moved = (): void => this.confirmer?.connectionMoved();
+      // Any reconnect, of the connection or of one Cluster node's: WAIT there no longer covers what was written before.
+      this.writer.redis.on('reconnecting', moved);
+      this.writer.redis.on('-node', moved);
+    }
+  }
+
+  /** Records written but not yet known to be on a replica (0 without confirmation). */
+  heldRecords(): number {
+    return this.confirmer?.heldRecords() ?? 0;
+  }
+
+  /** A failover was seen: restore and confirm what is held now rather than at the next round. */
+  expediteConfirmation(): void {
+    this.confirmer?.expedite();
+  }
+
+  /** Runs every confirmation round now (tests, shutdown). */
+  async confirmNow(): Promise<void> {
+    await this.confirmer?.runDue(true);
+  }
 
   async recordUsage(record: UsageRecord): Promise<void> {
     try {
       await this.writeUsage(record);
     } catch {
-      // Kept and retried: a Redis restart must not lose usage. Bounded so an outage cannot exhaust memory.
-      if (this.buffer.length >= MAX_BUFFERED_RECORDS) {
-        const dropped = this.buffer.shift() as UsageRecord;
-        this.droppedByCompany.set(dropped.company, (this.droppedByCompany.get(dropped.company) ?? 0) + 1);
-        this.options.onDropped?.(dropped);
-      }
-      this.buffer.push(record);
-      this.options.onBuffered?.(this.buffer.length);
-      this.scheduleFlush();
+      this.keepForRetry(record);
     }
+  }
+
+  private keepForRetry(record: UsageRecord): void {
+    // Kept and retried: a Redis restart must not lose usage. Bounded so an outage cannot exhaust memory.
+    if (this.buffer.length >= MAX_BUFFERED_RECORDS) {
+      const dropped = this.buffer.shift() as UsageRecord;
+      this.droppedByCompany.set(dropped.company, (this.droppedByCompany.get(dropped.company) ?? 0) + 1);
+      this.options.onDropped?.(dropped);
+    }
+    this.buffer.push(record);
+    this.options.onBuffered?.(this.buffer.length);
+    this.scheduleFlush();
   }
 
   /** Records waiting for Redis to come back. */
@@ -92,24 +130,66 @@ export class RedisUsageLog implements UsageRecorder, UsageLog {
     if (this.flushTimer) clearTimeout(this.flushTimer);
     this.flushTimer = null;
     if (this.buffer.length > 0 && this.redis.status === 'ready') await this.flush();
+    // Bounded: a shutdown waits at most this long for replicas before letting the held records go.
+    await this.confirmer?.drain(2_000);
   }
 
   private async writeUsage(record: UsageRecord): Promise<void> {
-    const c = record.company;
-    if (!this.knownUsageCompanies.has(c)) {
-      // Exporters run here but none may have seen this company yet: mark its stream now, so not even
-      // its first records can be trimmed before they are exported.
-      if ((await this.redis.exists(keys.usageExportOn())) === 1) await this.redis.set(keys.usageExported(c), '1', 'PX', EXPORTED_MARKER_TTL_MS, 'NX');
-      await this.redis.sadd(keys.usageCompanies(), c);
-      this.knownUsageCompanies.add(c);
+    await this.knowCompany(record.company);
+    const written = await this.writer.run.usage(...this.usageArgs(record));
+    if (written === -1) throw new UsageBacklogFull(`the usage stream of ${record.company} is full until the exporter catches up`);
+    this.confirmer?.hold(record);
+  }
+
+  private async knowCompany(c: string): Promise<void> {
+    if (this.knownUsageCompanies.has(c)) return;
+    // Exporters run here but none may have seen this company yet: mark its stream now, so not even
+    // its first records can be trimmed before they are exported.
+    if ((await this.redis.exists(keys.usageExportOn())) === 1) await this.redis.set(keys.usageExported(c), '1', 'PX', EXPORTED_MARKER_TTL_MS, 'NX');
+    await this.redis.sadd(keys.usageCompanies(), c);
+    this.knownUsageCompanies.add(c);
+  }
+
+  /**
+   * One confirmation round for one company, in one pipeline to its node: the held records again
+   * when asked (idempotent), then WAIT. Without a rewrite, a read of one of the company's keys
+   * routes the WAIT to the company's node (Cluster sends a keyless command anywhere).
+   */
+  private async confirmRound(company: string, records: readonly UsageRecord[], replicas: number, timeoutMs: number, rewrite: boolean): Promise<{ restored: number; acknowledged: number }> {
+    const pipeline = this.writer.redis.pipeline();
+    const script = (pipeline as unknown as Record<string, (...args: Array<string | number>) => unknown>).gwRecordUsage as (...args: Array<string | number>) => unknown;
+    const written = rewrite ? records : [];
+    for (const record of written) script.call(pipeline, ...this.usageArgs(record));
+    if (!rewrite) pipeline.exists(keys.usageStream(company));
+    pipeline.call('WAIT', replicas, timeoutMs);
+    const results = (await pipeline.exec()) ?? [];
+    const waitAt = results.length - 1;
+    let restored = 0;
+    for (const [i, [error, value]] of results.slice(0, written.length).entries()) {
+      if (error) throw error;
+      if (value === 1) restored++;
+      // Lost by the failover and refused now (the stream is at its backlog cap): the retry buffer takes it over.
+      if (value === -1) this.keepForRetry(records[i] as UsageRecord);
     }
+    const [waitError, acknowledged] = results[waitAt] ?? [new Error('WAIT had no answer'), 0];
+    if (waitError) throw waitError;
+    if (restored > 0) {
+      // The failover may have taken the company's entry in the usage companies too.
+      this.knownUsageCompanies.delete(company);
+      await this.knowCompany(company);
+    }
+    return { restored, acknowledged: Number(acknowledged) };
+  }
+
+  private usageArgs(record: UsageRecord): [number, ...Array<string | number>] {
+    const c = record.company;
     const day = record.time.slice(0, 10);
     const aggKeys = USAGE_GROUPS.map((g) => keys.aggregate(c, day, g));
     const groupValues = USAGE_GROUPS.map((g) => {
       const v = record[g];
       return typeof v === 'string' ? v : '';
     });
-    const written = await this.run.usage(
+    return [
       4 + aggKeys.length,
       keys.usageId(c, record.request_id),
       keys.usageStream(c),
@@ -128,8 +208,7 @@ export class RedisUsageLog implements UsageRecorder, UsageLog {
       Math.round((record.cost_usd ?? 0) * 1e6),
       ...groupValues,
       this.options.usageBacklogMax ?? DEFAULT_USAGE_BACKLOG_MAX,
-    );
-    if (written === -1) throw new UsageBacklogFull(`the usage stream of ${c} is full until the exporter catches up`);
+    ];
   }
 
   /**

@@ -163,7 +163,7 @@ describe('the exporter thread of gw serve', () => {
     const { thread, registry, lines } = exportThread('not a url');
     thread.start();
     await until('three failed starts', async () => (await metric(registry, 'gw_usage_export_errors_total', { stage: 'worker' })) >= 3, 30_000);
-    expect(lines.some((l) => l.msg === 'usage exporter thread failed' && /Invalid URL/.test(l.detail ?? ''))).toBe(true);
+    expect(lines.some((l) => l.msg === 'usage exporter thread failed' && /the Redis URL must start with redis:\/\//.test(l.detail ?? ''))).toBe(true);
     await thread.stop(0);
     const after = await metric(registry, 'gw_usage_export_errors_total', { stage: 'worker' });
     await new Promise((r) => setTimeout(r, 1_000));

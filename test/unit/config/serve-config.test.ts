@@ -116,7 +116,7 @@ describe('readServeConfig', () => {
     const expected = [
       /^--prefix must start with \/ and not end with \/, got "api\/"$/,
       /^--admin-token-file \/nonexistent\/gw-admin-token: /,
-      /^--redis must be a redis:\/\/ or rediss:\/\/ URL$/,
+      /^--redis: the Redis URL must start with redis:\/\/, rediss:\/\/, redis-sentinel:\/\/ or rediss-sentinel:\/\/$/,
       /^--redis needs an encryption key for provider secrets/,
       /^--max-body-mb must be a positive number, got "0"$/,
       /^--port must be a port number \(0-65535\), got "http"$/,

@@ -123,7 +123,7 @@ describe('readOperatorConfig', () => {
       GW_ENCRYPTION_KEY: 'c2hvcnQ=',
     });
     expect(problems).toEqual([
-      '--redis must be a redis:// or rediss:// URL',
+      '--redis: the Redis URL must start with redis://, rediss://, redis-sentinel:// or rediss-sentinel://',
       'the encryption key (GW_ENCRYPTION_KEY or --encryption-key-file) must be base64 of 32 bytes, e.g. `openssl rand -base64 32`',
       'no cluster to talk to: give --kubeconfig FILE (or KUBECONFIG), or run in a Pod with a service account',
       '--namespace must be a namespace name, got "Bad_NS"',

@@ -63,6 +63,42 @@ for (const [name, r] of Object.entries(scored)) {
     for (const f of r.falsePositives) console.log(`  ${f.index} ${f.shape} [${f.rules.join(' ')}]`);
   }
 }
+if (only === null || only === 'published') {
+  const { TUNING, HELD_OUT, scoreSource } = await import('./redaction-sets/published.mjs');
+  console.log('\n## Published samples of other projects, by source project (bench/redaction-sets/published)\n');
+  console.log('| source project | side | recall, widely-used services | recall, all | negatives untouched |');
+  console.log('|---|---|---|---|---|');
+  const results = [];
+  for (const name of [...TUNING, ...HELD_OUT]) {
+    const r = scoreSource(name, (b) => redactJsonBody(b));
+    results.push([name, r]);
+    const side = TUNING.includes(name) ? 'tuning' : 'held out';
+    console.log(`| ${name} | ${side} | ${ratio(r.widely)} | ${ratio(r.positives)} | ${ratio(r.negatives)} |`);
+  }
+  for (const [label, names] of [
+    ['tuning', TUNING],
+    ['held out', HELD_OUT],
+  ]) {
+    const sum = (k) =>
+      names.reduce(
+        (t, n) => {
+          const x = results.find((y) => y[0] === n)[1][k];
+          return { ok: t.ok + x.ok, n: t.n + x.n };
+        },
+        { ok: 0, n: 0 },
+      );
+    console.log(`| **all ${label}** | | ${ratio(sum('widely'))} | ${ratio(sum('positives'))} | ${ratio(sum('negatives'))} |`);
+  }
+  if (detail) {
+    for (const [name, r] of results) {
+      if (!TUNING.includes(name) && !process.argv.includes('--held-out-detail')) continue;
+      console.log(`\n${name} misses: sample rule [rules that fired]`);
+      for (const m of r.misses) console.log(`  ${m.index} ${m.rule} [${m.found.join(' ')}]`);
+      console.log(`${name} false positives: sample rule [rules]`);
+      for (const f of r.falsePositives) console.log(`  ${f.index} ${f.rule} [${f.found.join(' ')}]`);
+    }
+  }
+}
 if (only !== null && only !== 'gitleaks') process.exit(0);
 console.log('\n## Shared gitleaks samples\n');
 

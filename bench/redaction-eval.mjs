@@ -99,6 +99,26 @@ if (only === null || only === 'published') {
     }
   }
 }
+if (only === null || only === 'precision') {
+  const { scorePrecision } = await import('./redaction-sets/precision.mjs');
+  const p = scorePrecision((b) => redactJsonBody(b));
+  console.log('\n## Precision set: real content without credentials (bench/redaction-sets/precision)\n');
+  console.log('| content | MB | lines | lines changed |\n|---|---|---|---|');
+  let lines = 0;
+  let changedLines = 0;
+  for (const [kind, t] of p.byKind) {
+    if (!kind.includes('example credentials')) {
+      lines += t.lines;
+      changedLines += t.changed;
+    }
+    console.log(`| ${kind} | ${(t.bytes / 1e6).toFixed(2)} | ${t.lines} | ${t.changed} (${pct(t.changed, t.lines)}) |`);
+  }
+  console.log(`| **all secret-free content** | | ${lines} | ${changedLines} (${((100 * changedLines) / lines).toFixed(3)} %) |`);
+  console.log('\n| protected value | came through unchanged |\n|---|---|');
+  for (const [k, t] of Object.entries(p.protectedCounts)) console.log(`| ${k} | ${ratio({ ok: t.kept, n: t.n })} |`);
+  if (p.missing.length > 0) console.log(`\nmissing documents: ${p.missing.join(', ')}`);
+  if (detail) for (const c of p.changed) console.log(`  changed ${c.name}:${c.line} [${[...new Set(c.rules)].join(' ')}]`);
+}
 if (only !== null && only !== 'gitleaks') process.exit(0);
 console.log('\n## Shared gitleaks samples\n');
 

@@ -1,0 +1,5 @@
+'use strict'
+
+exports.index = function(req, res){
+  res.redirect('/users');
+};

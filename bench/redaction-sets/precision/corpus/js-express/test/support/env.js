@@ -1,0 +1,3 @@
+
+process.env.NODE_ENV = 'test';
+process.env.NO_DEPRECATION = 'body-parser,express';

@@ -11,7 +11,10 @@ take() { # repo, output folder, grep -E filter over paths
   local repo=$MIRROR/$1/repo
   git -C "$repo" ls-tree -r --name-only HEAD | grep -E "$3" | while read -r f; do
     mkdir -p "$out/$2/$(dirname "$f")"
-    git -C "$repo" show "HEAD:$f" >"$out/$2/$f"
+    # Stored as .txt (images as they are) so the project's linters and
+    # formatters leave other projects' files alone.
+    case $f in *.png) dest=$f ;; *) dest=$f.txt ;; esac
+    git -C "$repo" show "HEAD:$f" >"$out/$2/$dest"
   done
 }
 take psf+requests python-requests '^src/requests/.*\.py$'

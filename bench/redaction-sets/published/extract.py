@@ -26,12 +26,36 @@ def compile_rust(pattern):
     # except the end-of-text anchor.
     return regex.compile(pattern.replace('\\z', '\\Z'))
 
+# A rule with several groups often captures what sits around the secret
+# too: the host of a URL, a user name, an account name, a client id. Only the
+# secret parts are labelled: a group is left out when it reads as a host,
+# URL or e-mail address, or when the name just before it (same line) says it
+# is a user, login, account name, host or client/app id. A second secret
+# (the secret half of an id/secret pair) stays labelled.
+HOSTLIKE = regex.compile(r'^(?:[a-z][a-z0-9+.-]*://)?(?:machine )?[A-Za-z0-9_-]+(?:\.[A-Za-z0-9_-]+)*\.[A-Za-z]{2,}(?::[0-9]+)?(?:/\S*)?$|^[^@\s]+@[^@\s]+\.[A-Za-z]{2,}$|^localhost$|^[0-9.]+$')
+NAMED_ID = regex.compile(r'(?i)(?:user(?:name)?|login|uid|account[ _.-]?name|host(?:name)?|server|domain|endpoint|client[ _.-]?id|app[ _.-]?id|-u|--user)["\'\s]*[:=>,\s]\s*["\']?$')
+
+NOT_A_SECRET = regex.compile(r'^(?:[$%#@]|.*\$\{|.*%$)|^[A-Za-z0-9.-]+:[0-9]{2,5}$|^(?i:(?:my)?(?:user(?:name)?|pass(?:word)?|secret|pwd))$')
+
 def label(rx, text):
     spans = []
     for m in rx.finditer(text):
-        for g in range(1, (rx.groups or 0) + 1):
-            if m.group(g):
-                spans.append(m.group(g))
+        groups = [g for g in range(1, (rx.groups or 0) + 1) if m.group(g)]
+        for g in groups:
+            value = m.group(g)
+            if len(groups) > 1:
+                line_start = text.rfind('\n', 0, m.start(g)) + 1
+                before = text[max(line_start, m.start(g) - 40):m.start(g)]
+                after = text[m.end(g):m.end(g) + 1]
+                if HOSTLIKE.match(value) or NAMED_ID.search(before) or (after == ':' and any(m.start(h) == m.end(g) + 1 for h in groups)):
+                    count('labels', 'group left out (host, user, account or client id)')
+                    continue
+            # Variables and stand-ins are no credential: `$Password`,
+            # `%PASS%`, `${DB_PASS}`, `#{...}`, `myPassword`, `host:5432`.
+            if NOT_A_SECRET.search(value.strip('"\'\\ \n')):
+                count('labels', 'group left out (variable, stand-in or host:port)')
+                continue
+            spans.append(value)
     return spans
 
 stats = {}
@@ -66,8 +90,11 @@ def yaml_rules(repo, prefix, source, seen):
                         continue
                     seen.add(norm)
                     secrets = label(rx, text) if kind == 'tp' else []
-                    if kind == 'tp' and not secrets:
+                    if kind == 'tp' and not rx.search(text):
                         count(source, 'tp skipped (own pattern does not match)')
+                        continue
+                    if kind == 'tp' and not secrets:
+                        count(source, 'tp skipped (no part is a credential: variable, stand-in or host only)')
                         continue
                     count(source, kind)
                     out.append({'source': source, 'rule': r['id'], 'service': stem, 'kind': kind, 'text': text, 'secrets': secrets})

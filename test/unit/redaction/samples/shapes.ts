@@ -1,4 +1,4 @@
-import { b62, b64, base64Of, digits, hex } from '../fake.js';
+import { b62, b64, base64Of, digits, hex, lowerAlnum, uuid } from '../fake.js';
 import { tp, type SampleTable } from './types.js';
 
 const password = () => `Xk9${b62(9)}!q`;
@@ -86,5 +86,20 @@ export const shapeSamples: SampleTable = {
       tp('Please use the following password to proceed to installation:\n\n', hex(32), '\n\nThis may also be found at: /var/jenkins_home/secrets/initialAdminPassword'),
     ],
     fp: ['Jenkins-Crumb: ${CRUMB}', 'proceed to installation: see docs'],
+  },
+  'microsoft-teams-legacy-webhook-url': {
+    tp: [tp("url = '", `https://outlook.office.com/webhook/${uuid()}@${uuid()}/IncomingWebhook/${hex(32)}/${uuid()}`, "';")],
+    fp: ['https://outlook.office.com/webhook/', 'https://outlook.office.com/mail/inbox'],
+  },
+  'new-relic-admin-query-key': {
+    tp: [tp('admin_access:', `NRAA-${hex(27)}`, ''), tp('"querykey": "', `NRIQ-${b62(32)}`, '"')],
+    fp: ['NRAA-', `NRAA-${'0'.repeat(27)}`],
+  },
+  'kubernetes-bootstrap-token': {
+    tp: [
+      tp('kubeadm join 10.0.0.1:6443 --token ', `${lowerAlnum(6)}.${lowerAlnum(14)}7q`, ' --discovery-token-ca-cert-hash sha256:x'),
+      tp('BOOTSTRAP_TOKEN: "', `${lowerAlnum(6)}.${lowerAlnum(14)}3k`, '"'),
+    ],
+    fp: ['kubeadm version v1.29.0.abcdefghijklmnop', 'bootstrap: example.com.abcdefghijklmnop'],
   },
 };

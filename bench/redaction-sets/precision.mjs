@@ -10,6 +10,8 @@ import { createHash } from 'node:crypto';
 const here = dirname(fileURLToPath(import.meta.url));
 const root = resolve(here, '../..');
 const corpus = join(here, 'precision/corpus');
+// Written on this project's machine, not copied (see SOURCES.md).
+const ciLogs = join(here, 'precision/ci-logs');
 
 function walk(dir, out = []) {
   for (const e of readdirSync(dir).sort()) {
@@ -40,9 +42,9 @@ function uuidLines(n) {
 /** [{kind, name, text}] — every document of the set. */
 export function precisionDocuments() {
   const docs = [];
-  for (const p of walk(corpus)) {
-    const name = relative(corpus, p);
-    const kind = name.split('/')[0].replace(/\.txt$/, '');
+  for (const p of [...walk(corpus), ...walk(ciLogs)]) {
+    const name = relative(p.startsWith(ciLogs) ? here : corpus, p);
+    const kind = p.startsWith(ciLogs) ? 'ci logs' : name.split('/')[0].replace(/\.txt$/, '');
     if (p.endsWith('.png')) {
       // An image pasted as a data URI (markdown and HTML), the base64 on one line and wrapped at 76.
       const b64 = readFileSync(p).toString('base64');

@@ -219,7 +219,8 @@ function plausibleValue(value: string): boolean {
   if (WORDISH.test(value)) return false;
   // Code read as an assignment (`tri!(kseed.deserialize(x))`, `param[:idx].strip(c)`,
   // `token::Brace::default()`) and label keys (`kubernetes.io/hostname`).
-  if (CALL_LIKE.test(value) || LABEL_KEY.test(value)) return false;
+  if ((value.includes('(') || value.includes('::') || value.includes('].')) && CALL_LIKE.test(value)) return false;
+  if (value.includes('/') && LABEL_KEY.test(value)) return false;
   return true;
 }
 

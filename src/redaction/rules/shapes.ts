@@ -4,11 +4,43 @@
 // credential constructors in code, and the few self-hosted and cloud token
 // formats that carry a structure instead of a prefix.
 import { isCodeReference, looksLikeTemplate } from '../filters.js';
+import type { Precheck } from '../prechecks.js';
 import { Specificity, type MatchContext, type Rule } from '../rule.js';
 import { keyLikeValue, passwordLikeValue } from './generic.js';
 
 const OPEN = '(?:\\\\{0,3}["\'])?';
 const WORD = '[^\\x00-\\x20"\'`\\\\]{6,256}';
+
+const isAlnum = (c: number): boolean => (c >= 97 && c <= 122) || (c >= 65 && c <= 90) || (c >= 48 && c <= 57);
+
+// Most hits of `token`, `secret` and `password` are words in code or prose:
+// only one inside a dash option (`-vaultToken`, `-Dsonar.login`) can match,
+// so the option's dash is looked for behind the keyword first.
+const singleDashBefore: Precheck = (text, at) => {
+  if (text.charCodeAt(at) === 32) return true; // the ` -p ` keyword
+  let i = at - 1;
+  const stop = Math.max(0, at - 48);
+  while (i >= stop && (isAlnum(text.charCodeAt(i)) || text.charCodeAt(i) === 46)) i--;
+  if (i < 0 || text.charCodeAt(i) !== 45) return false;
+  if (i === 0) return true;
+  const b = text.charCodeAt(i - 1);
+  return b === 32 || b === 9 || b === 34 || b === 39 || b === 40 || b === 61 || b === 10 || b === 13;
+};
+
+// `github = '…'`: a name that starts a word, then an operator after at most
+// a few more name characters, a closing quote and spaces.
+const serviceAssignment: Precheck = (text, at) => {
+  if (at > 0 && isAlnum(text.charCodeAt(at - 1))) return false;
+  let i = at;
+  const stop = Math.min(text.length, at + 64);
+  while (i < stop) {
+    const c = text.charCodeAt(i);
+    if (isAlnum(c) || c === 95 || c === 46 || c === 45 || c === 92 || c === 34 || c === 39 || c === 32 || c === 9) i++;
+    else break;
+  }
+  const c = text.charCodeAt(i);
+  return c === 58 || c === 61;
+};
 
 function flagValue(value: string): boolean {
   if (looksLikeTemplate(value) || isCodeReference(value) || /^[~./$%]/.test(value)) return false;
@@ -166,6 +198,7 @@ export const shapeRules: readonly Rule[] = [
       `(?:(?<=(?:^|[ \\t"'(=])-(?:D[A-Za-z0-9]{1,20}\\.)?(?:[A-Za-z][A-Za-z0-9]{0,24})?)(?:password|passwd|token|secret|storagekey|accountkey|apikey|accesskey|sharedkey|sonar\\.login)(?:=|[ \\t]{1,4})|(?<=[ \\t]-u[ \\t]{1,4}[^\\x00-\\x20]{1,64}) -p[ \\t]{1,4})${OPEN}(${WORD})`,
       'i',
     ),
+    precheck: singleDashBefore,
     specificity: Specificity.generic + 2,
     accept: flagValue,
   },
@@ -178,6 +211,7 @@ export const shapeRules: readonly Rule[] = [
       `(?<![A-Za-z0-9])(?:${SERVICES.join('|')})[A-Za-z0-9_.-]{0,24}\\\\{0,3}["']?[ \\t]{0,4}(?::|=|=>|:=)[ \\t]{0,4}\\\\{0,3}(?:"(${BARE})\\\\{0,3}"|'(${BARE})\\\\{0,3}'|\`(${BARE})\\\\{0,3}\`)`,
       'i',
     ),
+    precheck: serviceAssignment,
     specificity: Specificity.generic,
     accept: acceptServiceName,
   },
@@ -213,7 +247,7 @@ export const shapeRules: readonly Rule[] = [
   {
     id: 'atlassian-data-center-pat',
     description: 'Jira, Confluence or Bitbucket Data Center personal access token: 44 base64 characters that decode to a 12-digit id, a colon and 20 random bytes.',
-    keywords: ['jira', 'confluence', 'bitbucket', 'atlassian', 'bearer'],
+    keywords: ['jira', 'confluence', 'bitbucket', 'atlassian'],
     pattern: /(?<![A-Za-z0-9+/])([MNO][A-Za-z0-9+/]{43})(?![A-Za-z0-9+/=])/,
     window: { before: 200, after: 200 },
     specificity: Specificity.structured,

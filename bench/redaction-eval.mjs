@@ -63,6 +63,62 @@ for (const [name, r] of Object.entries(scored)) {
     for (const f of r.falsePositives) console.log(`  ${f.index} ${f.shape} [${f.rules.join(' ')}]`);
   }
 }
+if (only === null || only === 'published') {
+  const { TUNING, HELD_OUT, scoreSource } = await import('./redaction-sets/published.mjs');
+  console.log('\n## Published samples of other projects, by source project (bench/redaction-sets/published)\n');
+  console.log('| source project | side | recall, widely-used services | recall, all | negatives untouched |');
+  console.log('|---|---|---|---|---|');
+  const results = [];
+  for (const name of [...TUNING, ...HELD_OUT]) {
+    const r = scoreSource(name, (b) => redactJsonBody(b));
+    results.push([name, r]);
+    const side = TUNING.includes(name) ? 'tuning' : 'held out';
+    console.log(`| ${name} | ${side} | ${ratio(r.widely)} | ${ratio(r.positives)} | ${ratio(r.negatives)} |`);
+  }
+  for (const [label, names] of [
+    ['tuning', TUNING],
+    ['held out', HELD_OUT],
+  ]) {
+    const sum = (k) =>
+      names.reduce(
+        (t, n) => {
+          const x = results.find((y) => y[0] === n)[1][k];
+          return { ok: t.ok + x.ok, n: t.n + x.n };
+        },
+        { ok: 0, n: 0 },
+      );
+    console.log(`| **all ${label}** | | ${ratio(sum('widely'))} | ${ratio(sum('positives'))} | ${ratio(sum('negatives'))} |`);
+  }
+  if (detail) {
+    for (const [name, r] of results) {
+      if (!TUNING.includes(name) && !process.argv.includes('--held-out-detail')) continue;
+      console.log(`\n${name} misses: sample rule [rules that fired]`);
+      for (const m of r.misses) console.log(`  ${m.index} ${m.rule} [${m.found.join(' ')}]`);
+      console.log(`${name} false positives: sample rule [rules]`);
+      for (const f of r.falsePositives) console.log(`  ${f.index} ${f.rule} [${f.found.join(' ')}]`);
+    }
+  }
+}
+if (only === null || only === 'precision') {
+  const { scorePrecision } = await import('./redaction-sets/precision.mjs');
+  const p = scorePrecision((b) => redactJsonBody(b));
+  console.log('\n## Precision set: real content without credentials (bench/redaction-sets/precision)\n');
+  console.log('| content | MB | lines | lines changed |\n|---|---|---|---|');
+  let lines = 0;
+  let changedLines = 0;
+  for (const [kind, t] of p.byKind) {
+    if (!kind.includes('example credentials')) {
+      lines += t.lines;
+      changedLines += t.changed;
+    }
+    console.log(`| ${kind} | ${(t.bytes / 1e6).toFixed(2)} | ${t.lines} | ${t.changed} (${pct(t.changed, t.lines)}) |`);
+  }
+  console.log(`| **all secret-free content** | | ${lines} | ${changedLines} (${((100 * changedLines) / lines).toFixed(3)} %) |`);
+  console.log('\n| protected value | came through unchanged |\n|---|---|');
+  for (const [k, t] of Object.entries(p.protectedCounts)) console.log(`| ${k} | ${ratio({ ok: t.kept, n: t.n })} |`);
+  if (p.missing.length > 0) console.log(`\nmissing documents: ${p.missing.join(', ')}`);
+  if (detail) for (const c of p.changed) console.log(`  changed ${c.name}:${c.line} [${[...new Set(c.rules)].join(' ')}]`);
+}
 if (only !== null && only !== 'gitleaks') process.exit(0);
 console.log('\n## Shared gitleaks samples\n');
 

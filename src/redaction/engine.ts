@@ -1,6 +1,7 @@
 import { shannonEntropy } from './entropy.js';
 import { notPlaceholder } from './filters.js';
 import { KeywordIndex } from './keyword-index.js';
+import { findPairHalves } from './pairs.js';
 import type { Budget } from './budget.js';
 import type { Precheck } from './prechecks.js';
 import type { MatchContext, Rule } from './rule.js';
@@ -223,6 +224,7 @@ export class Scanner {
     if (c.entropy > 0 && shannonEntropy(secret) < c.entropy) return;
     if (!c.accept(secret, { text, matchStart: m.index, secretStart: start, secretEnd: end })) return;
     out.push({ start: start + offset, end: end + offset, rule: r });
+    this.work += findPairHalves(text, start, end, offset, r, out);
   }
 }
 

@@ -10,6 +10,67 @@ const AWS_KEY = 'AKIA' + 'QYLPMN5HZ2W7XK4D';
 const GH_TOKEN = 'ghp_' + 'x7Kq2Lm9Rt4Vw8Yz1Bc3Df5Gh6Jk0Np2Qs4U';
 const CALLER_TOKEN = generateToken();
 
+// One credential in each shape the rules find by context rather than by a
+// vendor prefix, built from a seeded alphabet walk (no literal in the source).
+function fake(n: number, alphabet: string, seed: number): string {
+  let out = '';
+  let x = seed;
+  for (let i = 0; i < n; i++) {
+    x = (x * 1103515245 + 12345) % 2147483648;
+    out += alphabet[(x >>> 16) % alphabet.length];
+  }
+  return out;
+}
+const B62 = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789';
+const HEX = '0123456789abcdef';
+const SHAPES = {
+  jenkinsSecret: `${fake(60, B62, 1)}==`,
+  jenkinsApiToken: fake(44, B62, 2),
+  storageKeyFlag: `${fake(86, B62, 3)}==`,
+  tokenFlag: `t0k${fake(37, B62, 4)}`,
+  logLine: fake(40, B62, 5),
+  pairId: fake(20, B62, 6),
+  pairSecret: fake(40, HEX, 7),
+  awsSecond: fake(40, HEX, 8),
+  psexecPassword: `Xk9${fake(9, B62, 9)}!q`,
+  azureIdentifiable: `${fake(52, B62, 10)}JQQJ99${fake(18, B62, 11)}AZDO${fake(4, B62, 12)}`,
+  jiraPat: Buffer.from(`${fake(12, '0123456789', 13)}:${fake(20, B62, 14)}`).toString('base64'),
+  vaultToken: `hvs.${fake(92, B62, 15)}`,
+};
+
+function shapesBody(): string {
+  const s = SHAPES;
+  return JSON.stringify({
+    model: 'claude-haiku-4-5',
+    max_tokens: 20,
+    system: `Config under review:\n<org.jenkinsci.plugins.plaincredentials.impl.StringCredentialsImpl>\n  <id>deploy</id>\n  <secret>{${s.jenkinsSecret}}</secret>\n</org.jenkinsci.plugins.plaincredentials.impl.StringCredentialsImpl>\n<jenkins.security.ApiTokenProperty><apiToken>{${s.jenkinsApiToken}}</apiToken></jenkins.security.ApiTokenProperty>`,
+    messages: [
+      { role: 'user', content: `Why does this fail?\nAzCopy /Dest:https://acct.blob.core.windows.net/c -storagekey ${s.storageKeyFlag} /S\ncli deploy --token=${s.tokenFlag} --env prod` },
+      {
+        role: 'assistant',
+        content: [
+          {
+            type: 'tool_use',
+            id: 'toolu_1',
+            name: 'write_file',
+            input: { path: 'settings.py', content: `github = '${s.pairId}', '${s.pairSecret}'\nexport AWS_API_KEY='${AWS_KEY}''${s.awsSecond}'` },
+          },
+        ],
+      },
+      {
+        role: 'user',
+        content: [
+          {
+            type: 'tool_result',
+            tool_use_id: 'toolu_1',
+            content: `2024-03-11T09:14:22Z DEBUG Using Key=${s.logLine}\npsexec \\\\10.0.0.5 -u Administrator -p ${s.psexecPassword} cmd\nAZURE_DEVOPS_EXT_PAT=${s.azureIdentifiable}\ncurl -H "Authorization: Bearer ${s.jiraPat}" https://jira.example.com/rest/api/2/myself\nVAULT_TOKEN=${s.vaultToken}`,
+          },
+        ],
+      },
+    ],
+  });
+}
+
 function requestBody(): string {
   return JSON.stringify({
     model: 'claude-haiku-4-5',
@@ -95,6 +156,21 @@ describe.each(DATA_PLANES)('secret scanning through $name', (plane) => {
     expect(sentBig).toBeDefined();
     expect(sentBig).not.toContain(GH_TOKEN);
     expect(sentBig!.endsWith('GITHUB_TOKEN=[REDACTED: github-pat]"}]}')).toBe(true);
+  });
+
+  it('removes credentials found by their shape: XML elements, flags, log lines, one-line pairs, self-hosted and cloud formats', async () => {
+    const before = vendor.messageRequests().length;
+    const res = await fetch(`${on.url}/v1/messages`, { method: 'POST', headers: { authorization: `Bearer ${onToken}`, 'content-type': 'application/json' }, body: shapesBody() });
+    expect(res.status).toBe(200);
+    const sent = vendor.messageRequests()[before]?.body.toString('utf8') ?? '';
+    for (const [shape, secret] of Object.entries(SHAPES)) expect(sent, shape).not.toContain(secret);
+    expect(sent).not.toContain(AWS_KEY);
+    const parsed = JSON.parse(sent) as { system: string; messages: Array<{ content: unknown }> };
+    // Only the values changed: the text around them is as sent.
+    expect(parsed.system).toContain('<secret>{[REDACTED: xml-secret-element]}</secret>');
+    expect(parsed.messages[0]?.content).toContain('-storagekey [REDACTED: ');
+    expect(JSON.stringify(parsed.messages[1]?.content)).toContain("github = '[REDACTED: service-named-credential]', '[REDACTED: service-named-credential]'");
+    expect(JSON.stringify(parsed.messages[2]?.content)).toContain('-u Administrator -p [REDACTED: single-dash-secret-flag] cmd');
   });
 
   it('[S2.3-c] forwards the body untouched when the setting is off', async () => {

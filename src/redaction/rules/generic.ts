@@ -204,6 +204,8 @@ const PATH_LIKE =
 const EMAIL_LIKE = /^[^@]+@[^@]+\.[A-Za-z]{2,}$/;
 const WORDISH = /^[A-Za-z_.-]+$/;
 const SYMBOL = /[+/=!@#$%^*~?|:]/;
+const CALL_LIKE = /[A-Za-z_][A-Za-z0-9_]{1,40}!?\([^)]{0,200}(?:\)|$)|::(?:[A-Za-z_<]|$)|\[:?[A-Za-z_][A-Za-z0-9_]{0,40}\]\./;
+const LABEL_KEY = /^[a-z0-9-]{1,63}(?:\.[a-z0-9-]{1,63}){1,8}\/[a-z0-9_.-]{1,63}$/;
 
 /** What every generic candidate must pass, whatever its name says. */
 function plausibleValue(value: string): boolean {
@@ -215,6 +217,10 @@ function plausibleValue(value: string): boolean {
   if (isCodeReference(value) || URL_LIKE.test(value) || PATH_LIKE.test(value) || EMAIL_LIKE.test(value)) return false;
   // Letters with - _ . only: a word, identifier or constant name, not a key.
   if (WORDISH.test(value)) return false;
+  // Code read as an assignment (`tri!(kseed.deserialize(x))`, `param[:idx].strip(c)`,
+  // `token::Brace::default()`) and label keys (`kubernetes.io/hostname`).
+  if ((value.includes('(') || value.includes('::') || value.includes('].')) && CALL_LIKE.test(value)) return false;
+  if (value.includes('/') && LABEL_KEY.test(value)) return false;
   return true;
 }
 

@@ -14,6 +14,7 @@ import { observabilityRules } from './observability.js';
 import { packageRegistryRules } from './package-registries.js';
 import { paymentRules } from './payments.js';
 import { serviceRules } from './services.js';
+import { shapeRules } from './shapes.js';
 import { productivityRules } from './productivity.js';
 import { sourceHostingRules } from './source-hosting.js';
 
@@ -35,5 +36,6 @@ export const ALL_RULES: readonly Rule[] = Object.freeze([
   ...kubernetesRules,
   ...serviceRules,
   ...commandLineRules,
+  ...shapeRules,
   ...genericRules,
 ]);

@@ -13,6 +13,7 @@ import { paymentSamples } from './payments.js';
 import { productivitySamples } from './productivity.js';
 import { serviceSamples } from './services.js';
 import { commandLineSamples } from './command-line.js';
+import { shapeSamples } from './shapes.js';
 import { sourceHostingSamples } from './source-hosting.js';
 import type { SampleTable } from './types.js';
 
@@ -33,4 +34,5 @@ export const SAMPLE_FAMILIES: Readonly<Record<string, SampleTable>> = {
   generic: genericSamples,
   'services (table)': serviceSamples,
   'command lines and logs': commandLineSamples,
+  'shapes (XML, flags, service names, structured tokens)': shapeSamples,
 };

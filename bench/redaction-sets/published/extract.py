@@ -1,0 +1,156 @@
+#!/usr/bin/env python3
+# Builds the labelled sample files of this folder from snapshots of other
+# projects' published test data (see SOURCES.md). Run by hand when a source
+# is refreshed; the gateway's tests and benches read only the .jsonl output.
+#
+#   python3 extract.py <noseyparker repo> <kingfisher repo> <detect-secrets repo>
+#
+# Each argument is a git directory (a bare clone works); files are read at
+# HEAD with `git show`. Output lines:
+#   {"source", "rule", "service", "kind": "tp"|"fp", "text", "secrets": [...]}
+# `secrets` are the exact substrings the source labels as the credential
+# (the capture groups of the source rule's own pattern applied to its own
+# example); empty for detect-secrets, whose tests label a whole line only.
+import ast, json, subprocess, sys
+import regex
+import yaml
+
+def git(repo, *args):
+    return subprocess.run(['git', '-C', repo, *args], check=True, capture_output=True, text=True).stdout
+
+def files(repo, prefix):
+    return [f for f in git(repo, 'ls-tree', '-r', '--name-only', 'HEAD', prefix).split('\n') if f.endswith('.yml') or f.endswith('.yaml')]
+
+def compile_rust(pattern):
+    # Rust regex and the `regex` module agree on the syntax these patterns use,
+    # except the end-of-text anchor.
+    return regex.compile(pattern.replace('\\z', '\\Z'))
+
+# A rule with several groups often captures what sits around the secret
+# too: the host of a URL, a user name, an account name, a client id. Only the
+# secret parts are labelled: a group is left out when it reads as a host,
+# URL or e-mail address, or when the name just before it (same line) says it
+# is a user, login, account name, host or client/app id. A second secret
+# (the secret half of an id/secret pair) stays labelled.
+HOSTLIKE = regex.compile(r'^(?:[a-z][a-z0-9+.-]*://)?(?:machine )?[A-Za-z0-9_-]+(?:\.[A-Za-z0-9_-]+)*\.[A-Za-z]{2,}(?::[0-9]+)?(?:/\S*)?$|^[^@\s]+@[^@\s]+\.[A-Za-z]{2,}$|^localhost$|^[0-9.]+$')
+NAMED_ID = regex.compile(r'(?i)(?:user(?:name)?|login|uid|account[ _.-]?name|host(?:name)?|server|domain|endpoint|client[ _.-]?id|app[ _.-]?id|-u|--user)["\'\s]*[:=>,\s]\s*["\']?$')
+
+NOT_A_SECRET = regex.compile(r'^(?:[$%#@]|.*\$\{|.*%$)|^[A-Za-z0-9.-]+:[0-9]{2,5}$|^(?i:(?:my)?(?:user(?:name)?|pass(?:word)?|secret|pwd))$')
+
+def label(rx, text):
+    spans = []
+    for m in rx.finditer(text):
+        groups = [g for g in range(1, (rx.groups or 0) + 1) if m.group(g)]
+        for g in groups:
+            value = m.group(g)
+            if len(groups) > 1:
+                line_start = text.rfind('\n', 0, m.start(g)) + 1
+                before = text[max(line_start, m.start(g) - 40):m.start(g)]
+                after = text[m.end(g):m.end(g) + 1]
+                if HOSTLIKE.match(value) or NAMED_ID.search(before) or (after == ':' and any(m.start(h) == m.end(g) + 1 for h in groups)):
+                    count('labels', 'group left out (host, user, account or client id)')
+                    continue
+            # Variables and stand-ins are no credential: `$Password`,
+            # `%PASS%`, `${DB_PASS}`, `#{...}`, `myPassword`, `host:5432`.
+            if NOT_A_SECRET.search(value.strip('"\'\\ \n')):
+                count('labels', 'group left out (variable, stand-in or host:port)')
+                continue
+            spans.append(value)
+    return spans
+
+stats = {}
+def count(source, key):
+    stats.setdefault(source, {}).setdefault(key, 0)
+    stats[source][key] += 1
+
+def yaml_rules(repo, prefix, source, seen):
+    out = []
+    for f in files(repo, prefix):
+        doc = yaml.safe_load(git(repo, 'show', f'HEAD:{f}')) or {}
+        for r in doc.get('rules', []) or []:
+            cats = set(r.get('categories') or [])
+            # Identifiers (account names, client ids) and password hashes are
+            # not what the gateway removes; neither are rules a source hides.
+            if r.get('visible') is False or 'hashed' in cats or ('identifier' in cats and 'secret' not in cats):
+                count(source, 'rules skipped (identifier, hash or hidden)')
+                continue
+            try:
+                rx = compile_rust(r['pattern'])
+            except Exception:
+                count(source, 'rules skipped (pattern not readable here)')
+                continue
+            stem = r['id'].split('.')[1]
+            for kind, key in (('tp', 'examples'), ('fp', 'negative_examples')):
+                for text in r.get(key) or []:
+                    if not isinstance(text, str):
+                        continue
+                    norm = ' '.join(text.split())
+                    if norm in seen:
+                        count(source, f'{kind} skipped (same text in an earlier source)')
+                        continue
+                    seen.add(norm)
+                    secrets = label(rx, text) if kind == 'tp' else []
+                    if kind == 'tp' and not rx.search(text):
+                        count(source, 'tp skipped (own pattern does not match)')
+                        continue
+                    if kind == 'tp' and not secrets:
+                        count(source, 'tp skipped (no part is a credential: variable, stand-in or host only)')
+                        continue
+                    count(source, kind)
+                    out.append({'source': source, 'rule': r['id'], 'service': stem, 'kind': kind, 'text': text, 'secrets': secrets})
+    return out
+
+def literal(node):
+    try:
+        return ast.literal_eval(node)
+    except Exception:
+        return None
+
+# detect-secrets plugins whose findings the gateway does not treat as secrets.
+DS_SKIP = {'ip_public_test.py', 'base_test.py', 'high_entropy_strings_test.py'}
+
+def detect_secrets(repo):
+    out = []
+    for f in git(repo, 'ls-tree', '-r', '--name-only', 'HEAD', 'tests/plugins').split('\n'):
+        name = f.rsplit('/', 1)[-1]
+        if not f.endswith('_test.py') or name in DS_SKIP:
+            continue
+        tree = ast.parse(git(repo, 'show', f'HEAD:{f}'))
+        for node in ast.walk(tree):
+            if not (isinstance(node, ast.Call) and getattr(node.func, 'attr', '') == 'parametrize' and len(node.args) >= 2):
+                continue
+            names = literal(node.args[0])
+            rows = node.args[1]
+            if not isinstance(names, str) or not isinstance(rows, (ast.List, ast.Tuple)):
+                continue
+            names = [n.strip() for n in names.split(',')]
+            if len(names) < 2:
+                continue
+            for row in rows.elts:
+                v = literal(row)
+                if not isinstance(v, tuple) or len(v) != len(names):
+                    count('detect-secrets', 'rows skipped (not literal)')
+                    continue
+                text = v[0]
+                flag = next((x for x in v[1:] if isinstance(x, bool)), None)
+                if not isinstance(text, str) or flag is None:
+                    count('detect-secrets', 'rows skipped (no text or no flag)')
+                    continue
+                kind = 'tp' if flag else 'fp'
+                count('detect-secrets', kind)
+                out.append({'source': 'detect-secrets', 'rule': name[:-len('_test.py')], 'service': name[:-len('_test.py')], 'kind': kind, 'text': text, 'secrets': []})
+    return out
+
+if __name__ == '__main__':
+    np_repo, kf_repo, ds_repo = sys.argv[1:4]
+    seen = set()
+    sets = {
+        'noseyparker': yaml_rules(np_repo, 'crates/noseyparker/data/default/builtin/rules', 'noseyparker', seen),
+        'kingfisher': yaml_rules(kf_repo, 'data/rules', 'kingfisher', seen),
+        'detect-secrets': detect_secrets(ds_repo),
+    }
+    for name, rows in sets.items():
+        with open(f'{name}.jsonl', 'w') as fh:
+            for row in rows:
+                fh.write(json.dumps(row, ensure_ascii=False) + '\n')
+    json.dump(stats, sys.stderr, indent=1)

@@ -4,6 +4,11 @@ import type { AddressInfo } from 'node:net';
 import type { Server } from 'node:http';
 import { anyOf, globalTokenAccess, readScopedTokens, scopedTokenAccess, type AdminAccess } from '../admin/admin-access.js';
 import { createAdminServer } from '../admin/admin-server.js';
+import { ConsoleServer } from '../admin/console/console-server.js';
+import { ResourceFile } from '../admin/console/resource-file.js';
+import { MemorySessionStore, RedisSessionStore, type SessionStore } from '../admin/console/sessions.js';
+import { packageRoot } from '../config/package-root.js';
+import { join } from 'node:path';
 import { ConfigError } from '../config/load-resources.js';
 import { UsageMetrics } from '../observability/usage-metrics.js';
 import { SOLE_EXPORTER } from '../usage/export/ports.js';
@@ -192,7 +197,8 @@ export async function startRuntime(config: ServeConfig, deps: RuntimeDeps): Prom
     tracer: telemetry.tracer,
   });
   let ready = false;
-  const admin = createAdminServer({ state, usage, registry: metrics.registry, access, ready: () => ready, log: logger });
+  const ownerConsole = access === null ? null : consoleFor(config, { access, state, usage, redis: opened.redis, reload: apply, logger });
+  const admin = createAdminServer({ state, usage, registry: metrics.registry, access, ready: () => ready, log: logger, console: ownerConsole });
   await listen(admin, config.adminPort, config.adminHost);
   return {
     state,
@@ -216,6 +222,27 @@ export async function startRuntime(config: ServeConfig, deps: RuntimeDeps): Prom
       await telemetry.shutdown();
     },
   };
+}
+
+/**
+ * The owner console beside the admin API, with the same access. Sessions are
+ * kept in Redis when there is one (every replica knows them), sealed with the
+ * encryption key; writes go to the -f file through the same reload as SIGHUP.
+ */
+function consoleFor(
+  config: ServeConfig,
+  deps: { access: AdminAccess; state: GatewayState; usage: StateUsageReader | DurableUsage['store']; redis: RedisClient | null; reload: () => Promise<void>; logger: Logger },
+): ConsoleServer {
+  const sessions: SessionStore = deps.redis !== null && config.encryptionKey !== null ? new RedisSessionStore(deps.redis, new SecretBox(config.encryptionKey)) : new MemorySessionStore();
+  return new ConsoleServer({
+    access: deps.access,
+    state: deps.state,
+    usage: deps.usage,
+    sessions,
+    assets: join(packageRoot(), 'dist', 'console'),
+    file: config.file === null ? null : new ResourceFile(config.file, deps.reload),
+    log: deps.logger,
+  });
 }
 
 function timedRedactor(pool: RedactionPool, metrics: GatewayMetrics): RedactorPort {

@@ -267,7 +267,7 @@ export class ConsoleServer {
     // A 403 for "all companies" still proves the token is known: a scoped token or a namespaced RBAC grant.
     const decision = await this.options.access.decide(`Bearer ${token}`, 'usage', null);
     if (!decision.ok && decision.status === 401) throw new Refusal(401, M.tokenNotAccepted);
-    const who = decision.ok ? decision.who : (/^(.+?) may not /.exec(decision.message)?.[1]?.replace(/^admin token "(.+)"$/, '$1') ?? 'signed-in person');
+    const who = decision.who ?? 'signed-in person';
     const id = newSessionId();
     const now = this.now();
     const session: ConsoleSession = { who, bearer: token, created: now, seen: now };

@@ -309,23 +309,31 @@ function chart(rows: readonly ReportRow[]): SVGSVGElement {
   const max = Math.max(...entries.map(([, v]) => v), 0.000001);
   const ns = 'http://www.w3.org/2000/svg';
   const svg = document.createElementNS(ns, 'svg');
+  // A fixed drawing width, scaled as a whole: bars and labels keep their shape however many periods there are.
+  const width = 600;
+  const slot = width / Math.max(entries.length, 1);
+  const bar = Math.min(slot * 0.7, 48);
   svg.setAttribute('class', 'chart');
-  svg.setAttribute('viewBox', `0 0 ${Math.max(entries.length, 1) * 40} 180`);
-  svg.setAttribute('preserveAspectRatio', 'none');
+  svg.setAttribute('viewBox', `0 0 ${width} 180`);
   svg.setAttribute('role', 'img');
   svg.setAttribute('aria-label', `Cost per period: ${entries.map(([p, v]) => `${p} ${money(v)}`).join(', ')}`);
+  const labelEvery = Math.ceil(entries.length / 12);
   entries.forEach(([period, value], i) => {
-    const height = (value / max) * 150;
+    const height = Math.max((value / max) * 140, value > 0 ? 1 : 0);
+    const x = i * slot + (slot - bar) / 2;
     const rect = document.createElementNS(ns, 'rect');
-    rect.setAttribute('x', String(i * 40 + 6));
-    rect.setAttribute('y', String(160 - height));
-    rect.setAttribute('width', '28');
+    rect.setAttribute('x', String(x));
+    rect.setAttribute('y', String(155 - height));
+    rect.setAttribute('width', String(bar));
     rect.setAttribute('height', String(height));
+    svg.append(rect);
+    if (i % labelEvery !== 0) return;
     const text = document.createElementNS(ns, 'text');
-    text.setAttribute('x', String(i * 40 + 4));
-    text.setAttribute('y', '174');
-    text.textContent = period.slice(5);
-    svg.append(rect, text);
+    text.setAttribute('x', String(i * slot + slot / 2));
+    text.setAttribute('y', '172');
+    text.setAttribute('text-anchor', 'middle');
+    text.textContent = period;
+    svg.append(text);
   });
   return svg;
 }

@@ -1,11 +1,12 @@
 import { randomBytes } from 'node:crypto';
 import { Redis } from 'ioredis';
-import { readFileSync, writeFileSync } from 'node:fs';
+import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { gzipSync } from 'node:zlib';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { hashToken } from '../../../../src/auth/token.js';
 import { writeGatewayConfig, type TestConfig } from '../../../support/gateway-config.js';
-import { ADMIN_TOKEN, adminGet, startGateway, waitForLogs, type GatewayProcess } from '../../../support/gateway-process.js';
+import { ADMIN_TOKEN, adminGet, ROOT, startGateway, waitForLogs, type GatewayProcess } from '../../../support/gateway-process.js';
 import { startMockProvider, type MockProvider } from '../../../support/mock-provider.js';
 import { startRedis, type TestRedis } from '../../../support/redis-server.js';
 
@@ -105,6 +106,14 @@ describe('owner console on gw serve (memory state)', () => {
     expect((await fetch(`${gateway.adminUrl}/console/app.js`)).headers.get('content-type')).toMatch(/javascript/);
     expect((await fetch(`${gateway.adminUrl}/console/..%2f..%2fpackage.json`)).status).toBe(404);
     expect((await fetch(`${gateway.adminUrl}/console/app.js.map`)).status).toBe(404);
+  });
+
+  it('ships at most 150 KB of JavaScript and CSS, gzipped', () => {
+    const dir = join(ROOT, 'dist', 'console');
+    const shipped = readdirSync(dir).filter((f) => f.endsWith('.js') || f.endsWith('.css'));
+    expect(shipped).toContain('app.js');
+    const total = shipped.reduce((sum, f) => sum + gzipSync(readFileSync(join(dir, f)), { level: 9 }).length, 0);
+    expect(total).toBeLessThanOrEqual(150 * 1024);
   });
 
   it('answers every API route with 401 without a session, and refuses an unknown or missing token', async () => {

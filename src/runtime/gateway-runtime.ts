@@ -121,18 +121,20 @@ function droppedLogger(logger: Logger, metrics: UsageMetrics): (company: string,
 }
 
 /** Who may read the Usage and Logs API: break-glass token, scoped tokens, Kubernetes RBAC. Null: nobody. */
-async function adminAccessFor(config: ServeConfig): Promise<AdminAccess | null> {
+async function adminAccessFor(config: ServeConfig): Promise<{ access: AdminAccess | null; fileWriters: AdminAccess | null }> {
   const problems: string[] = [];
   const accesses: AdminAccess[] = [];
   if (config.adminToken !== null) accesses.push(globalTokenAccess(config.adminToken));
   if (config.adminAccess.scopedTokensFile !== null) accesses.push(scopedTokenAccess(readScopedTokens(config.adminAccess.scopedTokensFile, problems)));
   if (problems.length > 0) throw new ConfigError(problems);
+  // Only admin tokens change the -f file from the console: a Kubernetes grant to read usage is not a grant to write.
+  const fileWriters = accesses.length === 0 ? null : anyOf([...accesses]);
   if (config.adminAccess.kubernetes) {
     // The Kubernetes client is heavy: loaded only when asked for.
     const { kubernetesAccess, loadAccessKubeConfig } = await import('../admin/kube-access.js');
     accesses.push(kubernetesAccess(loadAccessKubeConfig(config.adminAccess.kubeconfig)));
   }
-  return accesses.length === 0 ? null : anyOf(accesses);
+  return { access: accesses.length === 0 ? null : anyOf(accesses), fileWriters };
 }
 
 /**
@@ -181,7 +183,7 @@ export async function startRuntime(config: ServeConfig, deps: RuntimeDeps): Prom
   if (file === null) logger.info('no -f file: serving what the operator writes to Redis');
   const health = new CredentialHealthMonitor(state, httpKeyCheck(), credentialHealthEvents(logger, metrics), config.healthChecks);
   const telemetry = await startTelemetry(config.otel, logger);
-  const access = await adminAccessFor(config);
+  const { access, fileWriters } = await adminAccessFor(config);
   const durable = deps.state && !(deps.state instanceof MemoryState) ? null : await durableUsageFor(config, state, opened.redis, usageMetrics, logger);
   const usage = durable?.store ?? new StateUsageReader(state);
   const pool = deps.redactor === undefined ? new RedactionPool({ workers: config.redactionWorkers }) : null;
@@ -197,7 +199,7 @@ export async function startRuntime(config: ServeConfig, deps: RuntimeDeps): Prom
     tracer: telemetry.tracer,
   });
   let ready = false;
-  const ownerConsole = access === null ? null : consoleFor(config, { access, state, usage, redis: opened.redis, reload: apply, logger });
+  const ownerConsole = access === null ? null : consoleFor(config, { access, fileWriters, state, usage, redis: opened.redis, reload: apply, logger });
   const admin = createAdminServer({ state, usage, registry: metrics.registry, access, ready: () => ready, log: logger, console: ownerConsole });
   await listen(admin, config.adminPort, config.adminHost);
   return {
@@ -231,7 +233,15 @@ export async function startRuntime(config: ServeConfig, deps: RuntimeDeps): Prom
  */
 function consoleFor(
   config: ServeConfig,
-  deps: { access: AdminAccess; state: GatewayState; usage: StateUsageReader | DurableUsage['store']; redis: RedisClient | null; reload: () => Promise<void>; logger: Logger },
+  deps: {
+    access: AdminAccess;
+    fileWriters: AdminAccess | null;
+    state: GatewayState;
+    usage: StateUsageReader | DurableUsage['store'];
+    redis: RedisClient | null;
+    reload: () => Promise<void>;
+    logger: Logger;
+  },
 ): ConsoleServer {
   const sessions: SessionStore = deps.redis !== null && config.encryptionKey !== null ? new RedisSessionStore(deps.redis, new SecretBox(config.encryptionKey)) : new MemorySessionStore();
   return new ConsoleServer({
@@ -240,7 +250,7 @@ function consoleFor(
     usage: deps.usage,
     sessions,
     assets: join(packageRoot(), 'dist', 'console'),
-    file: config.file === null ? null : new ResourceFile(config.file, deps.reload),
+    file: config.file === null || deps.fileWriters === null ? null : { file: new ResourceFile(config.file, deps.reload), writers: deps.fileWriters },
     log: deps.logger,
   });
 }

@@ -51,8 +51,12 @@ export interface ConsoleOptions {
   readonly sessions: SessionStore;
   /** Where the built assets are (dist/console). */
   readonly assets: string;
-  /** The `gw serve -f` file; null in a cluster, where the console does not write. */
-  readonly file: ResourceFile | null;
+  /**
+   * The `gw serve -f` file and who may change it from the console (the admin
+   * tokens, never a Kubernetes read grant); null in a cluster, where the
+   * console does not write.
+   */
+  readonly file: { readonly file: ResourceFile; readonly writers: AdminAccess } | null;
   readonly limits?: SessionLimits;
   readonly now?: () => number;
   readonly log: { info(fields: object, message: string): void; error(fields: object, message: string): void };
@@ -228,12 +232,16 @@ export class ConsoleServer {
       return json(res, 200, { signedOut: true }, { 'set-cookie': cookie(req, '', 0) });
     }
     if (route === 'GET /me') {
-      return json(res, 200, { who: session.who, companies: await this.companiesOf(session), writes: this.options.file !== null });
+      return json(res, 200, { who: session.who, companies: await this.companiesOf(session), writes: await this.mayWrite(session) });
     }
     const company = write ? stringField(await readJsonOnce(req), 'company') : url.searchParams.get('company');
     if (company === null || company === '') throw new Refusal(400, M.noCompany);
     const resource = route === 'GET /logs' ? 'logs' : 'usage';
     await this.authorize(id, session, company, resource);
+    if (write) {
+      if (this.options.file === null) throw new Refusal(501, M.noFile);
+      if (!(await this.options.file.writers.decide(`Bearer ${session.bearer}`, 'usage', company)).ok) throw new Refusal(403, M.mayNotChange(company));
+    }
     switch (route) {
       case 'GET /usage':
         return this.usage(res, url, company);
@@ -331,7 +339,14 @@ export class ConsoleServer {
 
   private file(): ResourceFile {
     if (this.options.file === null) throw new Refusal(501, M.noFile);
-    return this.options.file;
+    return this.options.file.file;
+  }
+
+  /** Whether this person's credential is one that changes the file (the page shows write controls only then). */
+  private async mayWrite(session: ConsoleSession): Promise<boolean> {
+    if (this.options.file === null) return false;
+    const decision = await this.options.file.writers.decide(`Bearer ${session.bearer}`, 'usage', null);
+    return decision.ok || decision.status === 403;
   }
 
   private async tokens(res: ServerResponse, company: string): Promise<void> {
@@ -341,7 +356,7 @@ export class ConsoleServer {
     if (this.options.file === null) {
       return json(res, 200, { version: null, tokens: (records?.tokens ?? []).map((t) => ({ name: t.name, address: t.address, created: null, state: 'live' })) });
     }
-    const snapshot = await this.options.file.read();
+    const snapshot = await this.options.file.file.read();
     const tokens = ResourceFile.documents(snapshot.text)
       .map((d) => d as { kind?: string; metadata?: { name?: string; namespace?: string; annotations?: Record<string, string> }; spec?: { revoked?: boolean; displayName?: string } })
       .filter((d) => d?.kind === 'GatewayToken' && (d.metadata?.namespace ?? 'default') === company)

@@ -114,6 +114,7 @@ export const CONSOLE_MESSAGES = {
   noCompany: 'Choose a company.',
   notYourCompany: (company: string) => `You may not see or change company "${company}".`,
   mayNotChange: (company: string) => `You may see company "${company}" but not change it here: changes from the console need an admin token of this gateway.`,
+  clusterRefused: (why: string) => `The Kubernetes API server refused this change (your own permissions decide): ${why}`,
   noFile: 'Changes from the console need gw serve -f FILE on this machine; in a cluster, change the resources with kubectl or gw token.',
   conflict: (changed: readonly string[]) =>
     `The resources file changed since this page loaded${changed.length > 0 ? ` (${changed.join('; ')})` : ''}. Nothing was written; reload the page and make the change again.`,

@@ -6,6 +6,7 @@ import { anyOf, globalTokenAccess, readScopedTokens, scopedTokenAccess, type Adm
 import { createAdminServer } from '../admin/admin-server.js';
 import { ConsoleServer } from '../admin/console/console-server.js';
 import { ResourceFile } from '../admin/console/resource-file.js';
+import type { ClusterTokenWriter } from '../admin/console/kube-writer.js';
 import { MemorySessionStore, RedisSessionStore, type SessionStore } from '../admin/console/sessions.js';
 import { packageRoot } from '../config/package-root.js';
 import { join } from 'node:path';
@@ -199,7 +200,15 @@ export async function startRuntime(config: ServeConfig, deps: RuntimeDeps): Prom
     tracer: telemetry.tracer,
   });
   let ready = false;
-  const ownerConsole = access === null ? null : consoleFor(config, { access, fileWriters, state, usage, redis: opened.redis, reload: apply, logger });
+  // In a cluster (no file, Kubernetes access) token changes go to the API server with each person's own token.
+  const cluster =
+    access !== null && config.file === null && config.adminAccess.kubernetes
+      ? await (async () => {
+          const [{ ClusterTokenWriter }, { loadAccessKubeConfig }] = await Promise.all([import('../admin/console/kube-writer.js'), import('../admin/kube-access.js')]);
+          return new ClusterTokenWriter(loadAccessKubeConfig(config.adminAccess.kubeconfig));
+        })()
+      : null;
+  const ownerConsole = access === null ? null : consoleFor(config, { access, fileWriters, cluster, state, usage, redis: opened.redis, reload: apply, logger });
   const admin = createAdminServer({ state, usage, registry: metrics.registry, access, ready: () => ready, log: logger, console: ownerConsole });
   await listen(admin, config.adminPort, config.adminHost);
   return {
@@ -236,6 +245,7 @@ function consoleFor(
   deps: {
     access: AdminAccess;
     fileWriters: AdminAccess | null;
+    cluster: ClusterTokenWriter | null;
     state: GatewayState;
     usage: StateUsageReader | DurableUsage['store'];
     redis: RedisClient | null;
@@ -251,6 +261,7 @@ function consoleFor(
     sessions,
     assets: join(packageRoot(), 'dist', 'console'),
     file: config.file === null || deps.fileWriters === null ? null : { file: new ResourceFile(config.file, deps.reload), writers: deps.fileWriters },
+    cluster: deps.cluster,
     log: deps.logger,
   });
 }

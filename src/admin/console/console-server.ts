@@ -13,6 +13,8 @@ import type { GatewayState } from '../../state/state.js';
 import { reportCsv } from '../../usage/csv.js';
 import { cursorOf, PERIODS, REPORT_GROUPS, type LogsCursor, type Period, type ReportGroup, type UsageReader } from '../../usage/report.js';
 import type { AdminAccess } from '../admin-access.js';
+import type { ClusterTokenWriter } from './kube-writer.js';
+import { ClusterRefusal } from './kube-writer.js';
 import { ConfigError, EditRefused, FileConflict, findDocument, ResourceFile } from './resource-file.js';
 import { DEFAULT_SESSION_LIMITS, newSessionId, remainingMs, sessionKey, type ConsoleSession, type SessionLimits, type SessionStore } from './sessions.js';
 
@@ -57,6 +59,8 @@ export interface ConsoleOptions {
    * console does not write.
    */
   readonly file: { readonly file: ResourceFile; readonly writers: AdminAccess } | null;
+  /** In a cluster (no file, Kubernetes access): token changes sent to the API server with the person's own token. */
+  readonly cluster?: ClusterTokenWriter | null;
   readonly limits?: SessionLimits;
   readonly now?: () => number;
   readonly log: { info(fields: object, message: string): void; error(fields: object, message: string): void };
@@ -168,6 +172,7 @@ export class ConsoleServer {
       if (error instanceof FileConflict) return json(res, 409, { error: M.conflict(error.changed), changed: error.changed });
       if (error instanceof ConfigError) return json(res, 422, { error: M.invalid(error.problems) });
       if (error instanceof EditRefused) return json(res, 409, { error: error.message });
+      if (error instanceof ClusterRefusal) return json(res, error.status, { error: M.clusterRefused(error.message) });
       this.options.log.error({ path: url.pathname, err: error instanceof Error ? error.message : String(error) }, 'console request failed');
       if (res.headersSent) res.destroy();
       else json(res, 500, { error: M.internal });
@@ -238,7 +243,8 @@ export class ConsoleServer {
     if (company === null || company === '') throw new Refusal(400, M.noCompany);
     const resource = route === 'GET /logs' ? 'logs' : 'usage';
     await this.authorize(id, session, company, resource);
-    if (write) {
+    const clusterWrite = this.options.file === null && this.options.cluster && (route === 'POST /tokens' || route === 'POST /tokens/revoke');
+    if (write && !clusterWrite) {
       if (this.options.file === null) throw new Refusal(501, M.noFile);
       if (!(await this.options.file.writers.decide(`Bearer ${session.bearer}`, 'usage', company)).ok) throw new Refusal(403, M.mayNotChange(company));
     }
@@ -248,11 +254,11 @@ export class ConsoleServer {
       case 'GET /logs':
         return this.logs(res, url, company);
       case 'GET /tokens':
-        return this.tokens(res, company);
+        return this.tokens(res, company, session.bearer);
       case 'POST /tokens':
-        return this.createToken(req, res, company, session.who);
+        return this.createToken(req, res, company, session);
       case 'POST /tokens/revoke':
-        return this.revokeToken(req, res, company, session.who);
+        return this.revokeToken(req, res, company, session);
       case 'GET /settings':
         return this.settings(res, company);
       case 'PUT /settings':
@@ -349,12 +355,13 @@ export class ConsoleServer {
     return decision.ok || decision.status === 403;
   }
 
-  private async tokens(res: ServerResponse, company: string): Promise<void> {
+  private async tokens(res: ServerResponse, company: string, bearer: string): Promise<void> {
     const records = await this.options.state.getCompany(company);
     const domain = records?.settings.tokenDomain ?? '';
     const live = new Set(records?.tokens.map((t) => t.name) ?? []);
     if (this.options.file === null) {
-      return json(res, 200, { version: null, tokens: (records?.tokens ?? []).map((t) => ({ name: t.name, address: t.address, created: null, state: 'live' })) });
+      const writable = this.options.cluster ? await this.options.cluster.mayCreateTokens(bearer, company) : false;
+      return json(res, 200, { version: null, writable, tokens: (records?.tokens ?? []).map((t) => ({ name: t.name, displayName: null, address: t.address, created: null, state: 'live' })) });
     }
     const snapshot = await this.options.file.file.read();
     const tokens = ResourceFile.documents(snapshot.text)
@@ -370,14 +377,21 @@ export class ConsoleServer {
           state: d.spec?.revoked ? 'revoked' : live.has(name) ? 'live' : 'not ready',
         };
       });
-    return json(res, 200, { version: snapshot.version, tokens });
+    const writable = (await this.options.file.writers.decide(`Bearer ${bearer}`, 'usage', company)).ok;
+    return json(res, 200, { version: snapshot.version, writable, tokens });
   }
 
-  private async createToken(req: IncomingMessage, res: ServerResponse, company: string, who: string): Promise<void> {
+  private async createToken(req: IncomingMessage, res: ServerResponse, company: string, session: ConsoleSession): Promise<void> {
+    const who = session.who;
     const body = bodies.get(req) ?? {};
     const name = stringField(body, 'name');
     if (!TOKEN_NAME.test(name)) throw new Refusal(400, M.tokenNameInvalid);
     const token = generateToken();
+    if (this.options.file === null && this.options.cluster) {
+      await this.options.cluster.create(session.bearer, company, name, hashToken(token), new Date(this.now()).toISOString());
+      this.options.log.info({ who, company, token: name }, 'console created a GatewayToken with the person’s own credential');
+      return json(res, 201, { name, token, version: null });
+    }
     const { snapshot } = await this.file().edit(stringField(body, 'version'), (docs) => {
       if (findDocument(docs, 'GatewayToken', company, name)) throw new EditRefused(M.tokenNameTaken(name));
       docs.push(
@@ -393,9 +407,15 @@ export class ConsoleServer {
     return json(res, 201, { name, token, version: snapshot.version });
   }
 
-  private async revokeToken(req: IncomingMessage, res: ServerResponse, company: string, who: string): Promise<void> {
+  private async revokeToken(req: IncomingMessage, res: ServerResponse, company: string, session: ConsoleSession): Promise<void> {
+    const who = session.who;
     const body = bodies.get(req) ?? {};
     const name = stringField(body, 'name');
+    if (this.options.file === null && this.options.cluster) {
+      await this.options.cluster.revoke(session.bearer, company, name);
+      this.options.log.info({ who, company, token: name }, 'console revoked a GatewayToken with the person’s own credential');
+      return json(res, 200, { name, state: 'revoked', version: null });
+    }
     const { snapshot } = await this.file().edit(stringField(body, 'version'), (docs) => {
       const doc = findDocument(docs, 'GatewayToken', company, name);
       if (!doc) throw new EditRefused(M.noSuchToken(name));

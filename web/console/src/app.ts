@@ -438,10 +438,11 @@ interface TokenRow {
   state: string;
 }
 
-async function tokensPage(body: HTMLElement, company: string, person: Me): Promise<void> {
-  const answer = await api.get<{ version: string | null; tokens: TokenRow[] }>('tokens', { company });
-  const canWrite = person.writes && answer.version !== null;
-  const create = canWrite ? h('button', { type: 'button', onclick: () => createToken(company, answer.version as string) }, 'Create token') : null;
+async function tokensPage(body: HTMLElement, company: string): Promise<void> {
+  const answer = await api.get<{ version: string | null; writable: boolean; tokens: TokenRow[] }>('tokens', { company });
+  // The server says whether this person may change tokens here (admin token, or RBAC as the API server sees it).
+  const canWrite = answer.writable;
+  const create = canWrite ? h('button', { type: 'button', onclick: () => createToken(company, answer.version ?? '') }, 'Create token') : null;
   if (answer.tokens.length === 0) {
     replace(body, create, h('p', {}, 'This company has no tokens yet. Create one for each program or person that calls the gateway.'));
     return;
@@ -484,7 +485,7 @@ async function tokensPage(body: HTMLElement, company: string, person: Me): Promi
                   {},
                   t.state === 'revoked'
                     ? null
-                    : h('button', { type: 'button', class: 'danger', 'aria-label': `Revoke ${t.name}`, onclick: () => revokeToken(company, t.name, answer.version as string) }, 'Revoke'),
+                    : h('button', { type: 'button', class: 'danger', 'aria-label': `Revoke ${t.name}`, onclick: () => revokeToken(company, t.name, answer.version ?? '') }, 'Revoke'),
                 )
               : null,
           ),
@@ -787,7 +788,7 @@ async function credentialsPage(body: HTMLElement, company: string): Promise<void
 const PAGE_RENDERERS: Record<Page, (body: HTMLElement, company: string, person: Me) => Promise<void>> = {
   usage: (b, c) => usagePage(b, c),
   logs: (b, c) => logsPage(b, c),
-  tokens: tokensPage,
+  tokens: (b, c) => tokensPage(b, c),
   models: modelsPage,
   settings: settingsPage,
   credentials: (b, c) => credentialsPage(b, c),

@@ -1,6 +1,10 @@
+import { randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { CoreV1Api, KubeConfig, RbacAuthorizationV1Api } from '@kubernetes/client-node';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { hashToken } from '../../../../src/auth/token.js';
+import { createNamespace, get, installCrds, kubeFor, type Kube } from '../../operator/kube-helpers.js';
+import { startRedis, type TestRedis } from '../../../support/redis-server.js';
 import { writeGatewayConfig, type TestConfig } from '../../../support/gateway-config.js';
 import { ADMIN_TOKEN, startGateway, type GatewayProcess } from '../../../support/gateway-process.js';
 import { startKubeApiServer, type KubeApiServer } from '../../../support/kube-apiserver.js';
@@ -86,5 +90,99 @@ describe('owner console with Kubernetes RBAC', () => {
     expect(await (await call(cookie as string, 'GET', 'me')).json()).toEqual({ who: 'nobody', companies: [], writes: false });
     expect((await call(cookie as string, 'GET', 'usage?company=acme')).status).toBe(403);
     expect((await signIn(`${ADMIN_TOKEN}-not-a-kube-token`)).status).toBe(401);
+  });
+});
+
+describe('owner console in a cluster: token changes go to the API server with the person’s own token', () => {
+  let server: KubeApiServer;
+  let redis: TestRedis;
+  let gateway: GatewayProcess;
+  let kube: Kube;
+
+  beforeAll(async () => {
+    [server, redis] = await Promise.all([startKubeApiServer({ users: [{ name: 'viola' }, { name: 'edgar' }] }), startRedis()]);
+    kube = kubeFor(server);
+    await installCrds(kube);
+    const kc = new KubeConfig();
+    kc.loadFromFile(server.kubeconfigPath);
+    const rbac = kc.makeApiClient(RbacAuthorizationV1Api);
+    await rbac.createClusterRole({ body: { metadata: { name: 'gw-viewer' }, rules: [{ apiGroups: ['gw.io'], resources: ['usage', 'logs', 'gatewaytokens'], verbs: ['get', 'list'] }] } });
+    await rbac.createClusterRole({
+      body: {
+        metadata: { name: 'gw-editor' },
+        rules: [
+          { apiGroups: ['gw.io'], resources: ['usage', 'logs'], verbs: ['get'] },
+          { apiGroups: ['gw.io'], resources: ['gatewaytokens'], verbs: ['get', 'list', 'create', 'patch'] },
+        ],
+      },
+    });
+    await createNamespace(kube, 'acme');
+    for (const [user, role] of [
+      ['viola', 'gw-viewer'],
+      ['edgar', 'gw-editor'],
+    ] as const) {
+      await rbac.createNamespacedRoleBinding({
+        namespace: 'acme',
+        body: {
+          metadata: { name: `${user}-${role}` },
+          roleRef: { apiGroup: 'rbac.authorization.k8s.io', kind: 'ClusterRole', name: role },
+          subjects: [{ apiGroup: 'rbac.authorization.k8s.io', kind: 'User', name: user }],
+        },
+      });
+    }
+    // The gateway's own identity here is the test's cluster admin: were it the one writing, the viewer's create would pass.
+    gateway = await startGateway('', {
+      args: ['--redis', redis.url, '--admin-auth', 'kubernetes', '--kubeconfig', server.kubeconfigPath],
+      env: { GW_ENCRYPTION_KEY: randomBytes(32).toString('base64') },
+    });
+  }, 600_000);
+
+  afterAll(async () => {
+    await gateway?.stop();
+    await redis?.stop();
+    await server?.stop();
+  });
+
+  async function session(token: string): Promise<string> {
+    const res = await fetch(`${gateway.adminUrl}/console/api/session`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', origin: gateway.adminUrl, 'x-gw-console': '1' },
+      body: JSON.stringify({ token }),
+    });
+    expect(res.status).toBe(200);
+    return res.headers.get('set-cookie')?.split(';')[0] as string;
+  }
+
+  function post(cookie: string, path: string, body: unknown): Promise<Response> {
+    return fetch(`${gateway.adminUrl}/console/api/${path}`, {
+      method: 'POST',
+      headers: { cookie, 'content-type': 'application/json', origin: gateway.adminUrl, 'x-gw-console': '1' },
+      body: JSON.stringify(body),
+    });
+  }
+
+  it('a viewer is shown no Create token and the API server refuses their forged create, naming them', async () => {
+    const cookie = await session(server.userTokens.viola as string);
+    const list = (await (await fetch(`${gateway.adminUrl}/console/api/tokens?company=acme`, { headers: { cookie } })).json()) as { writable: boolean };
+    expect(list.writable).toBe(false);
+    const forged = await post(cookie, 'tokens', { company: 'acme', name: 'forged' });
+    expect(forged.status).toBe(403);
+    expect(((await forged.json()) as { error: string }).error).toContain('User "viola" cannot create resource "gatewaytokens"');
+    expect(await get(kube, 'GatewayToken', 'acme', 'forged')).toBeNull();
+  });
+
+  it('an editor creates a GatewayToken holding only the hash, and revokes it, each as themselves', async () => {
+    const cookie = await session(server.userTokens.edgar as string);
+    const list = (await (await fetch(`${gateway.adminUrl}/console/api/tokens?company=acme`, { headers: { cookie } })).json()) as { writable: boolean };
+    expect(list.writable).toBe(true);
+    const created = await post(cookie, 'tokens', { company: 'acme', name: 'edgar-bot' });
+    expect(created.status).toBe(201);
+    const token = ((await created.json()) as { token: string }).token;
+    const obj = await get(kube, 'GatewayToken', 'acme', 'edgar-bot');
+    expect((obj as unknown as { spec: { tokenHash: string } }).spec.tokenHash).toBe(hashToken(token));
+    expect(JSON.stringify(obj)).not.toContain(token);
+    expect(JSON.stringify((obj as unknown as { metadata: { managedFields: unknown } }).metadata.managedFields)).toContain('gw-console');
+    expect((await post(cookie, 'tokens/revoke', { company: 'acme', name: 'edgar-bot' })).status).toBe(200);
+    expect((await get(kube, 'GatewayToken', 'acme', 'edgar-bot'))?.spec).toMatchObject({ revoked: true });
   });
 });

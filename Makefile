@@ -3,10 +3,8 @@ SHELL := /bin/bash
 .DEFAULT_GOAL := help
 
 export MODEL_GATEWAY_CACHE ?= $(HOME)/.cache/model-gateway
-export GW_VENDOR_BASE_URL ?= https://api.anthropic.com
-export GW_ADMIN_TOKEN ?= local-admin-token-change-me
-# Placeholder so the example starts without a key; the vendor then answers 401 (relayed as-is).
-export ANTHROPIC_API_KEY ?= sk-ant-placeholder-set-ANTHROPIC_API_KEY
+# make run reads ANTHROPIC_API_KEY, GW_VENDOR_BASE_URL and GW_ADMIN_TOKEN from the environment (scripts/run-local.sh):
+# with neither of the first two it starts the built-in demo provider (canned answers).
 
 .PHONY: help install build run test test-deps typecheck lint format format-check unit integration e2e clean
 
@@ -28,7 +26,7 @@ build: install
 	npm run --silent build
 
 run: build
-	node dist/cli/main.js serve -f examples/gateway.yaml --port $${GW_PORT:-8080} --admin-port $${GW_ADMIN_PORT:-9090}
+	@bash scripts/run-local.sh
 
 test-deps:
 	bash test/tools/ensure-test-deps.sh

@@ -16,7 +16,7 @@ export default tseslint.config(
     languageOptions: {
       parser: tseslint.parser,
       // test/tsconfig.json covers src, test and bench: one program for every file.
-      parserOptions: { project: ['./test/tsconfig.json'], tsconfigRootDir: import.meta.dirname },
+      parserOptions: { project: ['./test/tsconfig.json', './web/console/tsconfig.json'], tsconfigRootDir: import.meta.dirname },
     },
     plugins: { '@typescript-eslint': tseslint.plugin },
     rules: {

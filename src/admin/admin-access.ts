@@ -6,7 +6,8 @@ import { bearerOf } from '../auth/authenticate.js';
 /** What the Usage and Logs API serves: each is a resource `usage` / `logs` in group gw.io. */
 export type AdminResource = 'usage' | 'logs';
 
-export type AccessDecision = { readonly ok: true; readonly who: string } | { readonly ok: false; readonly status: 401 | 403; readonly message: string };
+/** A 403 names who was refused when the credential was recognised (the console shows who is signed in). */
+export type AccessDecision = { readonly ok: true; readonly who: string } | { readonly ok: false; readonly status: 401 | 403; readonly message: string; readonly who?: string };
 
 /**
  * Decides who may read which company's Usage and Logs. `company` null asks
@@ -86,8 +87,8 @@ export function scopedTokenAccess(tokens: readonly ScopedToken[]): AdminAccess {
       const token = byDigest.get(digest(given).toString('hex'));
       if (!token) return { ok: false, status: 401, message: 'the admin token is not valid' };
       if (token.companies.includes('*')) return { ok: true, who: token.name };
-      if (company === null) return { ok: false, status: 403, message: `admin token "${token.name}" reads only ${token.companies.join(', ')}: name one with "company"` };
-      if (!token.companies.includes(company)) return { ok: false, status: 403, message: `admin token "${token.name}" may not read company "${company}"` };
+      if (company === null) return { ok: false, status: 403, who: token.name, message: `admin token "${token.name}" reads only ${token.companies.join(', ')}: name one with "company"` };
+      if (!token.companies.includes(company)) return { ok: false, status: 403, who: token.name, message: `admin token "${token.name}" may not read company "${company}"` };
       return { ok: true, who: token.name };
     },
   };

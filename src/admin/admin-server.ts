@@ -4,6 +4,7 @@ import type { GatewayState } from '../state/state.js';
 import { logsCsv, reportCsv } from '../usage/csv.js';
 import { PERIODS, REPORT_GROUPS, UsageStoreUnavailable, type Period, type ReportGroup, type UsageReader } from '../usage/report.js';
 import type { AdminAccess, AdminResource } from './admin-access.js';
+import type { ConsoleServer } from './console/console-server.js';
 
 export interface AdminServerOptions {
   /** Only asked whether it answers (readiness) and which kind it is. */
@@ -17,6 +18,8 @@ export interface AdminServerOptions {
   readonly ready: () => boolean;
   /** Where a request that failed is reported (the caller sees only the status and a fixed text). */
   readonly log: { error(fields: object, message: string): void };
+  /** The owner console at /console/ (null when the admin API is disabled). */
+  readonly console?: ConsoleServer | null;
 }
 
 function json(res: ServerResponse, status: number, body: unknown): void {
@@ -49,6 +52,11 @@ function isoOrUndefined(value: string | null): string | undefined | null {
  */
 export function createAdminServer(options: AdminServerOptions): Server {
   return createServer((req: IncomingMessage, res: ServerResponse) => {
+    const owner = options.console;
+    if (owner && owner.handles((req.url ?? '/').split('?')[0] ?? '/')) {
+      void owner.handle(req, res);
+      return;
+    }
     void route(options, req, res).catch((error: unknown) => {
       // A usage store that is not there yet or out of reach is an outage the caller can wait out (503);
       // anything else is a defect (500). Either way the caller gets a fixed text, the log the reason.

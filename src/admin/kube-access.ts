@@ -52,6 +52,7 @@ export function kubernetesAccess(kc: KubeConfig): AdminAccess {
           : {
               ok: false,
               status: 403,
+              who: user.username,
               message:
                 company === null
                   ? `${user.username} may not get ${resource}.${ACCESS_GROUP} in all namespaces: name one with "company", or ask for a cluster-wide binding`

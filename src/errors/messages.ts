@@ -105,3 +105,26 @@ export const ENVOY_REPLY_MESSAGES = {
   /** Envoy's own reason follows in brackets (a command operator Envoy fills in). */
   reply: (fault: Fault, head: EnvoyHeadLimits) => `gw: ${ENVOY_REPLY_TEXTS[fault]?.(head) ?? FAULTS[fault].when} (envoy: %RESPONSE_CODE_DETAILS%)`,
 } as const;
+
+/** What the owner console says when it refuses (shown to the person as written, so in words). */
+export const CONSOLE_MESSAGES = {
+  signInNeedsToken: 'Paste a token into the Token field to sign in.',
+  tokenNotAccepted: 'That token was not accepted: it is not an admin token of this gateway, or not a Kubernetes token the API server accepts.',
+  signedOut: 'You are not signed in (or your session ended). Sign in again.',
+  badOrigin: 'This change was refused: it did not come from this console (Origin and the console header are required).',
+  noCompany: 'Choose a company.',
+  notYourCompany: (company: string) => `You may not see or change company "${company}".`,
+  mayNotChange: (company: string) => `You may see company "${company}" but not change it here: changes from the console need an admin token of this gateway.`,
+  clusterRefused: (why: string) => `The Kubernetes API server refused this change (your own permissions decide): ${why}`,
+  noFile: 'Changes from the console need gw serve -f FILE on this machine; in a cluster, change the resources with kubectl or gw token.',
+  conflict: (changed: readonly string[]) =>
+    `The resources file changed since this page loaded${changed.length > 0 ? ` (${changed.join('; ')})` : ''}. Nothing was written; reload the page and make the change again.`,
+  invalid: (problems: readonly string[]) => `The change was refused, nothing was written: ${problems.join('; ')}`,
+  tokenNameTaken: (name: string) => `A token named "${name}" already exists in this company.`,
+  tokenNameInvalid: 'A token name is 1 to 63 lowercase letters, digits and dashes, starting and ending with a letter or digit.',
+  noSuchToken: (name: string) => `There is no token named "${name}" in this company.`,
+  noSettings: 'This company has no GatewaySettings document in the file.',
+  badRequest: (what: string) => `The request was not understood: ${what}.`,
+  notFound: 'There is nothing at this address in the console.',
+  internal: 'Something went wrong on the server; the details are in its log.',
+} as const;

@@ -4,6 +4,12 @@ import type { AddressInfo } from 'node:net';
 import type { Server } from 'node:http';
 import { anyOf, globalTokenAccess, readScopedTokens, scopedTokenAccess, type AdminAccess } from '../admin/admin-access.js';
 import { createAdminServer } from '../admin/admin-server.js';
+import { ConsoleServer } from '../admin/console/console-server.js';
+import { ResourceFile } from '../admin/console/resource-file.js';
+import type { ClusterTokenWriter } from '../admin/console/kube-writer.js';
+import { MemorySessionStore, RedisSessionStore, type SessionStore } from '../admin/console/sessions.js';
+import { packageRoot } from '../config/package-root.js';
+import { join } from 'node:path';
 import { ConfigError } from '../config/load-resources.js';
 import { UsageMetrics } from '../observability/usage-metrics.js';
 import { FailoverMetrics } from '../observability/failover-metrics.js';
@@ -208,18 +214,20 @@ function droppedLogger(logger: Logger, metrics: UsageMetrics): (company: string,
 }
 
 /** Who may read the Usage and Logs API: break-glass token, scoped tokens, Kubernetes RBAC. Null: nobody. */
-async function adminAccessFor(config: ServeConfig): Promise<AdminAccess | null> {
+async function adminAccessFor(config: ServeConfig): Promise<{ access: AdminAccess | null; fileWriters: AdminAccess | null }> {
   const problems: string[] = [];
   const accesses: AdminAccess[] = [];
   if (config.adminToken !== null) accesses.push(globalTokenAccess(config.adminToken));
   if (config.adminAccess.scopedTokensFile !== null) accesses.push(scopedTokenAccess(readScopedTokens(config.adminAccess.scopedTokensFile, problems)));
   if (problems.length > 0) throw new ConfigError(problems);
+  // Only admin tokens change the -f file from the console: a Kubernetes grant to read usage is not a grant to write.
+  const fileWriters = accesses.length === 0 ? null : anyOf([...accesses]);
   if (config.adminAccess.kubernetes) {
     // The Kubernetes client is heavy: loaded only when asked for.
     const { kubernetesAccess, loadAccessKubeConfig } = await import('../admin/kube-access.js');
     accesses.push(kubernetesAccess(loadAccessKubeConfig(config.adminAccess.kubeconfig)));
   }
-  return accesses.length === 0 ? null : anyOf(accesses);
+  return { access: accesses.length === 0 ? null : anyOf(accesses), fileWriters };
 }
 
 /**
@@ -268,7 +276,7 @@ export async function startRuntime(config: ServeConfig, deps: RuntimeDeps): Prom
   if (file === null) logger.info('no -f file: serving what the operator writes to Redis');
   const health = new CredentialHealthMonitor(state, httpKeyCheck(), credentialHealthEvents(logger, metrics), config.healthChecks);
   const telemetry = await startTelemetry(config.otel, logger);
-  const access = await adminAccessFor(config);
+  const { access, fileWriters } = await adminAccessFor(config);
   const durable = deps.state && !(deps.state instanceof MemoryState) ? null : await durableUsageFor(config, state, opened.redis, usageMetrics, logger);
   const usage = durable?.store ?? new StateUsageReader(state);
   const pool = deps.redactor === undefined ? new RedactionPool({ workers: config.redactionWorkers }) : null;
@@ -284,7 +292,16 @@ export async function startRuntime(config: ServeConfig, deps: RuntimeDeps): Prom
     tracer: telemetry.tracer,
   });
   let ready = false;
-  const admin = createAdminServer({ state, usage, registry: metrics.registry, access, ready: () => ready, log: logger });
+  // In a cluster (no file, Kubernetes access) token changes go to the API server with each person's own token.
+  const cluster =
+    access !== null && config.file === null && config.adminAccess.kubernetes
+      ? await (async () => {
+          const [{ ClusterTokenWriter }, { loadAccessKubeConfig }] = await Promise.all([import('../admin/console/kube-writer.js'), import('../admin/kube-access.js')]);
+          return new ClusterTokenWriter(loadAccessKubeConfig(config.adminAccess.kubeconfig));
+        })()
+      : null;
+  const ownerConsole = access === null ? null : consoleFor(config, { access, fileWriters, cluster, state, usage, redis: opened.redis, reload: apply, logger });
+  const admin = createAdminServer({ state, usage, registry: metrics.registry, access, ready: () => ready, log: logger, console: ownerConsole });
   await listen(admin, config.adminPort, config.adminHost);
   return {
     state,
@@ -308,6 +325,37 @@ export async function startRuntime(config: ServeConfig, deps: RuntimeDeps): Prom
       await telemetry.shutdown();
     },
   };
+}
+
+/**
+ * The owner console beside the admin API, with the same access. Sessions are
+ * kept in Redis when there is one (every replica knows them), sealed with the
+ * encryption key; writes go to the -f file through the same reload as SIGHUP.
+ */
+function consoleFor(
+  config: ServeConfig,
+  deps: {
+    access: AdminAccess;
+    fileWriters: AdminAccess | null;
+    cluster: ClusterTokenWriter | null;
+    state: GatewayState;
+    usage: StateUsageReader | DurableUsage['store'];
+    redis: RedisClient | null;
+    reload: () => Promise<void>;
+    logger: Logger;
+  },
+): ConsoleServer {
+  const sessions: SessionStore = deps.redis !== null && config.encryptionKey !== null ? new RedisSessionStore(deps.redis, new SecretBox(config.encryptionKey)) : new MemorySessionStore();
+  return new ConsoleServer({
+    access: deps.access,
+    state: deps.state,
+    usage: deps.usage,
+    sessions,
+    assets: join(packageRoot(), 'dist', 'console'),
+    file: config.file === null || deps.fileWriters === null ? null : { file: new ResourceFile(config.file, deps.reload), writers: deps.fileWriters },
+    cluster: deps.cluster,
+    log: deps.logger,
+  });
 }
 
 function timedRedactor(pool: RedactionPool, metrics: GatewayMetrics): RedactorPort {

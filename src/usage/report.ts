@@ -32,6 +32,19 @@ export interface LogsQuery {
   readonly limit: number;
   /** `time`: newest first (Logs); `cost`: most expensive first. */
   readonly order: 'time' | 'cost';
+  /** Keyset paging: only records after this one in `order` (the last record of the page before). */
+  readonly after?: LogsCursor;
+}
+
+/** Where a page of Logs ended: the last record's sort key, whatever the order. */
+export interface LogsCursor {
+  readonly time: string;
+  readonly request_id: string;
+  readonly cost_micros: number;
+}
+
+export function cursorOf(record: UsageRecord): LogsCursor {
+  return { time: record.time, request_id: record.request_id, cost_micros: costMicros(record) };
 }
 
 export interface ReportRow {
@@ -159,8 +172,15 @@ export function logsOf(records: Iterable<UsageRecord>, query: LogsQuery): UsageR
     if (!inRange(record, query.since, query.until)) continue;
     if (query.address !== undefined && record.address !== query.address) continue;
     if (query.model !== undefined && !sameModel(record, query.model)) continue;
+    if (query.after !== undefined && !isAfter(record, query.after, query.order)) continue;
     out.push(record);
   }
   out.sort(query.order === 'cost' ? compareByCost : compareByTime);
   return out.slice(0, query.limit);
+}
+
+/** Whether `record` comes after the cursor in the order the logs are listed (the same comparison as the sort). */
+export function isAfter(record: UsageRecord, cursor: LogsCursor, order: 'time' | 'cost'): boolean {
+  const at = { time: cursor.time, request_id: cursor.request_id, cost_usd: cursor.cost_micros / 1e6 } as UsageRecord;
+  return (order === 'cost' ? compareByCost(record, at) : compareByTime(record, at)) > 0;
 }

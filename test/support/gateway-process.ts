@@ -29,7 +29,8 @@ export function startGateway(file: string, options: StartOptions = {}): Promise<
 export async function spawnGw(command: 'serve' | 'extproc', file: string, options: StartOptions = {}): Promise<GatewayProcess> {
   const port = await freePort();
   const adminPort = await freePort();
-  const child = spawn(process.execPath, [GW_BIN, command, '-f', file, '--port', String(port), '--admin-port', String(adminPort), ...(options.args ?? [])], {
+  // An empty file means none: the cluster layout, where the process only reads what the operator writes to Redis.
+  const child = spawn(process.execPath, [GW_BIN, command, ...(file === '' ? [] : ['-f', file]), '--port', String(port), '--admin-port', String(adminPort), ...(options.args ?? [])], {
     env: { ...process.env, GW_ADMIN_TOKEN: ADMIN_TOKEN, GW_LOG_LEVEL: 'debug', ...(options.env ?? {}) },
     stdio: ['ignore', 'pipe', 'pipe'],
   });

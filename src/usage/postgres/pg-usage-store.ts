@@ -222,6 +222,9 @@ export class PgUsageStore implements UsageReader {
 
   private async logsOrThrow(query: LogsQuery): Promise<Answer<UsageRecord[]>> {
     const order = query.order === 'cost' ? 'u.cost_micros DESC, u.time DESC, u.request_id COLLATE "C"' : 'u.time DESC, u.request_id COLLATE "C"';
+    // Keyset paging: the rows strictly after the cursor in exactly the ORDER BY above, so a page is an index range, never an OFFSET.
+    const byTime = '(u.time < $7::timestamptz OR (u.time = $7::timestamptz AND u.request_id COLLATE "C" > $8::text COLLATE "C"))';
+    const after = query.after === undefined ? 'TRUE' : query.order === 'cost' ? `(u.cost_micros < $9::bigint OR (u.cost_micros = $9::bigint AND ${byTime}))` : byTime;
     const { rows } = await this.pool.query<{ record: UsageRecord }>(
       `SELECT u.record FROM gw_usage u
        WHERE ($1::text IS NULL OR u.company = $1)
@@ -229,9 +232,18 @@ export class PgUsageStore implements UsageReader {
          AND ($3::timestamptz IS NULL OR u.time < $3)
          AND ($4::text IS NULL OR u.address = $4)
          AND ($5::text IS NULL OR ${MODEL_MATCHES})
+         AND ${after}
        ORDER BY ${order}
        LIMIT $6`,
-      [query.company ?? null, query.since ?? null, query.until ?? null, query.address ?? null, query.model === undefined ? null : normalizeModelId(query.model), query.limit],
+      [
+        query.company ?? null,
+        query.since ?? null,
+        query.until ?? null,
+        query.address ?? null,
+        query.model === undefined ? null : normalizeModelId(query.model),
+        query.limit,
+        ...(query.after === undefined ? [] : [query.after.time, query.after.request_id, ...(query.order === 'cost' ? [query.after.cost_micros] : [])]),
+      ],
     );
     return { data: rows.map((r) => r.record), droppedRecords: 0 };
   }

@@ -1,0 +1,539 @@
+import { readFile } from 'node:fs/promises';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { extname, join, normalize, sep } from 'node:path';
+import { Document, isMap, isSeq } from 'yaml';
+import { generateToken, hashToken } from '../../auth/token.js';
+import { CONSOLE_MESSAGES as M } from '../../errors/messages.js';
+import { listedModels } from '../../models/catalogue.js';
+import { normalizeModelId } from '../../models/normalize.js';
+import { PROVIDERS, type ProviderName } from '../../models/providers.js';
+import { settingsProblems } from '../../reconcile/settings-problems.js';
+import type { GatewaySettingsSpec } from '../../resources/types.js';
+import type { GatewayState } from '../../state/state.js';
+import { reportCsv } from '../../usage/csv.js';
+import { cursorOf, PERIODS, REPORT_GROUPS, type LogsCursor, type Period, type ReportGroup, type UsageReader } from '../../usage/report.js';
+import type { AdminAccess } from '../admin-access.js';
+import type { ClusterTokenWriter } from './kube-writer.js';
+import { ClusterRefusal } from './kube-writer.js';
+import { ConfigError, EditRefused, FileConflict, findDocument, ResourceFile } from './resource-file.js';
+import { DEFAULT_SESSION_LIMITS, newSessionId, remainingMs, sessionKey, type ConsoleSession, type SessionLimits, type SessionStore } from './sessions.js';
+
+export const CONSOLE_PATH = '/console/';
+const COOKIE = 'gw_console';
+/** A header a cross-site form or simple request cannot send: together with Origin it stops forged writes. */
+export const CONSOLE_HEADER = 'x-gw-console';
+
+/**
+ * Strict: only this listener's own scripts and styles, no inline script or
+ * style, nothing from another origin, and the page is never framed.
+ */
+export const CONTENT_SECURITY_POLICY =
+  "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data:; connect-src 'self'; font-src 'none'; form-action 'self'; base-uri 'none'; frame-ancestors 'none'";
+
+const SECURITY_HEADERS: Readonly<Record<string, string>> = {
+  'content-security-policy': CONTENT_SECURITY_POLICY,
+  'x-content-type-options': 'nosniff',
+  'x-frame-options': 'DENY',
+  'referrer-policy': 'no-referrer',
+  'cross-origin-opener-policy': 'same-origin',
+  'cross-origin-resource-policy': 'same-origin',
+};
+
+const TYPES: Readonly<Record<string, string>> = {
+  '.html': 'text/html; charset=utf-8',
+  '.js': 'text/javascript; charset=utf-8',
+  '.css': 'text/css; charset=utf-8',
+  '.svg': 'image/svg+xml',
+};
+
+export interface ConsoleOptions {
+  readonly access: AdminAccess;
+  readonly state: Pick<GatewayState, 'listCompanies' | 'getCompany' | 'credentialHealth'>;
+  readonly usage: UsageReader;
+  readonly sessions: SessionStore;
+  /** Where the built assets are (dist/console). */
+  readonly assets: string;
+  /**
+   * The `gw serve -f` file and who may change it from the console (the admin
+   * tokens, never a Kubernetes read grant); null in a cluster, where the
+   * console does not write.
+   */
+  readonly file: { readonly file: ResourceFile; readonly writers: AdminAccess } | null;
+  /** In a cluster (no file, Kubernetes access): token changes sent to the API server with the person's own token. */
+  readonly cluster?: ClusterTokenWriter | null;
+  readonly limits?: SessionLimits;
+  readonly now?: () => number;
+  readonly log: { info(fields: object, message: string): void; error(fields: object, message: string): void };
+}
+
+class Refusal extends Error {
+  constructor(
+    readonly status: number,
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
+function send(res: ServerResponse, status: number, body: string, type: string, extra: Record<string, string> = {}): void {
+  res.writeHead(status, { ...SECURITY_HEADERS, 'content-type': type, 'content-length': String(Buffer.byteLength(body)), 'cache-control': 'no-store', ...extra });
+  res.end(body);
+}
+
+function json(res: ServerResponse, status: number, body: unknown, extra: Record<string, string> = {}): void {
+  send(res, status, JSON.stringify(body), 'application/json; charset=utf-8', extra);
+}
+
+function cookieOf(req: IncomingMessage): string | null {
+  for (const part of (req.headers.cookie ?? '').split(';')) {
+    const [name, ...value] = part.trim().split('=');
+    if (name === COOKIE) return value.join('=') || null;
+  }
+  return null;
+}
+
+function behindTls(req: IncomingMessage): boolean {
+  return (
+    (req.socket as { encrypted?: boolean }).encrypted === true ||
+    String(req.headers['x-forwarded-proto'] ?? '')
+      .split(',')[0]
+      ?.trim() === 'https'
+  );
+}
+
+function cookie(req: IncomingMessage, value: string, maxAgeS: number): string {
+  return `${COOKIE}=${value}; Path=${CONSOLE_PATH}; HttpOnly; SameSite=Strict; Max-Age=${maxAgeS}${behindTls(req) ? '; Secure' : ''}`;
+}
+
+/** A write must come from this console's own page: same-origin Origin and the console header. */
+function fromOwnPage(req: IncomingMessage): boolean {
+  const origin = req.headers.origin;
+  const host = req.headers.host;
+  if (typeof origin !== 'string' || typeof host !== 'string' || req.headers[CONSOLE_HEADER] !== '1') return false;
+  try {
+    return new URL(origin).host === host;
+  } catch {
+    return false;
+  }
+}
+
+async function readJson(req: IncomingMessage): Promise<Record<string, unknown>> {
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of req as AsyncIterable<Buffer>) {
+    size += chunk.length;
+    if (size > 64 * 1024) throw new Refusal(413, M.badRequest('the body is larger than 64 KiB'));
+    chunks.push(chunk);
+  }
+  try {
+    const value = JSON.parse(Buffer.concat(chunks).toString('utf8')) as unknown;
+    if (typeof value !== 'object' || value === null || Array.isArray(value)) throw new Error('not an object');
+    return value as Record<string, unknown>;
+  } catch {
+    throw new Refusal(400, M.badRequest('the body must be a JSON object'));
+  }
+}
+
+function stringField(body: Record<string, unknown>, name: string): string {
+  const value = body[name];
+  if (typeof value !== 'string' || value === '') throw new Refusal(400, M.badRequest(`"${name}" must be a non-empty string`));
+  return value;
+}
+
+const TOKEN_NAME = /^[a-z0-9]([-a-z0-9]{0,61}[a-z0-9])?$/;
+
+/**
+ * The owner console at /console/ of the admin listener: static assets and
+ * sign-in are open; everything else needs a session, and each call is
+ * decided with the signed-in person's own credential by the same access the
+ * Usage and Logs API uses.
+ */
+export class ConsoleServer {
+  private readonly limits: SessionLimits;
+  private readonly now: () => number;
+
+  constructor(private readonly options: ConsoleOptions) {
+    this.limits = options.limits ?? DEFAULT_SESSION_LIMITS;
+    this.now = options.now ?? Date.now;
+  }
+
+  handles(path: string): boolean {
+    return path === '/console' || path.startsWith(CONSOLE_PATH);
+  }
+
+  async handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    const url = new URL(req.url ?? '/', 'http://console');
+    try {
+      if (url.pathname.startsWith('/console/api/')) return await this.api(req, res, url);
+      if (req.method !== 'GET' && req.method !== 'HEAD') throw new Refusal(405, M.notFound);
+      return await this.asset(res, url.pathname);
+    } catch (error) {
+      if (error instanceof Refusal) return json(res, error.status, { error: error.message });
+      if (error instanceof FileConflict) return json(res, 409, { error: M.conflict(error.changed), changed: error.changed });
+      if (error instanceof ConfigError) return json(res, 422, { error: M.invalid(error.problems) });
+      if (error instanceof EditRefused) return json(res, 409, { error: error.message });
+      if (error instanceof ClusterRefusal) return json(res, error.status, { error: M.clusterRefused(error.message) });
+      this.options.log.error({ path: url.pathname, err: error instanceof Error ? error.message : String(error) }, 'console request failed');
+      if (res.headersSent) res.destroy();
+      else json(res, 500, { error: M.internal });
+    }
+  }
+
+  private async asset(res: ServerResponse, path: string): Promise<void> {
+    if (path === '/console') return send(res, 308, '', 'text/plain', { location: CONSOLE_PATH });
+    const relative = path === CONSOLE_PATH ? 'index.html' : path.slice(CONSOLE_PATH.length);
+    const file = normalize(join(this.options.assets, relative));
+    if (!file.startsWith(this.options.assets + sep) || !(extname(file) in TYPES)) throw new Refusal(404, M.notFound);
+    let body: Buffer;
+    try {
+      body = await readFile(file);
+    } catch {
+      throw new Refusal(404, M.notFound);
+    }
+    res.writeHead(200, { ...SECURITY_HEADERS, 'content-type': TYPES[extname(file)] as string, 'content-length': String(body.length), 'cache-control': 'no-cache' });
+    res.end(body);
+  }
+
+  private async session(req: IncomingMessage): Promise<{ id: string; session: ConsoleSession }> {
+    const id = cookieOf(req);
+    if (id === null) throw new Refusal(401, M.signedOut);
+    const key = sessionKey(id);
+    const session = await this.options.sessions.get(key);
+    const now = this.now();
+    if (session === null || remainingMs(session, this.limits, now) <= 0) throw new Refusal(401, M.signedOut);
+    const touched = { ...session, seen: now };
+    await this.options.sessions.put(key, touched, remainingMs(touched, this.limits, now));
+    return { id, session: touched };
+  }
+
+  /** The person's own credential decides, on every call; a credential no longer accepted ends the session. */
+  private async authorize(id: string, session: ConsoleSession, company: string | null, resource: 'usage' | 'logs' = 'usage'): Promise<void> {
+    const decision = await this.options.access.decide(`Bearer ${session.bearer}`, resource, company);
+    if (decision.ok) return;
+    if (decision.status === 401) {
+      await this.options.sessions.delete(sessionKey(id));
+      throw new Refusal(401, M.signedOut);
+    }
+    throw new Refusal(403, company === null ? M.noCompany : M.notYourCompany(company));
+  }
+
+  private async companiesOf(session: ConsoleSession): Promise<string[]> {
+    const out: string[] = [];
+    for (const company of (await this.options.state.listCompanies()).sort()) {
+      if ((await this.options.access.decide(`Bearer ${session.bearer}`, 'usage', company)).ok) out.push(company);
+    }
+    return out;
+  }
+
+  private async api(req: IncomingMessage, res: ServerResponse, url: URL): Promise<void> {
+    const route = `${req.method ?? 'GET'} ${url.pathname.slice('/console/api'.length)}`;
+    const write = req.method !== 'GET' && req.method !== 'HEAD';
+    if (write && !fromOwnPage(req)) throw new Refusal(403, M.badOrigin);
+    if (route === 'POST /session') return this.signIn(req, res);
+    const { id, session } = await this.session(req);
+    if (route === 'DELETE /session') {
+      await this.options.sessions.delete(sessionKey(id));
+      this.options.log.info({ who: session.who }, 'console sign-out');
+      return json(res, 200, { signedOut: true }, { 'set-cookie': cookie(req, '', 0) });
+    }
+    if (route === 'GET /me') {
+      return json(res, 200, { who: session.who, companies: await this.companiesOf(session), writes: await this.mayWrite(session) });
+    }
+    const company = write ? stringField(await readJsonOnce(req), 'company') : url.searchParams.get('company');
+    if (company === null || company === '') throw new Refusal(400, M.noCompany);
+    const resource = route === 'GET /logs' ? 'logs' : 'usage';
+    await this.authorize(id, session, company, resource);
+    const clusterWrite = this.options.file === null && this.options.cluster && (route === 'POST /tokens' || route === 'POST /tokens/revoke');
+    if (write && !clusterWrite) {
+      if (this.options.file === null) throw new Refusal(501, M.noFile);
+      if (!(await this.options.file.writers.decide(`Bearer ${session.bearer}`, 'usage', company)).ok) throw new Refusal(403, M.mayNotChange(company));
+    }
+    switch (route) {
+      case 'GET /usage':
+        return this.usage(res, url, company);
+      case 'GET /logs':
+        return this.logs(res, url, company);
+      case 'GET /tokens':
+        return this.tokens(res, company, session.bearer);
+      case 'POST /tokens':
+        return this.createToken(req, res, company, session);
+      case 'POST /tokens/revoke':
+        return this.revokeToken(req, res, company, session);
+      case 'GET /settings':
+        return this.settings(res, company);
+      case 'PUT /settings':
+        return this.saveSettings(req, res, company, session.who);
+      case 'GET /models':
+        return this.models(res, company);
+      case 'PUT /models':
+        return this.switchModel(req, res, company, session.who);
+      case 'GET /credentials':
+        return this.credentials(res, company);
+      default:
+        throw new Refusal(404, M.notFound);
+    }
+  }
+
+  private async signIn(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    const body = await readJson(req);
+    const token = typeof body.token === 'string' ? body.token.trim() : '';
+    if (token === '') throw new Refusal(400, M.signInNeedsToken);
+    // A 403 for "all companies" still proves the token is known: a scoped token or a namespaced RBAC grant.
+    const decision = await this.options.access.decide(`Bearer ${token}`, 'usage', null);
+    if (!decision.ok && decision.status === 401) throw new Refusal(401, M.tokenNotAccepted);
+    const who = decision.who ?? 'signed-in person';
+    const id = newSessionId();
+    const now = this.now();
+    const session: ConsoleSession = { who, bearer: token, created: now, seen: now };
+    await this.options.sessions.put(sessionKey(id), session, remainingMs(session, this.limits, now));
+    this.options.log.info({ who }, 'console sign-in');
+    return json(res, 200, { who }, { 'set-cookie': cookie(req, id, Math.floor(this.limits.absoluteMs / 1000)) });
+  }
+
+  private async usage(res: ServerResponse, url: URL, company: string): Promise<void> {
+    const groupBy = (url.searchParams.get('group_by') ?? 'address') as ReportGroup;
+    if (!REPORT_GROUPS.includes(groupBy)) throw new Refusal(400, M.badRequest(`"group_by" must be one of ${REPORT_GROUPS.join(', ')}`));
+    const period = (url.searchParams.get('period') ?? 'day') as Period;
+    if (!PERIODS.includes(period)) throw new Refusal(400, M.badRequest(`"period" must be one of ${PERIODS.join(', ')}`));
+    const range = this.range(url);
+    const answer = await this.options.usage.report({ company, groupBy, period, ...range });
+    const timeZone = (await this.options.state.getCompany(company))?.settings.timeZone ?? 'UTC';
+    if (url.searchParams.get('format') === 'csv') {
+      return send(res, 200, reportCsv(answer.data), 'text/csv; charset=utf-8', { 'content-disposition': `attachment; filename="usage-${company}-${groupBy}-${period}.csv"` });
+    }
+    return json(res, 200, { company, timeZone, groupBy, period, data: answer.data, droppedRecords: answer.droppedRecords });
+  }
+
+  private range(url: URL): { since?: string; until?: string } {
+    const out: { since?: string; until?: string } = {};
+    for (const [param, key] of [
+      ['from', 'since'],
+      ['to', 'until'],
+    ] as const) {
+      const raw = url.searchParams.get(param);
+      if (raw === null || raw === '') continue;
+      const t = Date.parse(raw);
+      if (Number.isNaN(t)) throw new Refusal(400, M.badRequest(`"${param}" must be a date`));
+      out[key] = new Date(t).toISOString();
+    }
+    return out;
+  }
+
+  private async logs(res: ServerResponse, url: URL, company: string): Promise<void> {
+    const order = url.searchParams.get('order') ?? 'time';
+    if (order !== 'time' && order !== 'cost') throw new Refusal(400, M.badRequest('"order" must be time or cost'));
+    const limit = Math.min(Math.max(Number(url.searchParams.get('limit') ?? 50) || 50, 1), 200);
+    const afterRaw = url.searchParams.get('after');
+    let after: LogsCursor | undefined;
+    if (afterRaw !== null && afterRaw !== '') {
+      try {
+        after = JSON.parse(Buffer.from(afterRaw, 'base64url').toString('utf8')) as LogsCursor;
+        if (typeof after.time !== 'string' || typeof after.request_id !== 'string' || typeof after.cost_micros !== 'number') throw new Error('shape');
+      } catch {
+        throw new Refusal(400, M.badRequest('"after" is not a page mark this console made'));
+      }
+    }
+    const address = url.searchParams.get('address') || undefined;
+    const model = url.searchParams.get('model') || undefined;
+    // One more than a page tells whether another page exists without counting the table.
+    const answer = await this.options.usage.logs({ company, order, limit: limit + 1, ...this.range(url), ...(address ? { address } : {}), ...(model ? { model } : {}), ...(after ? { after } : {}) });
+    const page = answer.data.slice(0, limit);
+    const last = page[page.length - 1];
+    const next = answer.data.length > limit && last ? Buffer.from(JSON.stringify(cursorOf(last))).toString('base64url') : null;
+    return json(res, 200, { company, data: page, next, droppedRecords: answer.droppedRecords });
+  }
+
+  private file(): ResourceFile {
+    if (this.options.file === null) throw new Refusal(501, M.noFile);
+    return this.options.file.file;
+  }
+
+  /** Whether this person's credential is one that changes the file (the page shows write controls only then). */
+  private async mayWrite(session: ConsoleSession): Promise<boolean> {
+    if (this.options.file === null) return false;
+    const decision = await this.options.file.writers.decide(`Bearer ${session.bearer}`, 'usage', null);
+    return decision.ok || decision.status === 403;
+  }
+
+  private async tokens(res: ServerResponse, company: string, bearer: string): Promise<void> {
+    const records = await this.options.state.getCompany(company);
+    const domain = records?.settings.tokenDomain ?? '';
+    const live = new Set(records?.tokens.map((t) => t.name) ?? []);
+    if (this.options.file === null) {
+      const writable = this.options.cluster ? await this.options.cluster.mayCreateTokens(bearer, company) : false;
+      return json(res, 200, { version: null, writable, tokens: (records?.tokens ?? []).map((t) => ({ name: t.name, displayName: null, address: t.address, created: null, state: 'live' })) });
+    }
+    const snapshot = await this.options.file.file.read();
+    const tokens = ResourceFile.documents(snapshot.text)
+      .map((d) => d as { kind?: string; metadata?: { name?: string; namespace?: string; annotations?: Record<string, string> }; spec?: { revoked?: boolean; displayName?: string } })
+      .filter((d) => d?.kind === 'GatewayToken' && (d.metadata?.namespace ?? 'default') === company)
+      .map((d) => {
+        const name = d.metadata?.name ?? '';
+        return {
+          name,
+          displayName: d.spec?.displayName ?? null,
+          address: `${name}@${domain}`,
+          created: d.metadata?.annotations?.['gw.io/created-at'] ?? null,
+          state: d.spec?.revoked ? 'revoked' : live.has(name) ? 'live' : 'not ready',
+        };
+      });
+    const writable = (await this.options.file.writers.decide(`Bearer ${bearer}`, 'usage', company)).ok;
+    return json(res, 200, { version: snapshot.version, writable, tokens });
+  }
+
+  private async createToken(req: IncomingMessage, res: ServerResponse, company: string, session: ConsoleSession): Promise<void> {
+    const who = session.who;
+    const body = bodies.get(req) ?? {};
+    const name = stringField(body, 'name');
+    if (!TOKEN_NAME.test(name)) throw new Refusal(400, M.tokenNameInvalid);
+    const token = generateToken();
+    if (this.options.file === null && this.options.cluster) {
+      await this.options.cluster.create(session.bearer, company, name, hashToken(token), new Date(this.now()).toISOString());
+      this.options.log.info({ who, company, token: name }, 'console created a GatewayToken with the person’s own credential');
+      return json(res, 201, { name, token, version: null });
+    }
+    const { snapshot } = await this.file().edit(stringField(body, 'version'), (docs) => {
+      if (findDocument(docs, 'GatewayToken', company, name)) throw new EditRefused(M.tokenNameTaken(name));
+      docs.push(
+        new Document({
+          apiVersion: 'gw.io/v1alpha1',
+          kind: 'GatewayToken',
+          metadata: { name, namespace: company, annotations: { 'gw.io/created-at': new Date(this.now()).toISOString(), 'gw.io/created-by': who } },
+          spec: { tokenHash: hashToken(token) },
+        }),
+      );
+    });
+    this.options.log.info({ who, company, token: name }, 'console created a token');
+    return json(res, 201, { name, token, version: snapshot.version });
+  }
+
+  private async revokeToken(req: IncomingMessage, res: ServerResponse, company: string, session: ConsoleSession): Promise<void> {
+    const who = session.who;
+    const body = bodies.get(req) ?? {};
+    const name = stringField(body, 'name');
+    if (this.options.file === null && this.options.cluster) {
+      await this.options.cluster.revoke(session.bearer, company, name);
+      this.options.log.info({ who, company, token: name }, 'console revoked a GatewayToken with the person’s own credential');
+      return json(res, 200, { name, state: 'revoked', version: null });
+    }
+    const { snapshot } = await this.file().edit(stringField(body, 'version'), (docs) => {
+      const doc = findDocument(docs, 'GatewayToken', company, name);
+      if (!doc) throw new EditRefused(M.noSuchToken(name));
+      doc.setIn(['spec', 'revoked'], true);
+    });
+    this.options.log.info({ who, company, token: name }, 'console revoked a token');
+    return json(res, 200, { name, state: 'revoked', version: snapshot.version });
+  }
+
+  private async settingsSpec(company: string): Promise<{ version: string; spec: GatewaySettingsSpec | null }> {
+    const snapshot = await this.file().read();
+    const doc = ResourceFile.documents(snapshot.text).find(
+      (d) => (d as { kind?: string })?.kind === 'GatewaySettings' && ((d as { metadata?: { namespace?: string } }).metadata?.namespace ?? 'default') === company,
+    ) as { spec?: GatewaySettingsSpec } | undefined;
+    return { version: snapshot.version, spec: doc?.spec ?? null };
+  }
+
+  private async settings(res: ServerResponse, company: string): Promise<void> {
+    const records = await this.options.state.getCompany(company);
+    const s = records?.settings;
+    const fromFile = this.options.file === null ? null : await this.settingsSpec(company);
+    return json(res, 200, {
+      version: fromFile?.version ?? null,
+      repositoryAttribution: s?.repositoryAttribution ?? false,
+      endUserRecording: s?.endUserRecording ?? false,
+      secretScanning: s?.secretScanning ?? false,
+      spendLimits: fromFile?.spec?.spendLimits ?? { timeZone: s?.timeZone ?? 'UTC', perToken: s?.perTokenLimits ?? [], company: s?.companyLimits ?? [] },
+    });
+  }
+
+  private async saveSettings(req: IncomingMessage, res: ServerResponse, company: string, who: string): Promise<void> {
+    const body = bodies.get(req) ?? {};
+    const patch: Partial<GatewaySettingsSpec> = {};
+    for (const flag of ['repositoryAttribution', 'endUserRecording', 'secretScanning'] as const) {
+      if (body[flag] === undefined) continue;
+      if (typeof body[flag] !== 'boolean') throw new Refusal(400, M.badRequest(`"${flag}" must be true or false`));
+      patch[flag] = body[flag];
+    }
+    if (body.spendLimits !== undefined) {
+      if (typeof body.spendLimits !== 'object' || body.spendLimits === null) throw new Refusal(400, M.badRequest('"spendLimits" must be an object'));
+      patch.spendLimits = body.spendLimits as GatewaySettingsSpec['spendLimits'];
+      // The operator's own check, with its own words, before the file is touched.
+      const problems = settingsProblems({ tokenDomain: 'x', ...patch } as GatewaySettingsSpec);
+      if (problems.length > 0) throw new Refusal(422, M.invalid(problems.map((p) => `${p.field}: ${p.message}`)));
+    }
+    const { snapshot } = await this.file().edit(stringField(body, 'version'), (docs) => {
+      const doc = findDocument(docs, 'GatewaySettings', company);
+      if (!doc) throw new EditRefused(M.noSettings);
+      for (const [key, value] of Object.entries(patch)) doc.setIn(['spec', key], doc.createNode(value));
+    });
+    this.options.log.info({ who, company, fields: Object.keys(patch) }, 'console changed settings');
+    return json(res, 200, { version: snapshot.version });
+  }
+
+  private async models(res: ServerResponse, company: string): Promise<void> {
+    const records = await this.options.state.getCompany(company);
+    const connected = [...new Set(records?.credentials.map((c) => c.provider) ?? [])].sort((a, b) => PROVIDERS.indexOf(a) - PROVIDERS.indexOf(b));
+    const fromFile = this.options.file === null ? null : await this.settingsSpec(company);
+    const providers = connected.map((provider) => {
+      const enabled = records?.settings.enabledModels[provider];
+      return {
+        provider,
+        models: listedModels(provider).map((m) => ({
+          id: m.id,
+          displayName: m.displayName,
+          // A provider the settings do not name keeps its default: the vendor's models on, every other provider's off.
+          on: enabled === undefined ? provider === 'vendor' : enabled.includes('*') || enabled.includes(normalizeModelId(m.id)),
+        })),
+      };
+    });
+    return json(res, 200, { version: fromFile?.version ?? null, providers });
+  }
+
+  private async switchModel(req: IncomingMessage, res: ServerResponse, company: string, who: string): Promise<void> {
+    const body = bodies.get(req) ?? {};
+    const provider = stringField(body, 'provider') as ProviderName;
+    if (!PROVIDERS.includes(provider)) throw new Refusal(400, M.badRequest(`"provider" must be one of ${PROVIDERS.join(', ')}`));
+    const id = stringField(body, 'id');
+    if (typeof body.on !== 'boolean') throw new Refusal(400, M.badRequest('"on" must be true or false'));
+    const on = body.on;
+    const listed = listedModels(provider).map((m) => m.id);
+    if (!listed.includes(id)) throw new Refusal(400, M.badRequest(`"${id}" is not a model ${provider} lists`));
+    const { snapshot } = await this.file().edit(stringField(body, 'version'), (docs) => {
+      const doc = findDocument(docs, 'GatewaySettings', company);
+      if (!doc) throw new EditRefused(M.noSettings);
+      const node = doc.getIn(['spec', 'models', provider, 'enabled']);
+      // With no list yet the provider has its default; the switches then start from what the page showed.
+      let enabled: string[] = isSeq(node) ? (node.toJSON() as string[]) : provider === 'vendor' ? [...listed] : [];
+      if (enabled.includes('*')) enabled = [...listed];
+      const key = normalizeModelId(id);
+      enabled = enabled.filter((e) => normalizeModelId(e) !== key);
+      if (on) enabled.push(id);
+      if (!isMap(doc.getIn(['spec', 'models']))) doc.setIn(['spec', 'models'], doc.createNode({}));
+      doc.setIn(['spec', 'models', provider], doc.createNode({ enabled }));
+    });
+    this.options.log.info({ who, company, provider, model: id, on }, 'console switched a model');
+    return json(res, 200, { version: snapshot.version });
+  }
+
+  private async credentials(res: ServerResponse, company: string): Promise<void> {
+    const records = await this.options.state.getCompany(company);
+    const out = [];
+    // Only names, kinds and health leave the server: the record's secret and address stay here.
+    for (const c of records?.credentials ?? []) {
+      const health = await this.options.state.credentialHealth(company, c.name);
+      out.push({ name: c.name, provider: c.provider, kind: c.kind, healthy: health.healthy, reason: health.healthy ? null : health.reason, windows: health.windows });
+    }
+    return json(res, 200, { credentials: out });
+  }
+}
+
+/** A write's parsed body, read once for its company and then by its handler. */
+const bodies = new WeakMap<IncomingMessage, Record<string, unknown>>();
+
+async function readJsonOnce(req: IncomingMessage): Promise<Record<string, unknown>> {
+  const known = bodies.get(req);
+  if (known) return known;
+  const body = await readJson(req);
+  bodies.set(req, body);
+  return body;
+}

@@ -1,0 +1,68 @@
+import pg from 'pg';
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import type { UsageRecord } from '../../../src/metering/usage-record.js';
+import { connectPostgres } from '../../../src/usage/postgres/connect.js';
+import { migrate } from '../../../src/usage/postgres/migrations.js';
+import { PgUsageStore } from '../../../src/usage/postgres/pg-usage-store.js';
+import { cursorOf, logsOf, type LogsQuery } from '../../../src/usage/report.js';
+import { startPostgres, type TestPostgres } from '../../support/postgres-server.js';
+import { usageRecord } from '../../support/usage-records.js';
+
+/**
+ * Keyset paging of Logs (the console's pages): walking page by page after
+ * the last record's mark gives exactly the one-shot list, in both orders,
+ * with many records sharing a time and a cost (the ties a keyset must break
+ * the way the ORDER BY does), in PostgreSQL and in memory alike.
+ */
+let postgres: TestPostgres;
+let pool: pg.Pool;
+let store: PgUsageStore;
+const records: UsageRecord[] = [];
+
+beforeAll(async () => {
+  postgres = await startPostgres();
+  pool = connectPostgres(postgres.url, { max: 2 });
+  await migrate(pool);
+  store = new PgUsageStore(pool, 2);
+  for (let i = 0; i < 300; i++) {
+    // Every ten records share one millisecond and three costs: ties on time and on cost throughout.
+    records.push(
+      usageRecord(i % 2 === 0 ? 'acme' : 'other', i, { time: new Date(Date.UTC(2026, 0, 1) + Math.floor(i / 10) * 1_000).toISOString(), cost_usd: [0.5, 0.25, null][i % 3] as number | null }),
+    );
+  }
+  await store.insert(records);
+});
+
+afterAll(async () => {
+  await pool?.end();
+  await postgres?.destroy();
+});
+
+async function walk(read: (q: LogsQuery) => Promise<UsageRecord[]>, base: Omit<LogsQuery, 'limit'>, pageSize: number): Promise<string[]> {
+  const out: string[] = [];
+  let after: LogsQuery['after'];
+  for (let page = 0; page < 1_000; page++) {
+    const rows = await read({ ...base, limit: pageSize, ...(after ? { after } : {}) });
+    out.push(...rows.map((r) => r.request_id));
+    const last = rows[rows.length - 1];
+    if (rows.length < pageSize || !last) return out;
+    after = cursorOf(last);
+  }
+  throw new Error('paging did not end');
+}
+
+describe('Logs keyset paging', () => {
+  for (const order of ['time', 'cost'] as const) {
+    for (const base of [{ company: 'acme' }, { company: 'acme', address: 'user3@acme.example' }, {}] as const) {
+      test(`${order} order ${JSON.stringify(base)}: pages of 7 joined equal the whole list, in PostgreSQL and in memory`, async () => {
+        const query = { ...base, order };
+        const whole = (await store.logs({ ...query, limit: 100_000 })).data.map((r) => r.request_id);
+        expect(whole.length).toBeGreaterThan(20);
+        const paged = await walk(async (q) => (await store.logs(q)).data, query, 7);
+        expect(paged).toEqual(whole);
+        const inMemory = await walk(async (q) => logsOf(records, q), query, 7);
+        expect(inMemory).toEqual(whole);
+      });
+    }
+  }
+});

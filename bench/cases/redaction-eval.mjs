@@ -4,6 +4,7 @@
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { BENCH, ROOT, log, runs } from '../lib/options.mjs';
+import { budget } from '../budgets.mjs';
 
 export default {
   id: 's8e',
@@ -51,15 +52,12 @@ export default {
     return {
       sections: [out.join('\n')],
       budgets: [
-        { what: 'redaction: recall on widely-used services, projects held out', target: '≥ 95 %', measured: (100 * held.ok) / held.n, unit: '%', ok: held.ok / held.n >= 0.95 },
-        { what: 'redaction: lines of real content changed (precision set)', target: '≤ 0.1 %', measured: 100 * share, unit: '%', ok: share <= 0.001 },
-        {
-          what: 'redaction: integrity hashes, digests and git SHAs changed',
-          target: '0',
-          measured: prot.reduce((n, [, t]) => n + t.n - t.kept, 0),
-          unit: '',
-          ok: prot.every(([, t]) => t.kept === t.n),
-        },
+        budget('redaction-heldout', (100 * held.ok) / held.n),
+        budget('redaction-precision', 100 * share),
+        budget(
+          'redaction-protected',
+          prot.reduce((n, [, t]) => n + t.n - t.kept, 0),
+        ),
       ],
     };
   },

@@ -3,15 +3,11 @@ import { notPlaceholder } from './filters.js';
 import { KeywordIndex } from './keyword-index.js';
 import { findPairHalves } from './pairs.js';
 import type { Budget } from './budget.js';
+import type { Candidate } from './candidate.js';
 import type { Precheck } from './prechecks.js';
 import type { MatchContext, Rule } from './rule.js';
 
-/** A secret found in a scanned string, in that string's offsets. */
-export interface Candidate {
-  start: number;
-  end: number;
-  rule: number;
-}
+export type { Candidate } from './candidate.js';
 
 interface CompiledRule {
   readonly rule: Rule;

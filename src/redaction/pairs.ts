@@ -1,4 +1,4 @@
-import type { Candidate } from './engine.js';
+import type { Candidate } from './candidate.js';
 import { keyLikeValue } from './rules/generic.js';
 
 // Two-part credentials are often written as two quoted values in one

@@ -352,7 +352,7 @@ function consoleFor(
     usage: deps.usage,
     sessions,
     assets: join(packageRoot(), 'dist', 'console'),
-    file: config.file === null || deps.fileWriters === null ? null : { file: new ResourceFile(config.file, deps.reload), writers: deps.fileWriters },
+    file: config.file === null || deps.fileWriters === null ? null : { file: new ResourceFile(config.file, deps.reload, config.resourceEnv), writers: deps.fileWriters },
     cluster: deps.cluster,
     log: deps.logger,
   });

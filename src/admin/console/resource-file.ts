@@ -60,7 +60,8 @@ export class ResourceFile {
   constructor(
     readonly path: string,
     private readonly reload: () => Promise<void>,
-    private readonly env: NodeJS.ProcessEnv = process.env,
+    /** What `${VAR}` in the file expands from when a change is validated (the configuration's environment). */
+    private readonly env: NodeJS.ProcessEnv,
   ) {}
 
   async read(): Promise<FileSnapshot> {

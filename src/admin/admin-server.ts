@@ -2,7 +2,9 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { Registry } from 'prom-client';
 import type { GatewayState } from '../state/state.js';
 import { logsCsv, reportCsv } from '../usage/csv.js';
-import { PERIODS, REPORT_GROUPS, UsageStoreUnavailable, type Period, type ReportGroup, type UsageReader } from '../usage/report.js';
+import { ADMIN_MESSAGES } from '../errors/messages.js';
+import { readLogsQuery, readReportQuery, searchParamsSource } from '../usage/query-params.js';
+import { UsageStoreUnavailable, type UsageReader } from '../usage/report.js';
 import type { AdminAccess, AdminResource } from './admin-access.js';
 import type { ConsoleServer } from './console/console-server.js';
 
@@ -39,12 +41,6 @@ function adminError(res: ServerResponse, status: number, message: string): void 
   json(res, status, { type: 'error', error: { type: ERROR_TYPES[status] ?? (status >= 500 ? 'api_error' : 'invalid_request_error'), message: `gw: ${message}` }, source: 'gateway' });
 }
 
-function isoOrUndefined(value: string | null): string | undefined | null {
-  if (value === null || value === '') return undefined;
-  const t = Date.parse(value);
-  return Number.isNaN(t) ? null : new Date(t).toISOString();
-}
-
 /**
  * The admin listener (its own port, loopback by default): /metrics,
  * /healthz and /readyz for the platform, and the Usage and Logs API, each
@@ -64,7 +60,7 @@ export function createAdminServer(options: AdminServerOptions): Server {
       options.log.error({ path: (req.url ?? '').split('?')[0], err: unavailable ? error.reason : error instanceof Error ? error.message : String(error) }, 'admin request failed');
       if (res.headersSent) res.destroy();
       else if (unavailable) adminError(res, 503, error.message);
-      else adminError(res, 500, 'internal error');
+      else adminError(res, 500, ADMIN_MESSAGES.internal);
     });
   });
 }
@@ -73,7 +69,7 @@ const ROUTES: Readonly<Record<string, AdminResource>> = { '/admin/v1/logs': 'log
 
 async function route(options: AdminServerOptions, req: IncomingMessage, res: ServerResponse): Promise<void> {
   const url = new URL(req.url ?? '/', 'http://admin');
-  if (req.method !== 'GET') return adminError(res, 405, 'only GET is served here');
+  if (req.method !== 'GET') return adminError(res, 405, ADMIN_MESSAGES.onlyGet);
   switch (url.pathname) {
     case '/healthz':
       return json(res, 200, { status: 'ok' });
@@ -97,45 +93,31 @@ async function route(options: AdminServerOptions, req: IncomingMessage, res: Ser
   if (resource === undefined) {
     // Unknown paths answer 401 to anyone the admin API does not know, so an unauthenticated
     // caller cannot map which admin routes exist; an authenticated one (allowed or 403) learns 404.
-    if (options.access === null) return adminError(res, 401, 'the admin API is disabled: start the gateway with GW_ADMIN_TOKEN, --admin-tokens-file or --admin-auth kubernetes');
+    if (options.access === null) return adminError(res, 401, ADMIN_MESSAGES.disabled);
     const who = await options.access.decide(req.headers.authorization, 'logs', null);
     if (!who.ok && who.status === 401) return adminError(res, 401, who.message);
-    return adminError(res, 404, `no route for ${url.pathname}`);
+    return adminError(res, 404, ADMIN_MESSAGES.noRoute(url.pathname));
   }
-  if (options.access === null) return adminError(res, 401, 'the admin API is disabled: start the gateway with GW_ADMIN_TOKEN, --admin-tokens-file or --admin-auth kubernetes');
+  if (options.access === null) return adminError(res, 401, ADMIN_MESSAGES.disabled);
   const company = url.searchParams.get('company') || null;
   const decision = await options.access.decide(req.headers.authorization, resource, company);
   if (!decision.ok) return adminError(res, decision.status, decision.message);
-  const since = isoOrUndefined(url.searchParams.get('since'));
-  if (since === null) return adminError(res, 400, '"since" must be a date or date-time');
-  const until = isoOrUndefined(url.searchParams.get('until'));
-  if (until === null) return adminError(res, 400, '"until" must be a date or date-time');
   const format = url.searchParams.get('format') ?? 'json';
-  if (format !== 'json' && format !== 'csv') return adminError(res, 400, '"format" must be json or csv');
-  const range = { ...(company !== null ? { company } : {}), ...(since !== undefined ? { since } : {}), ...(until !== undefined ? { until } : {}) };
+  if (format !== 'json' && format !== 'csv') return adminError(res, 400, ADMIN_MESSAGES.badFormat);
+  const problems: string[] = [];
+  const source = searchParamsSource(url.searchParams);
   if (resource === 'logs') {
-    const limitRaw = url.searchParams.get('limit');
-    const limit = limitRaw === null ? 100 : Number(limitRaw);
-    if (!Number.isInteger(limit) || limit < 1 || limit > 100_000) return adminError(res, 400, '"limit" must be an integer from 1 to 100000');
-    const order = url.searchParams.get('order') ?? 'time';
-    if (order !== 'time' && order !== 'cost') return adminError(res, 400, '"order" must be time (newest first) or cost (most expensive first)');
-    const answer = await options.usage.logs({
-      ...range,
-      limit,
-      order,
-      ...(url.searchParams.has('address') ? { address: url.searchParams.get('address') as string } : {}),
-      ...(url.searchParams.has('model') ? { model: url.searchParams.get('model') as string } : {}),
-    });
+    const query = readLogsQuery(source, problems);
+    if (problems.length > 0) return adminError(res, 400, problems.join('; '));
+    const answer = await options.usage.logs(query);
     if (format === 'csv') return text(res, 'text/csv; charset=utf-8', logsCsv(answer.data), droppedHeader(answer.droppedRecords));
     return json(res, 200, { data: answer.data, dropped_records: answer.droppedRecords, ...droppedWarning(answer.droppedRecords) });
   }
-  const groupBy = (url.searchParams.get('group_by') ?? 'address') as ReportGroup;
-  if (!REPORT_GROUPS.includes(groupBy)) return adminError(res, 400, `"group_by" must be one of ${REPORT_GROUPS.join(', ')}`);
-  const periodRaw = url.searchParams.get('period');
-  if (periodRaw !== null && !PERIODS.includes(periodRaw as Period)) return adminError(res, 400, `"period" must be one of ${PERIODS.join(', ')}`);
-  const answer = await options.usage.report({ ...range, groupBy, ...(periodRaw !== null ? { period: periodRaw as Period } : {}) });
+  const query = readReportQuery(source, problems);
+  if (problems.length > 0) return adminError(res, 400, problems.join('; '));
+  const answer = await options.usage.report(query);
   if (format === 'csv') return text(res, 'text/csv; charset=utf-8', reportCsv(answer.data), droppedHeader(answer.droppedRecords));
-  return json(res, 200, { group_by: groupBy, period: periodRaw, data: answer.data, dropped_records: answer.droppedRecords, ...droppedWarning(answer.droppedRecords) });
+  return json(res, 200, { group_by: query.groupBy, period: query.period ?? null, data: answer.data, dropped_records: answer.droppedRecords, ...droppedWarning(answer.droppedRecords) });
 }
 
 function droppedHeader(n: number): Record<string, string> {

@@ -4,7 +4,8 @@ import { envText } from '../config/env-settings.js';
 import { ConfigError } from '../config/load-resources.js';
 import { readUsageStoreConfig } from '../config/usage-config.js';
 import { logsCsv, reportCsv } from '../usage/csv.js';
-import { PERIODS, REPORT_GROUPS, type LogsQuery, type Period, type ReportGroup, type ReportQuery } from '../usage/report.js';
+import { readLogsQuery, readReportQuery, type QueryField, type QuerySource } from '../usage/query-params.js';
+import type { LogsQuery, ReportQuery } from '../usage/report.js';
 import type { CliIo } from './io.js';
 
 type Row = Record<string, unknown>;
@@ -23,47 +24,43 @@ function table(rows: Row[], columns: string[]): string {
   return [line(columns.map((c) => c.toUpperCase())), ...cells.map(line)].join('\n') + '\n';
 }
 
-/** The query both ways of reading take: checked here once, so the API and the database are asked the same. */
-function queryOf(kind: 'logs' | 'usage', args: CommandLine, problems: string[]): { logs?: LogsQuery; report?: ReportQuery; params: URLSearchParams } {
-  const params = new URLSearchParams();
-  const iso = (name: string): string | undefined => {
-    const raw = args.value(name);
-    if (raw === undefined || raw === '') return undefined;
-    const t = Date.parse(raw);
-    if (Number.isNaN(t)) {
-      problems.push(`--${name} must be a date or date-time, got "${raw}"`);
-      return undefined;
-    }
-    params.set(name, raw);
-    return new Date(t).toISOString();
-  };
-  const company = args.value('company');
-  if (company !== undefined) params.set('company', company);
-  const range = { ...(company !== undefined ? { company } : {}), ...spread('since', iso('since')), ...spread('until', iso('until')) };
-  if (kind === 'logs') {
-    const limit = Number(args.value('limit') ?? '100');
-    if (!Number.isInteger(limit) || limit < 1 || limit > 100_000) problems.push('--limit must be an integer from 1 to 100000');
-    const order = args.value('order') ?? 'time';
-    if (order !== 'time' && order !== 'cost') problems.push('--order must be time (newest first) or cost (most expensive first)');
-    params.set('limit', String(limit));
-    params.set('order', order);
-    const address = args.value('address');
-    const model = args.value('model');
-    if (address !== undefined) params.set('address', address);
-    if (model !== undefined) params.set('model', model);
-    return { params, logs: { ...range, limit, order: order === 'cost' ? 'cost' : 'time', ...spread('address', address), ...spread('model', model) } };
-  }
-  const groupBy = (args.value('by') ?? 'address') as ReportGroup;
-  if (!REPORT_GROUPS.includes(groupBy)) problems.push(`--by must be one of ${REPORT_GROUPS.join(', ')}`);
-  const period = args.value('period') as Period | undefined;
-  if (period !== undefined && !PERIODS.includes(period)) problems.push(`--period must be one of ${PERIODS.join(', ')}`);
-  params.set('group_by', groupBy);
-  if (period !== undefined) params.set('period', period);
-  return { params, report: { ...range, groupBy, ...spread('period', period) } };
-}
+/** The CLI's names for the query fields (the API's are the defaults of searchParamsSource). */
+const CLI_FLAG: Readonly<Record<QueryField, string>> = {
+  company: 'company',
+  since: 'since',
+  until: 'until',
+  limit: 'limit',
+  order: 'order',
+  address: 'address',
+  model: 'model',
+  groupBy: 'by',
+  period: 'period',
+  after: 'after',
+};
 
-function spread<K extends string, V>(key: K, value: V | undefined): { [P in K]?: V } {
-  return (value === undefined ? {} : { [key]: value }) as { [P in K]?: V };
+/** The query both ways of reading take: checked here once (by the reader the API uses too), so the API and the database are asked the same. */
+function queryOf(kind: 'logs' | 'usage', args: CommandLine, problems: string[]): { logs?: LogsQuery; report?: ReportQuery; params: URLSearchParams } {
+  // A field this command has no flag for (gw logs has no --after) is simply not given.
+  const value = (field: QueryField): string | undefined => (args.declares(CLI_FLAG[field]) ? args.value(CLI_FLAG[field]) : undefined);
+  const source: QuerySource = { value, label: (field) => `--${CLI_FLAG[field]}` };
+  const params = new URLSearchParams();
+  const pass = (field: QueryField, param: string): void => {
+    const given = value(field);
+    if (given !== undefined && given !== '') params.set(param, given);
+  };
+  for (const field of ['company', 'since', 'until'] as const) pass(field, field);
+  if (kind === 'logs') {
+    const logs = readLogsQuery(source, problems);
+    params.set('limit', String(logs.limit));
+    params.set('order', logs.order);
+    pass('address', 'address');
+    pass('model', 'model');
+    return { params, logs };
+  }
+  const report = readReportQuery(source, problems);
+  params.set('group_by', report.groupBy);
+  if (report.period !== undefined) params.set('period', report.period);
+  return { params, report };
 }
 
 /**

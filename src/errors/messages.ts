@@ -106,6 +106,24 @@ export const ENVOY_REPLY_MESSAGES = {
   reply: (fault: Fault, head: EnvoyHeadLimits) => `gw: ${ENVOY_REPLY_TEXTS[fault]?.(head) ?? FAULTS[fault].when} (envoy: %RESPONSE_CODE_DETAILS%)`,
 } as const;
 
+/** Why a Usage or Logs query was refused (the CLI, the admin API and the console share them; `field` as each names it). */
+export const USAGE_QUERY_MESSAGES = {
+  notADate: (field: string, raw: string) => `${field} must be a date or date-time, got "${raw.slice(0, 64)}"`,
+  badLimit: (field: string, max: number) => `${field} must be an integer from 1 to ${max}`,
+  badOrder: (field: string) => `${field} must be time (newest first) or cost (most expensive first)`,
+  oneOf: (field: string, values: readonly string[]) => `${field} must be one of ${values.join(', ')}`,
+  badCursor: (field: string) => `${field} is not a page mark this gateway made`,
+} as const;
+
+/** What the admin listener answers when it refuses (the body's message is \`gw: \` and this). */
+export const ADMIN_MESSAGES = {
+  disabled: 'the admin API is disabled: start the gateway with GW_ADMIN_TOKEN, --admin-tokens-file or --admin-auth kubernetes',
+  onlyGet: 'only GET is served here',
+  noRoute: (path: string) => `no route for ${path.slice(0, 200)}`,
+  badFormat: '"format" must be json or csv',
+  internal: 'internal error',
+} as const;
+
 /** What the owner console says when it refuses (shown to the person as written, so in words). */
 export const CONSOLE_MESSAGES = {
   signInNeedsToken: 'Paste a token into the Token field to sign in.',

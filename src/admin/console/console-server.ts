@@ -11,7 +11,8 @@ import { settingsProblems } from '../../reconcile/settings-problems.js';
 import type { GatewaySettingsSpec } from '../../resources/types.js';
 import type { GatewayState } from '../../state/state.js';
 import { reportCsv } from '../../usage/csv.js';
-import { cursorOf, PERIODS, REPORT_GROUPS, type LogsCursor, type Period, type ReportGroup, type UsageReader } from '../../usage/report.js';
+import { encodeCursor, readLogsQuery, readReportQuery, searchParamsSource, type QueryLimits, type QuerySource } from '../../usage/query-params.js';
+import { cursorOf, type UsageReader } from '../../usage/report.js';
 import type { AdminAccess } from '../admin-access.js';
 import type { ClusterTokenWriter } from './kube-writer.js';
 import { ClusterRefusal } from './kube-writer.js';
@@ -148,6 +149,17 @@ const TOKEN_NAME = /^[a-z0-9]([-a-z0-9]{0,61}[a-z0-9])?$/;
  * decided with the signed-in person's own credential by the same access the
  * Usage and Logs API uses.
  */
+/** The console's pages: 50 log rows a page (at most 200), Usage by day unless another period is chosen. */
+const CONSOLE_QUERY_LIMITS: QueryLimits = Object.freeze({ maxLimit: 200, defaultLimit: 50, defaultPeriod: 'day' });
+
+/** A query of the console's URL (its range is `from` / `to`), through the reader the CLI and the API use; a problem is a 400 in words. */
+function readQuery<T>(url: URL, read: (source: QuerySource, problems: string[]) => T): T {
+  const problems: string[] = [];
+  const query = read(searchParamsSource(url.searchParams, { since: 'from', until: 'to' }), problems);
+  if (problems.length > 0) throw new Refusal(400, M.badRequest(problems.join('; ')));
+  return query;
+}
+
 export class ConsoleServer {
   private readonly limits: SessionLimits;
   private readonly now: () => number;
@@ -291,55 +303,23 @@ export class ConsoleServer {
   }
 
   private async usage(res: ServerResponse, url: URL, company: string): Promise<void> {
-    const groupBy = (url.searchParams.get('group_by') ?? 'address') as ReportGroup;
-    if (!REPORT_GROUPS.includes(groupBy)) throw new Refusal(400, M.badRequest(`"group_by" must be one of ${REPORT_GROUPS.join(', ')}`));
-    const period = (url.searchParams.get('period') ?? 'day') as Period;
-    if (!PERIODS.includes(period)) throw new Refusal(400, M.badRequest(`"period" must be one of ${PERIODS.join(', ')}`));
-    const range = this.range(url);
-    const answer = await this.options.usage.report({ company, groupBy, period, ...range });
+    const query = { ...readQuery(url, (source, problems) => readReportQuery(source, problems, CONSOLE_QUERY_LIMITS)), company };
+    const answer = await this.options.usage.report(query);
     const timeZone = (await this.options.state.getCompany(company))?.settings.timeZone ?? 'UTC';
+    const { groupBy, period } = query;
     if (url.searchParams.get('format') === 'csv') {
-      return send(res, 200, reportCsv(answer.data), 'text/csv; charset=utf-8', { 'content-disposition': `attachment; filename="usage-${company}-${groupBy}-${period}.csv"` });
+      return send(res, 200, reportCsv(answer.data), 'text/csv; charset=utf-8', { 'content-disposition': `attachment; filename="usage-${company}-${groupBy}-${period ?? 'all'}.csv"` });
     }
     return json(res, 200, { company, timeZone, groupBy, period, data: answer.data, droppedRecords: answer.droppedRecords });
   }
 
-  private range(url: URL): { since?: string; until?: string } {
-    const out: { since?: string; until?: string } = {};
-    for (const [param, key] of [
-      ['from', 'since'],
-      ['to', 'until'],
-    ] as const) {
-      const raw = url.searchParams.get(param);
-      if (raw === null || raw === '') continue;
-      const t = Date.parse(raw);
-      if (Number.isNaN(t)) throw new Refusal(400, M.badRequest(`"${param}" must be a date`));
-      out[key] = new Date(t).toISOString();
-    }
-    return out;
-  }
-
   private async logs(res: ServerResponse, url: URL, company: string): Promise<void> {
-    const order = url.searchParams.get('order') ?? 'time';
-    if (order !== 'time' && order !== 'cost') throw new Refusal(400, M.badRequest('"order" must be time or cost'));
-    const limit = Math.min(Math.max(Number(url.searchParams.get('limit') ?? 50) || 50, 1), 200);
-    const afterRaw = url.searchParams.get('after');
-    let after: LogsCursor | undefined;
-    if (afterRaw !== null && afterRaw !== '') {
-      try {
-        after = JSON.parse(Buffer.from(afterRaw, 'base64url').toString('utf8')) as LogsCursor;
-        if (typeof after.time !== 'string' || typeof after.request_id !== 'string' || typeof after.cost_micros !== 'number') throw new Error('shape');
-      } catch {
-        throw new Refusal(400, M.badRequest('"after" is not a page mark this console made'));
-      }
-    }
-    const address = url.searchParams.get('address') || undefined;
-    const model = url.searchParams.get('model') || undefined;
+    const query = { ...readQuery(url, (source, problems) => readLogsQuery(source, problems, CONSOLE_QUERY_LIMITS)), company };
     // One more than a page tells whether another page exists without counting the table.
-    const answer = await this.options.usage.logs({ company, order, limit: limit + 1, ...this.range(url), ...(address ? { address } : {}), ...(model ? { model } : {}), ...(after ? { after } : {}) });
-    const page = answer.data.slice(0, limit);
+    const answer = await this.options.usage.logs({ ...query, limit: query.limit + 1 });
+    const page = answer.data.slice(0, query.limit);
     const last = page[page.length - 1];
-    const next = answer.data.length > limit && last ? Buffer.from(JSON.stringify(cursorOf(last))).toString('base64url') : null;
+    const next = answer.data.length > query.limit && last ? encodeCursor(cursorOf(last)) : null;
     return json(res, 200, { company, data: page, next, droppedRecords: answer.droppedRecords });
   }
 

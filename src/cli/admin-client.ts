@@ -4,7 +4,7 @@ import { envText } from '../config/env-settings.js';
 import { ConfigError } from '../config/load-resources.js';
 import { readUsageStoreConfig } from '../config/usage-config.js';
 import { logsCsv, reportCsv } from '../usage/csv.js';
-import { readLogsQuery, readReportQuery, type QueryField, type QuerySource } from '../usage/query-params.js';
+import { API_QUERY_PARAMS, readLogsQuery, readReportQuery, type QueryField, type QuerySource } from '../usage/query-params.js';
 import type { LogsQuery, ReportQuery } from '../usage/report.js';
 import type { CliIo } from './io.js';
 
@@ -24,19 +24,8 @@ function table(rows: Row[], columns: string[]): string {
   return [line(columns.map((c) => c.toUpperCase())), ...cells.map(line)].join('\n') + '\n';
 }
 
-/** The CLI's names for the query fields (the API's are the defaults of searchParamsSource). */
-const CLI_FLAG: Readonly<Record<QueryField, string>> = {
-  company: 'company',
-  since: 'since',
-  until: 'until',
-  limit: 'limit',
-  order: 'order',
-  address: 'address',
-  model: 'model',
-  groupBy: 'by',
-  period: 'period',
-  after: 'after',
-};
+/** The CLI's names for the query fields: the API's, but `--by` for the grouping. */
+const CLI_FLAG: Readonly<Record<QueryField, string>> = { ...API_QUERY_PARAMS, groupBy: 'by' };
 
 /** The query both ways of reading take: checked here once (by the reader the API uses too), so the API and the database are asked the same. */
 function queryOf(kind: 'logs' | 'usage', args: CommandLine, problems: string[]): { logs?: LogsQuery; report?: ReportQuery; params: URLSearchParams } {

@@ -16,6 +16,20 @@ export interface QuerySource {
   label(field: QueryField): string;
 }
 
+/** The Usage and Logs API's parameter names. */
+export const API_QUERY_PARAMS: Readonly<Record<QueryField, string>> = Object.freeze({
+  company: 'company',
+  since: 'since',
+  until: 'until',
+  limit: 'limit',
+  order: 'order',
+  address: 'address',
+  model: 'model',
+  groupBy: 'group_by',
+  period: 'period',
+  after: 'after',
+});
+
 export interface QueryLimits {
   /** Records a Logs page may ask for. */
   readonly maxLimit: number;
@@ -101,20 +115,6 @@ export function readReportQuery(src: QuerySource, problems: string[], limits: Qu
 
 /** A source over URL query parameters, with the names this caller uses. */
 export function searchParamsSource(params: URLSearchParams, names: Partial<Record<QueryField, string>> = {}): QuerySource {
-  const name = (field: QueryField): string => names[field] ?? DEFAULT_PARAM[field];
+  const name = (field: QueryField): string => names[field] ?? API_QUERY_PARAMS[field];
   return { value: (field) => params.get(name(field)) ?? undefined, label: (field) => `"${name(field)}"` };
 }
-
-/** The Usage and Logs API's parameter names. */
-const DEFAULT_PARAM: Readonly<Record<QueryField, string>> = {
-  company: 'company',
-  since: 'since',
-  until: 'until',
-  limit: 'limit',
-  order: 'order',
-  address: 'address',
-  model: 'model',
-  groupBy: 'group_by',
-  period: 'period',
-  after: 'after',
-};

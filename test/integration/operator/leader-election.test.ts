@@ -193,6 +193,8 @@ describe('two gw operator replicas and one Lease', () => {
 
     // Never two leaders at once, judged from each replica's own log of its terms (ms
     // timestamps, one host clock), so an overlap of any length is seen, not only one a poll hits.
+    // Each of them led (its gauge said so above); its log lines reach us up to 100 ms later (the logger batches them).
+    await eventually('every replica that led has logged its term', async () => [a, b, c].every((p) => leadershipTerms(p, Date.now()).length > 0));
     const terms = [a, b, c].flatMap((p) => leadershipTerms(p, ended.get(p) ?? Date.now()));
     expect(terms.map((t) => t.identity).sort()).toEqual(['replica-a', 'replica-b', 'replica-c']);
     expect(overlappingTerms(terms)).toEqual([]);

@@ -62,6 +62,8 @@ export class UsageConfirmer {
   private count = 0;
   private timer: NodeJS.Timeout | null = null;
   private running = false;
+  /** Counts connection moves; a round that saw one proves nothing (its WAIT may have been resent to another node). */
+  private moves = 0;
 
   constructor(
     private readonly options: UsageConfirmOptions,
@@ -96,9 +98,15 @@ export class UsageConfirmer {
         const batch = [...company.records.values()].slice(0, this.options.batch);
         try {
           const rewrite = company.rewrite;
+          const movesBefore = this.moves;
           const { restored, acknowledged } = await this.round(name, batch, this.options.replicas, this.options.timeoutMs, rewrite);
           if (restored > 0) this.events.onRestored?.(name, restored);
-          if (acknowledged >= this.options.replicas) {
+          if (this.moves !== movesBefore) {
+            // The client resends unanswered commands after a reconnect: part of this round may have run on the
+            // old node and its WAIT on the new one, which says nothing of the writes it did not see.
+            company.rewrite = true;
+            company.nextRound = this.now();
+          } else if (acknowledged >= this.options.replicas) {
             for (const r of batch) if (company.records.delete(r.request_id)) this.count--;
             // Records held beyond this batch were written before the move too.
             company.rewrite = rewrite && company.records.size > 0;
@@ -129,6 +137,7 @@ export class UsageConfirmer {
 
   /** The writing connection reconnected or may point at another node: every held record is written again before it is confirmed. */
   connectionMoved(): void {
+    this.moves++;
     for (const company of this.held.values()) company.rewrite = true;
   }
 

@@ -73,6 +73,27 @@ describe('UsageConfirmer', () => {
     confirmer.stop();
   });
 
+  it('trusts no round the connection moved during: its WAIT may have been resent to the node that lost the writes', async () => {
+    const calls: boolean[] = [];
+    let confirmer: UsageConfirmer | null = null;
+    let moveDuringRound = true;
+    const round: ConfirmRound = async (_company, _records, _replicas, _timeout, rewrite) => {
+      calls.push(rewrite);
+      // The primary dies while the round is on the wire; the client reconnects to the promoted replica and resends WAIT, which its replica acknowledges.
+      if (moveDuringRound) confirmer?.connectionMoved();
+      return { restored: 0, acknowledged: 1 };
+    };
+    confirmer = new UsageConfirmer(options, round);
+    confirmer.hold(usageRecord('acme', 1));
+    await confirmer.runDue(true);
+    expect(confirmer.heldRecords()).toBe(1);
+    moveDuringRound = false;
+    await confirmer.runDue(true);
+    expect(calls).toEqual([false, true]);
+    expect(confirmer.heldRecords()).toBe(0);
+    confirmer.stop();
+  });
+
   it('reports records a round had to write again, and failed rounds', async () => {
     const s = scripted();
     const restored: Array<[string, number]> = [];

@@ -127,7 +127,7 @@ async function stateFor(
   const usageConnection = config.redisConfirm.replicas > 0 ? connectRedis(config.redisUrl, connectOptions) : null;
   if (usageConnection) logConnectionErrors(usageConnection, (detail) => logger.error({ detail }, 'redis connection error (usage records)'));
   const state = new RedisState(redis, new SecretBox(config.encryptionKey), {
-    onBuffered: (n) => n > 0 && logger.warn({ buffered: n }, 'usage records buffered until redis takes them'),
+    onBuffered: (n, reason) => n > 0 && logger.warn({ buffered: n, reason }, 'usage records buffered until redis takes them'),
     onDropped: (r) => dropped(r.company, 'retry_buffer'),
     usageBacklogMax: config.usage.backlogMax,
     onUnreadableRecord: unreadableReporter(logger, metrics),

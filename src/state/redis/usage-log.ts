@@ -17,7 +17,8 @@ const LOG_SCAN_LIMIT = 100_000;
 
 export interface RedisUsageOptions {
   /** Called when buffered usage records could not be written and are kept for a retry. */
-  readonly onBuffered?: (count: number) => void;
+  /** `reason` is why the record could not be written (the first line of the error), absent when the buffer emptied. */
+  readonly onBuffered?: (count: number, reason?: string) => void;
   /** Called for each record given up because the retry buffer was full (oldest first). */
   readonly onDropped?: (record: UsageRecord) => void;
   /** Per-company stream bound while an exporter moves records to PostgreSQL. */
@@ -80,12 +81,12 @@ export class RedisUsageLog implements UsageRecorder, UsageLog {
   async recordUsage(record: UsageRecord): Promise<void> {
     try {
       await this.writeUsage(record);
-    } catch {
-      this.keepForRetry(record);
+    } catch (error) {
+      this.keepForRetry(record, error);
     }
   }
 
-  private keepForRetry(record: UsageRecord): void {
+  private keepForRetry(record: UsageRecord, error: unknown): void {
     // Kept and retried: a Redis restart must not lose usage. Bounded so an outage cannot exhaust memory.
     if (this.buffer.length >= MAX_BUFFERED_RECORDS) {
       const dropped = this.buffer.shift() as UsageRecord;
@@ -93,7 +94,7 @@ export class RedisUsageLog implements UsageRecorder, UsageLog {
       this.options.onDropped?.(dropped);
     }
     this.buffer.push(record);
-    this.options.onBuffered?.(this.buffer.length);
+    this.options.onBuffered?.(this.buffer.length, error instanceof Error ? error.message.split('\n')[0] : String(error));
     this.scheduleFlush();
   }
 
@@ -169,7 +170,7 @@ export class RedisUsageLog implements UsageRecorder, UsageLog {
       if (error) throw error;
       if (value === 1) restored++;
       // Lost by the failover and refused now (the stream is at its backlog cap): the retry buffer takes it over.
-      if (value === -1) this.keepForRetry(records[i] as UsageRecord);
+      if (value === -1) this.keepForRetry(records[i] as UsageRecord, new UsageBacklogFull(`the usage stream of ${company} is full until the exporter catches up`));
     }
     const [waitError, acknowledged] = results[waitAt] ?? [new Error('WAIT had no answer'), 0];
     if (waitError) throw waitError;

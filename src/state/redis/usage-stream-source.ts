@@ -168,6 +168,22 @@ export class RedisUsageSource implements UsageSource {
    * yet acknowledged is not handed out twice), then new ones.
    */
   private async readCompany(company: string, count: number): Promise<StreamEntry[]> {
+    try {
+      return await this.readCompanyEntries(company, count);
+    } catch (error) {
+      // The group is gone: a failover promoted a replica that never got XGROUP CREATE (or the stream's marker).
+      // Join again at the next read rather than in an hour; the group restarts at the stream's first entry and
+      // PostgreSQL ignores what it already holds.
+      if (/NOGROUP/.test((error as Error).message)) {
+        this.joined.delete(company);
+        this.companiesAt = 0;
+        this.announcedAt = 0;
+      }
+      throw error;
+    }
+  }
+
+  private async readCompanyEntries(company: string, count: number): Promise<StreamEntry[]> {
     const stream = keys.usageStream(company);
     if (!this.pendingDrained.has(company)) {
       const pending = await this.read(stream, count, this.pendingFrom.get(company) ?? '0');

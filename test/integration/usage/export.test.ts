@@ -7,7 +7,7 @@ import type { UsageRecord } from '../../../src/metering/usage-record.js';
 import { connectRedis, type RedisClient } from '../../../src/state/redis/connect.js';
 import { RedisState } from '../../../src/state/redis/redis-state.js';
 import { keys } from '../../../src/state/redis/keys.js';
-import { RedisExportLease, RedisUsageSource } from '../../../src/state/redis/usage-stream-source.js';
+import { EXPORT_GROUP, RedisExportLease, RedisUsageSource } from '../../../src/state/redis/usage-stream-source.js';
 import { SecretBox } from '../../../src/state/secret-box.js';
 import { UsageExporter, type ExportObserver } from '../../../src/usage/export/exporter.js';
 import type { UsageSink } from '../../../src/usage/export/ports.js';
@@ -270,6 +270,28 @@ describe('usage export from Redis to PostgreSQL', () => {
     await expectExactly([...before, ...during, ...after]);
     expect(state.bufferedRecords()).toBe(0);
   }, 120_000);
+
+  test('the consumer group lost (a failover promoted a replica that never got XGROUP CREATE): the exporter joins again and exports the rest once', async () => {
+    const state = await dataPlane();
+    const observer = counting();
+    exporter(observer).start();
+    const before = Array.from({ length: 500 }, (_, i) => usageRecord('acme', i));
+    await write(state, before);
+    await expectExactly(before);
+    const r = new Redis(fx.redis.url);
+    try {
+      // What the promoted replica looks like: the stream without the group (and the entries the data plane re-wrote).
+      await r.xgroup('DESTROY', keys.usageStream('acme'), EXPORT_GROUP);
+    } finally {
+      r.disconnect();
+    }
+    const after = Array.from({ length: 500 }, (_, i) => usageRecord('acme', 1_000 + i));
+    await write(state, after);
+    // Well within the hour after which the exporter would join on its own.
+    await until('the records written after the loss', async () => (await storedIds()).length >= before.length + after.length, 20_000);
+    await expectExactly([...before, ...after]);
+    expect(observer.failures.some((f) => f.includes('NOGROUP'))).toBe(true);
+  }, 60_000);
 
   test('gw export-usage killed with SIGKILL mid-stream; a second one finishes the job exactly once', async () => {
     const state = await dataPlane();

@@ -139,7 +139,7 @@ async function load(pool) {
          (ARRAY['claude-code', 'ci', 'notebook', 'support-bot'])[1 + g % 4] AS application,
          'end-user-' || (g % 1000) AS end_user,
          1000 + g % 977 AS input_tokens, 200 + g % 331 AS output_tokens, g % 500 AS cache_read,
-         100 + (g * 7919) % 50000 AS cost_micros
+         100 + (g::bigint * 7919) % 50000 AS cost_micros
        FROM generate_series(1, $4::int) AS g) r`,
     [COMPANY, FROM, TO, N],
   );

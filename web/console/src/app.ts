@@ -1,5 +1,8 @@
 import { api, ApiError } from './api.js';
 import { count, dialog, field, h, money, replace, select, type Child } from './dom.js';
+// Types only (erased from the shipped script): the rows are the server's own, not restated here.
+import type { UsageRecord } from '../../../src/metering/usage-record.js';
+import type { ReportRow } from '../../../src/usage/report-row.js';
 
 interface Me {
   who: string;
@@ -7,18 +10,8 @@ interface Me {
   writes: boolean;
 }
 
-interface ReportRow {
-  period?: string;
-  key: string | null;
-  requests: number;
-  input_tokens: number;
-  output_tokens: number;
-  cache_creation_input_tokens: number;
-  cache_read_input_tokens: number;
-  cost_usd: number;
-}
-
-type LogRecord = Record<string, unknown> & { request_id: string; time: string; address: string; model: string | null; cost_usd: number | null; status: number; outcome: string };
+/** A Logs row is the request record the server stores. */
+type LogRecord = UsageRecord;
 
 const PAGES = [
   ['usage', 'Usage'],

@@ -142,6 +142,9 @@ export const CONSOLE_MESSAGES = {
   tokenNameInvalid: 'A token name is 1 to 63 lowercase letters, digits and dashes, starting and ending with a letter or digit.',
   noSuchToken: (name: string) => `There is no token named "${name}" in this company.`,
   noSettings: 'This company has no GatewaySettings document in the file.',
+  noClusterSettings: 'This company has no single GatewaySettings in its namespace for the console to change (create one with kubectl, or remove the extra ones).',
+  settingsConflict: (changed: readonly string[]) =>
+    `This company's GatewaySettings changed since this page loaded${changed.length > 0 ? ` (${changed.join(', ')} changed)` : ''}. Nothing was written; reload the page and make the change again.`,
   badRequest: (what: string) => `The request was not understood: ${what}.`,
   notFound: 'There is nothing at this address in the console.',
   internal: 'Something went wrong on the server; the details are in its log.',

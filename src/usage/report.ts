@@ -1,4 +1,5 @@
 import type { UsageRecord } from '../metering/usage-record.js';
+import type { ReportRow } from './report-row.js';
 import { sameModel } from '../state/queries.js';
 
 /**
@@ -47,17 +48,7 @@ export function cursorOf(record: UsageRecord): LogsCursor {
   return { time: record.time, request_id: record.request_id, cost_micros: costMicros(record) };
 }
 
-export interface ReportRow {
-  /** First day of the period (YYYY-MM-DD in the company's time zone), when a period was asked for. */
-  period?: string;
-  key: string | null;
-  requests: number;
-  input_tokens: number;
-  output_tokens: number;
-  cache_creation_input_tokens: number;
-  cache_read_input_tokens: number;
-  cost_usd: number;
-}
+export type { ReportRow } from './report-row.js';
 
 /** What a store answers, and how many older records it no longer holds (never hidden). */
 export interface Answer<T> {

@@ -49,6 +49,12 @@ export interface KubeApiServer {
   dir: string;
   /** Bearer tokens of the extra users asked for (static token file), by user name. */
   userTokens: Record<string, string>;
+  /**
+   * The API server's audit log (JSON lines, one event per request that
+   * changes a gw.io resource, at Metadata level): who the server
+   * authenticated for each write.
+   */
+  auditLogPath: string;
   /** Stops kube-apiserver and etcd and removes dir. Safe to call twice. */
   stop(): Promise<void>;
 }
@@ -396,6 +402,10 @@ async function startApiServer(binary: string, dir: string, etcdUrl: string, toke
         '--profiling=false',
         '--logging-format=text',
         '--v=1',
+        `--audit-policy-file=${join(dir, 'audit-policy.yaml')}`,
+        `--audit-log-path=${join(dir, 'audit.log')}`,
+        // Written as each request completes, so a test can read it right after its call.
+        '--audit-log-mode=blocking',
       ],
       logFile,
     );
@@ -452,6 +462,18 @@ async function sweepStaleDirs(): Promise<void> {
 }
 
 /** Starts etcd + kube-apiserver on free loopback ports and waits for /readyz. */
+/** Writes to gw.io resources, once each when the response is sent; nothing else (reads and other groups would only fill the disk). */
+const AUDIT_POLICY = `apiVersion: audit.k8s.io/v1
+kind: Policy
+omitStages: [RequestReceived]
+rules:
+  - level: Metadata
+    verbs: [create, update, patch, delete]
+    resources:
+      - group: gw.io
+  - level: None
+`;
+
 export async function startKubeApiServer(options: { users?: KubeTestUser[] } = {}): Promise<KubeApiServer> {
   const bins = await ensureKubeBinaries();
   await sweepStaleDirs();
@@ -481,6 +503,7 @@ export async function startKubeApiServer(options: { users?: KubeTestUser[] } = {
       mode: 0o600,
     });
 
+    await writeFile(join(dir, 'audit-policy.yaml'), AUDIT_POLICY);
     const etcd = await startEtcd(bins.etcd, dir);
     children.push(etcd.child);
     const api = await startApiServer(bins.kubeApiServer, dir, etcd.url, token);
@@ -489,7 +512,7 @@ export async function startKubeApiServer(options: { users?: KubeTestUser[] } = {
     const caFile = join(dir, 'ca.crt');
     const kubeconfigPath = join(dir, 'kubeconfig');
     await writeFile(kubeconfigPath, kubeconfigYaml(api.url, await readFile(caFile), token), { mode: 0o600 });
-    return { url: api.url, token, caFile, kubeconfigPath, dir, userTokens, stop };
+    return { url: api.url, token, caFile, kubeconfigPath, dir, userTokens, auditLogPath: join(dir, 'audit.log'), stop };
   } catch (err) {
     await stop();
     throw err;

@@ -15,7 +15,8 @@ import { encodeCursor, readLogsQuery, readReportQuery, searchParamsSource, type 
 import { cursorOf, type UsageReader } from '../../usage/report.js';
 import type { AdminAccess } from '../admin-access.js';
 import type { ClusterTokenWriter } from './kube-writer.js';
-import { ClusterRefusal } from './kube-writer.js';
+import { ClusterRefusal, type ClusterSettings } from './kube-writer.js';
+import { changedFields, mergePatch, switchedModels } from './settings-change.js';
 import { ConfigError, EditRefused, FileConflict, findDocument, ResourceFile } from './resource-file.js';
 import { DEFAULT_SESSION_LIMITS, newSessionId, remainingMs, sessionKey, type ConsoleSession, type SessionLimits, type SessionStore } from './sessions.js';
 
@@ -65,6 +66,13 @@ export interface ConsoleOptions {
   readonly limits?: SessionLimits;
   readonly now?: () => number;
   readonly log: { info(fields: object, message: string): void; error(fields: object, message: string): void };
+}
+
+/** The company's GatewaySettings changed in the cluster since the page read it: nothing was written. */
+class SettingsConflict extends Error {
+  constructor(readonly changed: readonly string[]) {
+    super('the GatewaySettings changed since this page loaded');
+  }
 }
 
 class Refusal extends Error {
@@ -182,6 +190,7 @@ export class ConsoleServer {
     } catch (error) {
       if (error instanceof Refusal) return json(res, error.status, { error: error.message });
       if (error instanceof FileConflict) return json(res, 409, { error: M.conflict(error.changed), changed: error.changed });
+      if (error instanceof SettingsConflict) return json(res, 409, { error: M.settingsConflict(error.changed), changed: error.changed });
       if (error instanceof ConfigError) return json(res, 422, { error: M.invalid(error.problems) });
       if (error instanceof EditRefused) return json(res, 409, { error: error.message });
       if (error instanceof ClusterRefusal) return json(res, error.status, { error: M.clusterRefused(error.message) });
@@ -255,7 +264,7 @@ export class ConsoleServer {
     if (company === null || company === '') throw new Refusal(400, M.noCompany);
     const resource = route === 'GET /logs' ? 'logs' : 'usage';
     await this.authorize(id, session, company, resource);
-    const clusterWrite = this.options.file === null && this.options.cluster && (route === 'POST /tokens' || route === 'POST /tokens/revoke');
+    const clusterWrite = this.options.file === null && this.options.cluster && ['POST /tokens', 'POST /tokens/revoke', 'PUT /settings', 'PUT /models'].includes(route);
     if (write && !clusterWrite) {
       if (this.options.file === null) throw new Refusal(501, M.noFile);
       if (!(await this.options.file.writers.decide(`Bearer ${session.bearer}`, 'usage', company)).ok) throw new Refusal(403, M.mayNotChange(company));
@@ -272,13 +281,13 @@ export class ConsoleServer {
       case 'POST /tokens/revoke':
         return this.revokeToken(req, res, company, session);
       case 'GET /settings':
-        return this.settings(res, company);
+        return this.settings(res, company, session.bearer);
       case 'PUT /settings':
-        return this.saveSettings(req, res, company, session.who);
+        return this.saveSettings(req, res, company, session);
       case 'GET /models':
-        return this.models(res, company);
+        return this.models(res, company, session.bearer);
       case 'PUT /models':
-        return this.switchModel(req, res, company, session.who);
+        return this.switchModel(req, res, company, session);
       case 'GET /credentials':
         return this.credentials(res, company);
       default:
@@ -413,12 +422,89 @@ export class ConsoleServer {
     return { version: snapshot.version, spec: doc?.spec ?? null };
   }
 
-  private async settings(res: ServerResponse, company: string): Promise<void> {
+  /** Specs handed to pages in a cluster, by company and resourceVersion, so a 409 can say what changed (bounded). */
+  private readonly seenSpecs = new Map<string, GatewaySettingsSpec>();
+
+  private remember(company: string, settings: ClusterSettings): void {
+    const key = `${company}\n${settings.generation}`;
+    this.seenSpecs.delete(key);
+    this.seenSpecs.set(key, settings.spec);
+    if (this.seenSpecs.size > 256) this.seenSpecs.delete(this.seenSpecs.keys().next().value as string);
+  }
+
+  /**
+   * The company's GatewaySettings as the person reads it from the API server,
+   * with whether they may change it; null when they may not read it (a viewer
+   * then sees what is in force, from the gateway's state) or there is not
+   * exactly one.
+   */
+  private async clusterSettings(bearer: string, company: string): Promise<{ settings: ClusterSettings; writable: boolean } | null> {
+    const cluster = this.options.file === null ? this.options.cluster : null;
+    if (!cluster) return null;
+    let settings: ClusterSettings | null;
+    try {
+      settings = await cluster.readSettings(bearer, company);
+    } catch (error) {
+      if (error instanceof ClusterRefusal && (error.status === 403 || error.status === 404)) return null;
+      throw error;
+    }
+    if (settings === null) return null;
+    this.remember(company, settings);
+    return { settings, writable: await cluster.mayChangeSettings(bearer, company) };
+  }
+
+  /**
+   * A change to the company's GatewaySettings in the cluster, sent with the
+   * person's own token only if its spec is still the one their page read
+   * (`version` is the object's generation, which the operator's status and
+   * finalizer writes do not move), and only if the operator would accept the
+   * result (its own checks and words). Returns the new version.
+   */
+  private async changeClusterSettings(session: ConsoleSession, company: string, version: string, change: (spec: GatewaySettingsSpec) => Partial<GatewaySettingsSpec>): Promise<string> {
+    const cluster = this.options.cluster as ClusterTokenWriter;
+    const conflict = (now: ClusterSettings): SettingsConflict => {
+      const before = this.seenSpecs.get(`${company}\n${version}`);
+      return new SettingsConflict(before === undefined ? [] : changedFields(before, now.spec, 'spec'));
+    };
+    // The operator may write the object's status between our read and our patch; only a changed spec is a conflict.
+    for (let attempt = 0; attempt < 3; attempt++) {
+      const current = await cluster.readSettings(session.bearer, company);
+      if (current === null) throw new EditRefused(M.noClusterSettings);
+      if (String(current.generation) !== version) throw conflict(current);
+      const patch = change(current.spec);
+      const problems = settingsProblems(mergePatch(current.spec, patch) as GatewaySettingsSpec);
+      if (problems.length > 0) throw new Refusal(422, M.invalid(problems.map((p) => `${p.field}: ${p.message}`)));
+      try {
+        const stored = await cluster.patchSettings(session.bearer, company, current.name, current.resourceVersion, patch);
+        this.remember(company, stored);
+        return String(stored.generation);
+      } catch (error) {
+        if (!(error instanceof ClusterRefusal && error.status === 409)) throw error;
+      }
+    }
+    throw new SettingsConflict([]);
+  }
+
+  private async settings(res: ServerResponse, company: string, bearer: string): Promise<void> {
     const records = await this.options.state.getCompany(company);
     const s = records?.settings;
+    const inCluster = await this.clusterSettings(bearer, company);
+    if (inCluster !== null) {
+      // What the person's change will be compared with: the object, not the state the operator last applied.
+      const spec = inCluster.settings.spec;
+      return json(res, 200, {
+        version: String(inCluster.settings.generation),
+        writable: inCluster.writable,
+        repositoryAttribution: spec.repositoryAttribution ?? false,
+        endUserRecording: spec.endUserRecording ?? false,
+        secretScanning: spec.secretScanning ?? false,
+        spendLimits: spec.spendLimits ?? { timeZone: 'UTC', perToken: [], company: [] },
+      });
+    }
     const fromFile = this.options.file === null ? null : await this.settingsSpec(company);
     return json(res, 200, {
       version: fromFile?.version ?? null,
+      writable: fromFile !== null && (await this.fileWriter(bearer, company)),
       repositoryAttribution: s?.repositoryAttribution ?? false,
       endUserRecording: s?.endUserRecording ?? false,
       secretScanning: s?.secretScanning ?? false,
@@ -426,7 +512,11 @@ export class ConsoleServer {
     });
   }
 
-  private async saveSettings(req: IncomingMessage, res: ServerResponse, company: string, who: string): Promise<void> {
+  private async fileWriter(bearer: string, company: string): Promise<boolean> {
+    return this.options.file !== null && (await this.options.file.writers.decide(`Bearer ${bearer}`, 'usage', company)).ok;
+  }
+
+  private async saveSettings(req: IncomingMessage, res: ServerResponse, company: string, session: ConsoleSession): Promise<void> {
     const body = bodies.get(req) ?? {};
     const patch: Partial<GatewaySettingsSpec> = {};
     for (const flag of ['repositoryAttribution', 'endUserRecording', 'secretScanning'] as const) {
@@ -435,41 +525,50 @@ export class ConsoleServer {
       patch[flag] = body[flag];
     }
     if (body.spendLimits !== undefined) {
-      if (typeof body.spendLimits !== 'object' || body.spendLimits === null) throw new Refusal(400, M.badRequest('"spendLimits" must be an object'));
+      if (typeof body.spendLimits !== 'object' || body.spendLimits === null || Array.isArray(body.spendLimits)) throw new Refusal(400, M.badRequest('"spendLimits" must be an object'));
       patch.spendLimits = body.spendLimits as GatewaySettingsSpec['spendLimits'];
-      // The operator's own check, with its own words, before the file is touched.
+      // The operator's own check, with its own words, before anything is written.
       const problems = settingsProblems({ tokenDomain: 'x', ...patch } as GatewaySettingsSpec);
       if (problems.length > 0) throw new Refusal(422, M.invalid(problems.map((p) => `${p.field}: ${p.message}`)));
     }
-    const { snapshot } = await this.file().edit(stringField(body, 'version'), (docs) => {
+    const version = stringField(body, 'version');
+    if (this.options.file === null && this.options.cluster) {
+      const resourceVersion = await this.changeClusterSettings(session, company, version, () => patch);
+      this.options.log.info({ who: session.who, company, fields: Object.keys(patch) }, 'console changed GatewaySettings with the person’s own credential');
+      return json(res, 200, { version: resourceVersion });
+    }
+    const { snapshot } = await this.file().edit(version, (docs) => {
       const doc = findDocument(docs, 'GatewaySettings', company);
       if (!doc) throw new EditRefused(M.noSettings);
       for (const [key, value] of Object.entries(patch)) doc.setIn(['spec', key], doc.createNode(value));
     });
-    this.options.log.info({ who, company, fields: Object.keys(patch) }, 'console changed settings');
+    this.options.log.info({ who: session.who, company, fields: Object.keys(patch) }, 'console changed settings');
     return json(res, 200, { version: snapshot.version });
   }
 
-  private async models(res: ServerResponse, company: string): Promise<void> {
+  private async models(res: ServerResponse, company: string, bearer: string): Promise<void> {
     const records = await this.options.state.getCompany(company);
     const connected = [...new Set(records?.credentials.map((c) => c.provider) ?? [])].sort((a, b) => PROVIDERS.indexOf(a) - PROVIDERS.indexOf(b));
+    const inCluster = await this.clusterSettings(bearer, company);
     const fromFile = this.options.file === null ? null : await this.settingsSpec(company);
     const providers = connected.map((provider) => {
-      const enabled = records?.settings.enabledModels[provider];
+      // In a cluster the switches show the object the person changes; otherwise what is in force.
+      const enabled = inCluster !== null ? inCluster.settings.spec.models?.[provider]?.enabled : records?.settings.enabledModels[provider];
       return {
         provider,
         models: listedModels(provider).map((m) => ({
           id: m.id,
           displayName: m.displayName,
           // A provider the settings do not name keeps its default: the vendor's models on, every other provider's off.
-          on: enabled === undefined ? provider === 'vendor' : enabled.includes('*') || enabled.includes(normalizeModelId(m.id)),
+          on: enabled === undefined ? provider === 'vendor' : enabled.includes('*') || enabled.some((e) => normalizeModelId(e) === normalizeModelId(m.id)),
         })),
       };
     });
-    return json(res, 200, { version: fromFile?.version ?? null, providers });
+    if (inCluster !== null) return json(res, 200, { version: String(inCluster.settings.generation), writable: inCluster.writable, providers });
+    return json(res, 200, { version: fromFile?.version ?? null, writable: fromFile !== null && (await this.fileWriter(bearer, company)), providers });
   }
 
-  private async switchModel(req: IncomingMessage, res: ServerResponse, company: string, who: string): Promise<void> {
+  private async switchModel(req: IncomingMessage, res: ServerResponse, company: string, session: ConsoleSession): Promise<void> {
     const body = bodies.get(req) ?? {};
     const provider = stringField(body, 'provider') as ProviderName;
     if (!PROVIDERS.includes(provider)) throw new Refusal(400, M.badRequest(`"provider" must be one of ${PROVIDERS.join(', ')}`));
@@ -478,20 +577,23 @@ export class ConsoleServer {
     const on = body.on;
     const listed = listedModels(provider).map((m) => m.id);
     if (!listed.includes(id)) throw new Refusal(400, M.badRequest(`"${id}" is not a model ${provider} lists`));
-    const { snapshot } = await this.file().edit(stringField(body, 'version'), (docs) => {
+    const version = stringField(body, 'version');
+    if (this.options.file === null && this.options.cluster) {
+      const resourceVersion = await this.changeClusterSettings(session, company, version, (spec) => ({
+        models: { [provider]: { enabled: switchedModels(spec.models?.[provider]?.enabled, provider === 'vendor', listed, id, on, normalizeModelId) } },
+      }));
+      this.options.log.info({ who: session.who, company, provider, model: id, on }, 'console switched a model with the person’s own credential');
+      return json(res, 200, { version: resourceVersion });
+    }
+    const { snapshot } = await this.file().edit(version, (docs) => {
       const doc = findDocument(docs, 'GatewaySettings', company);
       if (!doc) throw new EditRefused(M.noSettings);
       const node = doc.getIn(['spec', 'models', provider, 'enabled']);
-      // With no list yet the provider has its default; the switches then start from what the page showed.
-      let enabled: string[] = isSeq(node) ? (node.toJSON() as string[]) : provider === 'vendor' ? [...listed] : [];
-      if (enabled.includes('*')) enabled = [...listed];
-      const key = normalizeModelId(id);
-      enabled = enabled.filter((e) => normalizeModelId(e) !== key);
-      if (on) enabled.push(id);
+      const enabled = switchedModels(isSeq(node) ? (node.toJSON() as string[]) : undefined, provider === 'vendor', listed, id, on, normalizeModelId);
       if (!isMap(doc.getIn(['spec', 'models']))) doc.setIn(['spec', 'models'], doc.createNode({}));
       doc.setIn(['spec', 'models', provider], doc.createNode({ enabled }));
     });
-    this.options.log.info({ who, company, provider, model: id, on }, 'console switched a model');
+    this.options.log.info({ who: session.who, company, provider, model: id, on }, 'console switched a model');
     return json(res, 200, { version: snapshot.version });
   }
 

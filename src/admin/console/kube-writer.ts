@@ -1,4 +1,23 @@
 import { AuthorizationV1Api, CustomObjectsApi, KubeConfig, PatchStrategy, setHeaderOptions } from '@kubernetes/client-node';
+import type { GatewaySettingsSpec } from '../../resources/types.js';
+
+/** A company's GatewaySettings object as read from the API server. */
+export interface ClusterSettings {
+  readonly name: string;
+  readonly resourceVersion: string;
+  /** Moves only when the spec changes (not on the operator's status or finalizer writes): what a page's version is. */
+  readonly generation: number;
+  readonly spec: GatewaySettingsSpec;
+}
+
+interface SettingsObject {
+  metadata?: { name?: string; resourceVersion?: string; generation?: number };
+  spec?: GatewaySettingsSpec;
+}
+
+function settingsOf(item: SettingsObject): ClusterSettings {
+  return { name: item.metadata?.name ?? '', resourceVersion: item.metadata?.resourceVersion ?? '', generation: item.metadata?.generation ?? 0, spec: item.spec ?? {} };
+}
 
 /** What the API server said no to, in its own words, with its status. */
 export class ClusterRefusal extends Error {
@@ -45,6 +64,51 @@ export class ClusterTokenWriter {
         },
       });
     return review.status?.allowed === true;
+  }
+
+  /** SelfSubjectAccessReview as that person: whether they may change the company's GatewaySettings (shows the switches; the API server still decides). */
+  async mayChangeSettings(bearer: string, company: string): Promise<boolean> {
+    const review = await this.as(bearer)
+      .makeApiClient(AuthorizationV1Api)
+      .createSelfSubjectAccessReview({
+        body: {
+          apiVersion: 'authorization.k8s.io/v1',
+          kind: 'SelfSubjectAccessReview',
+          spec: { resourceAttributes: { group: 'gw.io', resource: 'gatewaysettings', verb: 'patch', namespace: company } },
+        },
+      });
+    return review.status?.allowed === true;
+  }
+
+  /**
+   * The company's GatewaySettings as that person reads it (the operator takes
+   * one per namespace; with none or several there is nothing one change could
+   * go to, and null is returned).
+   */
+  async readSettings(bearer: string, company: string): Promise<ClusterSettings | null> {
+    const list = (await refusals(() =>
+      this.as(bearer).makeApiClient(CustomObjectsApi).listNamespacedCustomObject({ group: 'gw.io', version: 'v1alpha1', namespace: company, plural: 'gatewaysettings' }),
+    )) as { items?: SettingsObject[] };
+    const items = list.items ?? [];
+    if (items.length !== 1) return null;
+    return settingsOf(items[0] as SettingsObject);
+  }
+
+  /**
+   * A JSON merge patch of the spec, as that person, only if the object is
+   * still at `resourceVersion` (the API server answers 409 otherwise); returns
+   * the object as stored.
+   */
+  async patchSettings(bearer: string, company: string, name: string, resourceVersion: string, spec: Partial<GatewaySettingsSpec>): Promise<ClusterSettings> {
+    const patched = (await refusals(() =>
+      this.as(bearer)
+        .makeApiClient(CustomObjectsApi)
+        .patchNamespacedCustomObject(
+          { group: 'gw.io', version: 'v1alpha1', namespace: company, plural: 'gatewaysettings', name, fieldManager: 'gw-console', body: { metadata: { resourceVersion }, spec } },
+          setHeaderOptions('Content-Type', PatchStrategy.MergePatch),
+        ),
+    )) as SettingsObject;
+    return settingsOf(patched);
   }
 
   async create(bearer: string, company: string, name: string, tokenHash: string, createdAt: string): Promise<void> {

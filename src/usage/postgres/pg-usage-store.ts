@@ -224,7 +224,14 @@ export class PgUsageStore implements UsageReader {
     const order = query.order === 'cost' ? 'u.cost_micros DESC, u.time DESC, u.request_id COLLATE "C"' : 'u.time DESC, u.request_id COLLATE "C"';
     // Keyset paging: the rows strictly after the cursor in exactly the ORDER BY above, so a page is an index range, never an OFFSET.
     const byTime = '(u.time < $7::timestamptz OR (u.time = $7::timestamptz AND u.request_id COLLATE "C" > $8::text COLLATE "C"))';
-    const after = query.after === undefined ? 'TRUE' : query.order === 'cost' ? `(u.cost_micros < $9::bigint OR (u.cost_micros = $9::bigint AND ${byTime}))` : byTime;
+    // The leading bound repeated on its own (u.time <= …, u.cost_micros <= …) is what the planner can start an index range at;
+    // the OR alone is only a filter, and a page deep in the list would read every row before it.
+    const after =
+      query.after === undefined
+        ? 'TRUE'
+        : query.order === 'cost'
+          ? `u.cost_micros <= $9::bigint AND (u.cost_micros < $9::bigint OR (u.cost_micros = $9::bigint AND ${byTime}))`
+          : `u.time <= $7::timestamptz AND ${byTime}`;
     const { rows } = await this.pool.query<{ record: UsageRecord }>(
       `SELECT u.record FROM gw_usage u
        WHERE ($1::text IS NULL OR u.company = $1)
@@ -250,8 +257,8 @@ export class PgUsageStore implements UsageReader {
 
   private async reportOrThrow(query: ReportQuery): Promise<Answer<ReportRow[]>> {
     const column = GROUP_COLUMNS[query.groupBy];
-    const period = query.period === undefined ? 'NULL::text' : `to_char(date_trunc('${PERIOD_UNITS[query.period]}', u.time AT TIME ZONE coalesce(c.time_zone, 'UTC')), 'YYYY-MM-DD')`;
-    const { rows } = await this.pool.query<{
+    const client = await this.pool.connect();
+    let rows: {
       period: string | null;
       key: string | null;
       requests: string;
@@ -260,18 +267,47 @@ export class PgUsageStore implements UsageReader {
       cache_creation_input_tokens: string;
       cache_read_input_tokens: string;
       cost_micros: string;
-    }>(
-      `SELECT ${period} AS period, ${column} AS key, count(*) AS requests,
-         sum(u.input_tokens) AS input_tokens, sum(u.output_tokens) AS output_tokens,
-         sum(u.cache_creation_input_tokens) AS cache_creation_input_tokens, sum(u.cache_read_input_tokens) AS cache_read_input_tokens,
-         sum(u.cost_micros) AS cost_micros
-       FROM gw_usage u LEFT JOIN gw_usage_company c ON c.company = u.company
-       WHERE ($1::text IS NULL OR u.company = $1)
-         AND ($2::timestamptz IS NULL OR u.time >= $2)
-         AND ($3::timestamptz IS NULL OR u.time < $3)
-       GROUP BY 1, 2`,
-      [query.company ?? null, query.since ?? null, query.until ?? null],
-    );
+    }[];
+    try {
+      // One company's zone is read once, not joined to each of its (up to millions of) rows; across companies each row takes its own.
+      let zone = "coalesce(c.time_zone, 'UTC')";
+      let join = 'LEFT JOIN gw_usage_company c ON c.company = u.company';
+      const params: unknown[] = [query.company ?? null, query.since ?? null, query.until ?? null];
+      if (query.period === undefined) join = '';
+      else if (query.company !== undefined) {
+        const found = await client.query<{ time_zone: string }>('SELECT time_zone FROM gw_usage_company WHERE company = $1', [query.company]);
+        params.push(found.rows[0]?.time_zone ?? 'UTC');
+        zone = '$4::text';
+        join = '';
+      }
+      // Grouped by the truncated local time (a timestamp, cheap to hash) and written as a date only once per group.
+      const bucket = query.period === undefined ? 'NULL::timestamp' : `date_trunc('${PERIOD_UNITS[query.period]}', u.time AT TIME ZONE ${zone})`;
+      await client.query('BEGIN READ ONLY');
+      // Enough memory for the groups to be hashed rather than sorted through temporary files (a month by end user is tens of thousands).
+      await client.query("SET LOCAL work_mem = '64MB'");
+      const result = await client.query(
+        `SELECT to_char(g.bucket, 'YYYY-MM-DD') AS period, g.key, g.requests, g.input_tokens, g.output_tokens,
+           g.cache_creation_input_tokens, g.cache_read_input_tokens, g.cost_micros
+         FROM (
+           SELECT ${bucket} AS bucket, ${column} AS key, count(*) AS requests,
+             sum(u.input_tokens) AS input_tokens, sum(u.output_tokens) AS output_tokens,
+             sum(u.cache_creation_input_tokens) AS cache_creation_input_tokens, sum(u.cache_read_input_tokens) AS cache_read_input_tokens,
+             sum(u.cost_micros) AS cost_micros
+           FROM gw_usage u ${join}
+           WHERE ($1::text IS NULL OR u.company = $1)
+             AND ($2::timestamptz IS NULL OR u.time >= $2)
+             AND ($3::timestamptz IS NULL OR u.time < $3)
+           GROUP BY 1, 2) g`,
+        params,
+      );
+      await client.query('COMMIT');
+      rows = result.rows;
+    } catch (error) {
+      await client.query('ROLLBACK').catch(() => undefined);
+      throw error;
+    } finally {
+      client.release();
+    }
     const data: ReportRow[] = rows.map((r) => ({
       ...(r.period !== null ? { period: r.period } : {}),
       key: r.key,

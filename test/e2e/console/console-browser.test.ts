@@ -47,6 +47,10 @@ async function checkAccessibility(page: Page, name: string): Promise<void> {
   if (SHOTS) {
     mkdirSync(join(ROOT, SHOTS), { recursive: true });
     await page.screenshot({ path: join(ROOT, SHOTS, `${name}.png`), fullPage: true });
+    // The same page as a system set to dark shows it (prefers-color-scheme: dark).
+    await page.emulateMedia({ colorScheme: 'dark' });
+    await page.screenshot({ path: join(ROOT, SHOTS, `${name}-dark.png`), fullPage: true });
+    await page.emulateMedia({ colorScheme: 'light' });
   }
 }
 

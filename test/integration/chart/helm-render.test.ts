@@ -369,4 +369,47 @@ describe('usage store value set', () => {
     expect(m.some((x) => x.kind === 'PrometheusRule')).toBe(false);
     expect(m.some((x) => x.metadata.name.includes('usage-exporter') || x.metadata.name.includes('postgres') || x.metadata.name.includes('usage-viewer'))).toBe(false);
   });
+
+  it('console.ingress: off by default; on, /console alone on its host to the admin port, TLS, class, annotations, and the controller let through', { timeout: 2 * HELM_TIMEOUT_MS }, async () => {
+    for (const name of sets.map((s) => s.name)) {
+      expect(manifestsOf(name).some((x) => x.metadata.name === `${FULLNAME}-gateway-console`)).toBe(false);
+    }
+    const set = sets.find((x) => x.name === 'usage-postgres') as ValueSet;
+    const on = [
+      '--set',
+      'console.ingress.enabled=true',
+      '--set',
+      'console.ingress.className=nginx',
+      '--set',
+      'console.ingress.host=console.gw.example',
+      '--set',
+      'console.ingress.tls[0].secretName=console-tls',
+      '--set',
+      'console.ingress.tls[0].hosts[0]=console.gw.example',
+      '--set-string',
+      'console.ingress.annotations.nginx\\.ingress\\.kubernetes\\.io/ssl-redirect=true',
+      '--set',
+      'console.ingress.from[0].namespaceSelector.matchLabels.kubernetes\\.io/metadata\\.name=ingress-nginx',
+    ];
+    const lint = await runHelm(['lint', '--strict', CHART, '--namespace', NAMESPACE, ...valuesArgs(set), ...on]);
+    expect(lint.stdout + lint.stderr).toContain('1 chart(s) linted, 0 chart(s) failed');
+    const m = await renderChart(set, NAMESPACE, on);
+    const ingress = find(m, 'Ingress', `${FULLNAME}-gateway-console`) as Any;
+    expect(ingress.spec).toEqual({
+      ingressClassName: 'nginx',
+      tls: [{ secretName: 'console-tls', hosts: ['console.gw.example'] }],
+      rules: [{ host: 'console.gw.example', http: { paths: [{ path: '/console', pathType: 'Prefix', backend: { service: { name: `${FULLNAME}-gateway-console`, port: { name: 'console' } } } }] } }],
+    });
+    expect(ingress.metadata.annotations).toEqual({ 'nginx.ingress.kubernetes.io/ssl-redirect': 'true' });
+    const service = find(m, 'Service', `${FULLNAME}-gateway-console`) as Any;
+    expect(service.spec.ports).toEqual([{ name: 'console', port: 9090, targetPort: 'metrics', protocol: 'TCP', appProtocol: 'http' }]);
+    expect(service.spec.selector).toEqual((find(m, 'Service', `${FULLNAME}-gateway`) as Any).spec.selector);
+    // The port the Service targets is the processor's admin listener, where the console is served.
+    const processor = podSpec(find(m, 'Deployment', `${FULLNAME}-gateway`)).containers.find((c: Any) => c.name === 'processor');
+    expect(processor.ports.find((p: Any) => p.name === 'metrics').containerPort).toBe(9090);
+    const policy = find(m, 'NetworkPolicy', `${FULLNAME}-gateway`) as Any;
+    expect(policy.spec.ingress).toContainEqual({ ports: [{ port: 'metrics', protocol: 'TCP' }], from: [{ namespaceSelector: { matchLabels: { 'kubernetes.io/metadata.name': 'ingress-nginx' } } }] });
+    const off = await renderChart(set, NAMESPACE);
+    expect((find(off, 'NetworkPolicy', `${FULLNAME}-gateway`) as Any).spec.ingress).toHaveLength(2);
+  });
 });

@@ -1,5 +1,8 @@
 import { api, ApiError } from './api.js';
 import { count, dialog, field, h, money, replace, select, type Child } from './dom.js';
+// Types only (erased from the shipped script): the rows are the server's own, not restated here.
+import type { UsageRecord } from '../../../src/metering/usage-record.js';
+import type { ReportRow } from '../../../src/usage/report-row.js';
 
 interface Me {
   who: string;
@@ -7,18 +10,8 @@ interface Me {
   writes: boolean;
 }
 
-interface ReportRow {
-  period?: string;
-  key: string | null;
-  requests: number;
-  input_tokens: number;
-  output_tokens: number;
-  cache_creation_input_tokens: number;
-  cache_read_input_tokens: number;
-  cost_usd: number;
-}
-
-type LogRecord = Record<string, unknown> & { request_id: string; time: string; address: string; model: string | null; cost_usd: number | null; status: number; outcome: string };
+/** A Logs row is the request record the server stores. */
+type LogRecord = UsageRecord;
 
 const PAGES = [
   ['usage', 'Usage'],
@@ -594,13 +587,14 @@ function revokeToken(company: string, name: string, version: string): void {
   );
 }
 
-async function modelsPage(body: HTMLElement, company: string, person: Me): Promise<void> {
-  const answer = await api.get<{ version: string | null; providers: { provider: string; models: { id: string; displayName: string; on: boolean }[] }[] }>('models', { company });
+async function modelsPage(body: HTMLElement, company: string): Promise<void> {
+  const answer = await api.get<{ version: string | null; writable: boolean; providers: { provider: string; models: { id: string; displayName: string; on: boolean }[] }[] }>('models', { company });
   if (answer.providers.length === 0) {
     replace(body, h('p', {}, 'No provider is connected for this company. Connect one with a ProviderCredential (see Credentials), then switch its models on here.'));
     return;
   }
-  const canWrite = person.writes && answer.version !== null;
+  // The server says whether this person may change them (an admin token with the file, or RBAC in a cluster); it still decides each change.
+  const canWrite = answer.writable && answer.version !== null;
   const status = h('p', { role: 'status' });
   replace(
     body,
@@ -640,15 +634,16 @@ interface Limit {
   usd: number;
 }
 
-async function settingsPage(body: HTMLElement, company: string, person: Me): Promise<void> {
+async function settingsPage(body: HTMLElement, company: string): Promise<void> {
   const s = await api.get<{
     version: string | null;
+    writable: boolean;
     repositoryAttribution: boolean;
     endUserRecording: boolean;
     secretScanning: boolean;
     spendLimits: { timeZone?: string; perToken?: Limit[]; company?: Limit[]; refuseUnpriced?: boolean };
   }>('settings', { company });
-  const canWrite = person.writes && s.version !== null;
+  const canWrite = s.writable && s.version !== null;
   const status = h('p', { role: 'alert' });
   const save = (patch: Record<string, unknown>): void => {
     status.className = '';
@@ -789,8 +784,8 @@ const PAGE_RENDERERS: Record<Page, (body: HTMLElement, company: string, person: 
   usage: (b, c) => usagePage(b, c),
   logs: (b, c) => logsPage(b, c),
   tokens: (b, c) => tokensPage(b, c),
-  models: modelsPage,
-  settings: settingsPage,
+  models: (b, c) => modelsPage(b, c),
+  settings: (b, c) => settingsPage(b, c),
   credentials: (b, c) => credentialsPage(b, c),
 };
 

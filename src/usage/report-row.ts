@@ -1,0 +1,16 @@
+/**
+ * One row of a Usage report, as the API, the CLI and the console's page
+ * read it. A module of its own, with no imports, so the browser's build can
+ * import the type without the server's code.
+ */
+export interface ReportRow {
+  /** First day of the period (YYYY-MM-DD in the company's time zone), when a period was asked for. */
+  period?: string;
+  key: string | null;
+  requests: number;
+  input_tokens: number;
+  output_tokens: number;
+  cache_creation_input_tokens: number;
+  cache_read_input_tokens: number;
+  cost_usd: number;
+}

@@ -126,7 +126,10 @@ async function stateFor(
   // Usage records get a connection of their own when they wait for replicas: a WAIT there never holds up a token lookup.
   const usageConnection = config.redisConfirm.replicas > 0 ? connectRedis(config.redisUrl, connectOptions) : null;
   if (usageConnection) logConnectionErrors(usageConnection, (detail) => logger.error({ detail }, 'redis connection error (usage records)'));
+  // Assigned below: the watch needs the state, the state tells the watch of a redirect it saw first.
+  let watch: InstanceType<typeof FailoverWatch> | null = null;
   const state = new RedisState(redis, new SecretBox(config.encryptionKey), {
+    onSlotMoved: () => void watch?.check(),
     onBuffered: (n, reason) => n > 0 && logger.warn({ buffered: n, reason }, 'usage records buffered until redis takes them'),
     onDropped: (r) => dropped(r.company, 'retry_buffer'),
     usageBacklogMax: config.usage.backlogMax,
@@ -155,7 +158,7 @@ async function stateFor(
   failover.heldRecords = () => state.heldRecords();
   await state.ready();
   const replicated = redisTopology(config.redisUrl) !== 'single';
-  const watch = new FailoverWatch(
+  watch = new FailoverWatch(
     redis,
     (seen) => {
       failover.failovers.inc();

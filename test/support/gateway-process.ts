@@ -25,8 +25,22 @@ export function startGateway(file: string, options: StartOptions = {}): Promise<
   return spawnGw('serve', file, options);
 }
 
-/** Start a built `gw` data plane (`serve` or `extproc`) and wait for its "listening" line. */
+/**
+ * Start a built `gw` data plane (`serve` or `extproc`) and wait for its "listening" line.
+ * A free port can be taken by another test process between the probe and the listen:
+ * that start is tried again on new ports (any other failure is the test's to see).
+ */
 export async function spawnGw(command: 'serve' | 'extproc', file: string, options: StartOptions = {}): Promise<GatewayProcess> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await spawnGwOnce(command, file, options);
+    } catch (error) {
+      if (attempt >= 3 || !(error instanceof Error) || !error.message.includes('EADDRINUSE')) throw error;
+    }
+  }
+}
+
+async function spawnGwOnce(command: 'serve' | 'extproc', file: string, options: StartOptions): Promise<GatewayProcess> {
   const port = await freePort();
   const adminPort = await freePort();
   // An empty file means none: the cluster layout, where the process only reads what the operator writes to Redis.

@@ -1,9 +1,11 @@
+import { Cluster } from 'ioredis';
 import type { UsageRecord } from '../../metering/usage-record.js';
 import type { LogQuery, UsageQuery, UsageTotals } from '../queries.js';
 import type { CompanyRecords, TokenRecord } from '../records.js';
 import type { SecretBox } from '../secret-box.js';
 import type { CallerSlotRequest, CredentialHealth, GatewayState, Lease, LeaseOutcome, LeaseRequest, RevokedToken, SeatWindow, SpendCheck, SpendOutcome, WriteFence } from '../state.js';
 import { RedisCallerSlots } from './caller-slots.js';
+import { clusterSlot } from './cluster-slot.js';
 import { RedisCompanyWriter } from './company-writer.js';
 import type { RedisClient } from './connect.js';
 import { RedisCredentialHealth } from './credential-health.js';
@@ -11,6 +13,7 @@ import { RedisCredentialLeases } from './credential-leases.js';
 import { defineScripts } from './script-runners.js';
 import { RedisSpendLedger } from './spend-ledger.js';
 import type { UnreadableListener } from '../record-version.js';
+import { keys } from './keys.js';
 import { RedisTokenDirectory } from './token-directory.js';
 import { RedisUsageLog, type RedisUsageOptions } from './usage-log.js';
 
@@ -22,6 +25,12 @@ export interface RedisStateOptions extends RedisUsageOptions {
   readonly onGateRefused?: () => void;
   /** The writer re-applied the state after a failover: requests are served again. */
   readonly onGateOpened?: () => void;
+  /**
+   * Cluster: a token lookup was answered by another node than the slot's primary when it was sent (the client
+   * followed a MOVED redirect, as after a promotion). Called before the lookup fails, so the failover watch can
+   * compare the slot map and close the gate in this tick, before the next lookup reaches the promoted node.
+   */
+  readonly onSlotMoved?: () => void;
 }
 
 /** Thrown by token lookups between a failover and the writer's next complete picture (fails closed as 503). */
@@ -79,7 +88,18 @@ export class RedisState implements GatewayState {
       throw new FailoverGateClosed('reconnected to Redis: checking whether the primary changed');
     }
     if (this.gateBelow !== null) await this.passGate();
-    return this.directory.findToken(hash);
+    if (!(this.redis instanceof Cluster)) return this.directory.findToken(hash);
+    // A MOVED redirect is followed inside the client and changes its slot map before any refresh event: a read
+    // answered by a just-promoted replica (without the tombstones the old primary acknowledged) must not count.
+    const slot = clusterSlot(keys.token(hash));
+    const before = this.redis.slots[slot]?.[0];
+    const found = await this.directory.findToken(hash);
+    if (this.redis.slots[slot]?.[0] !== before) {
+      this.options.onSlotMoved?.();
+      this.options.onGateRefused?.();
+      throw new FailoverGateClosed('the token lookup was answered by another Redis node: checking for a failover');
+    }
+    return found;
   }
 
   /**

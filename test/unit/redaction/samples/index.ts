@@ -1,6 +1,7 @@
 import { aiProviderSamples } from './ai-providers.js';
 import { cloudSamples } from './cloud.js';
 import { connectionStringSamples } from './connection-strings.js';
+import { contextSamples } from './context.js';
 import { genericSamples } from './generic.js';
 import { httpAuthSamples } from './http-auth.js';
 import { infrastructureSamples } from './infrastructure.js';
@@ -35,4 +36,5 @@ export const SAMPLE_FAMILIES: Readonly<Record<string, SampleTable>> = {
   'services (table)': serviceSamples,
   'command lines and logs': commandLineSamples,
   'shapes (XML, flags, service names, structured tokens)': shapeSamples,
+  'names in context (key, token, secret)': contextSamples,
 };

@@ -16,7 +16,7 @@ import { isDeniedNameWord, keyLikeValue } from './generic.js';
 const V = '[A-Za-z0-9+/=_.-]';
 // The value: quoted, or bare up to a character that cannot continue it. A
 // bare value followed by `(` or `[` is a call or an index, not a key.
-const VALUE = `(?:\\\\{0,3}"(${V}{16,256})\\\\{0,3}"|\\\\{0,3}'(${V}{16,256})\\\\{0,3}'|\`(${V}{16,256})\`|(${V}{16,256})(?![A-Za-z0-9+/=_.(\\[-]))`;
+const VALUE = `(?:\\\\{0,3}"(${V}{16,4096})\\\\{0,3}"|\\\\{0,3}'(${V}{16,4096})\\\\{0,3}'|\`(${V}{16,4096})\`|(${V}{16,4096})(?![A-Za-z0-9+/=_.(\\[-]))`;
 // Between the keyword and the value: the rest of the name, a closing quote
 // or `]`, then an operator (with the value possibly on the next line, as
 // YAML and formatted code put long ones) or one to four spaces.
@@ -110,36 +110,6 @@ const EXTRA_DENIED = new Set([
   'pgp',
   'gpgkey',
 ]);
-// Words that, standing before a bare `key`/`token`/`secret` and a space,
-// make it a credential's name in prose or a header (`API key 9f…`,
-// `Authorization: token 9f…`).
-const QUALIFIERS = new Set([
-  'api',
-  'access',
-  'auth',
-  'authorization',
-  'secret',
-  'private',
-  'client',
-  'bearer',
-  'refresh',
-  'session',
-  'app',
-  'bot',
-  'service',
-  'master',
-  'license',
-  'signing',
-  'account',
-  'admin',
-  'personal',
-  'deploy',
-  'integration',
-  'webhook',
-  'the',
-  'my',
-  'your',
-]);
 // What may follow the keyword inside the name: the name still names the
 // credential (`tokenValue`, `KEY_PROD`, `secret_b64`). Anything else makes
 // the keyword a qualifier of something else (`key_down_event`, `token_url`).
@@ -149,6 +119,9 @@ const VERSION_TAIL = /[-_.@]v?[0-9]{1,4}(?:\.[0-9]{1,4}){1,3}$/;
 // Code that names a key (`struct_X509_pubkey_st`) rather than a key: a
 // random value spells one of these words about once in a million.
 const NAMES_A_KEY = /key|token|secret/i;
+// `=` inside a value (`this.type===a.num`) is code, base64 pads only at the
+// end; a leading `-` or `.` is an option or a path (`--expires=…`, `./x`).
+const CODE_LIKE = /=[^=]|^[-.]/;
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 function words(name: string): string[] {
@@ -162,7 +135,7 @@ function words(name: string): string[] {
 function acceptContext(value: string, ctx: MatchContext): boolean {
   const { text, matchStart: at } = ctx;
   const kwLength = keywordLength(text, at);
-  if (UUID.test(value) || VERSION_TAIL.test(value) || NAMES_A_KEY.test(value) || !keyLikeValue(value)) return false;
+  if (UUID.test(value) || VERSION_TAIL.test(value) || NAMES_A_KEY.test(value) || CODE_LIKE.test(value) || !keyLikeValue(value)) return false;
   let start = at;
   while (start > 0 && at - start < 64 && isNameChar(text.charCodeAt(start - 1))) start--;
   let end = at + kwLength;
@@ -172,7 +145,7 @@ function acceptContext(value: string, ctx: MatchContext): boolean {
   while (glued > start && isLower(text.charCodeAt(glued - 1)) && isLower(text.charCodeAt(at))) glued--;
   if (GLUED_WORDS.test(text.slice(glued, at + kwLength).toLowerCase())) return false;
   const nameWords = words(text.slice(start, end));
-  if (nameWords.some((w) => isDeniedNameWord(w) || EXTRA_DENIED.has(w))) return false;
+  if (nameWords.some((w) => isDeniedNameWord(w) || EXTRA_DENIED.has(w.replace(/[0-9]+$/, '')))) return false;
   if (!words(text.slice(at + kwLength, end)).every((w) => TRAILING_OK.has(w) || /^[0-9]+$/.test(w))) return false;
   // A bare keyword in prose or a header takes its meaning from the word before it (`publishable key: …`).
   const wordBefore = end - start === kwLength ? /([A-Za-z]+)[ \t:]{1,4}$/.exec(text.slice(Math.max(0, start - 24), start))?.[1]?.toLowerCase() : undefined;
@@ -180,12 +153,13 @@ function acceptContext(value: string, ctx: MatchContext): boolean {
   const between = text.slice(end, ctx.secretStart);
   const spaced = !/[=:>]/.test(between);
   if (!spaced) return true;
-  // Only spaces between name and value: the weakest context, so a longer
-  // value with letters and digits, and a bare keyword needs a qualifier
-  // before it (`API key …`, `Authorization: token …`).
-  if (value.length < 20 || !/[0-9]/.test(value) || !/[A-Za-z]/.test(value)) return false;
+  // Only spaces between name and value: the weakest context, so a value of
+  // 20-256 characters with letters and digits (32 if hex), and a bare
+  // keyword needs a word before it that is not a denied one (`API key …`,
+  // `acme secret …`, `Authorization: token …`; not `ssh key …`).
+  if (value.length < 20 || value.length > 256 || !/[0-9]/.test(value) || !/[A-Za-z]/.test(value)) return false;
   if (/^[0-9a-fA-F]+$/.test(value) && value.length < 32) return false;
-  if (end - start === kwLength && (wordBefore === undefined || !QUALIFIERS.has(wordBefore))) return false;
+  if (end - start === kwLength && wordBefore === undefined) return false;
   return true;
 }
 

@@ -1,4 +1,4 @@
-import { b62, hex, uuid } from '../fake.js';
+import { b62, b64, hex, uuid } from '../fake.js';
 import { tp, type SampleTable } from './types.js';
 
 // A credential known only by the name it is given: any service's name glued
@@ -18,6 +18,8 @@ export const contextSamples: SampleTable = {
       tp('Your API key ', b62(30), ' is ready.'),
       tp('Authorization: token ', hex(40), ''),
       tp('acme-secret -> ', b62(20), ''),
+      tp('acme secret ', b62(40), '\n'),
+      tp('ACME_SESSION_TOKEN = ', `${b62(300)}${b64(60)}==`, '\n'),
     ],
     fp: [
       `keyboard = "${b62(32)}"`,
@@ -38,6 +40,11 @@ export const contextSamples: SampleTable = {
       `secret = getSecret1234567890123(name)`,
       `token = process.env.ACME_TOKEN_VALUE_1234`,
       `gpg key ${hex(40)}`,
+      `secret ${b62(40)}`,
+      `acmeSecret ${b62(300)}`,
+      `const pubkey256 = '${b64(43)}=';`,
+      'return e.key=this.type===a.num||this.type===a.string',
+      'cookie-set remember_me token123 --expires=1893456000',
     ],
   },
 };

@@ -23,8 +23,9 @@ const VALUE = `(?:\\\\{0,3}"(${V}{16,4096})\\\\{0,3}"|\\\\{0,3}'(${V}{16,4096})\
 // Case-insensitive by hand, so that a lower-case letter right after the
 // keyword (`keyboard`, `tokens`) can end the match.
 const KEYWORD = '(?:[Kk][Ee][Yy]|[Tt][Oo][Kk][Ee][Nn]|[Ss][Ee][Cc][Rr][Ee][Tt])(?![a-z])';
+const XML_SPACE = '(?:[ \\t\\r\\n]|\\\\[nrt]){0,32}';
 const LINE_BREAK = '(?:\\r?\\n|(?:\\\\r)?\\\\n)';
-const SEPARATOR = `[A-Za-z0-9_.-]{0,24}(?:\\\\{0,3}["'\`])?\\]?(?:[ \\t]{0,4}(?:=>|:=|=|:|->)[ \\t]{0,4}(?:${LINE_BREAK}[ \\t]{0,16})?|[ \\t]{1,4})`;
+const SEPARATOR = `[A-Za-z0-9_.-]{0,24}(?:\\\\{0,3}["'\`])?\\]?(?:[ \\t]{0,4}(?:=>|:=|=|:|->)[ \\t]{0,4}(?:${LINE_BREAK}[ \\t]{0,16})?|[ \\t]{1,4}|>${XML_SPACE})`;
 
 const isLower = (c: number): boolean => c >= 97 && c <= 122;
 const isUpper = (c: number): boolean => c >= 65 && c <= 90;
@@ -48,7 +49,7 @@ function valueAfter(text: string, j: number): boolean {
   for (;;) {
     const c = text.charCodeAt(j);
     if (isSpace(c) || c === 10 || c === 13) j++;
-    else if (c === 92 && (text.charCodeAt(j + 1) === 110 || text.charCodeAt(j + 1) === 114)) j += 2;
+    else if (c === 92 && (text.charCodeAt(j + 1) === 110 || text.charCodeAt(j + 1) === 114 || text.charCodeAt(j + 1) === 116)) j += 2;
     else break;
   }
   while (text.charCodeAt(j) === 92) j++;
@@ -78,6 +79,8 @@ const contextFollows: Precheck = (text, at) => {
   if (c === 61) return spaced || valueAfter(text, i + 1) || (next === 62 && valueAfter(text, i + 2));
   if (c === 58) return valueAfter(text, i + 1) || (next === 61 && valueAfter(text, i + 2));
   if (c === 45 && next === 62) return spaced || valueAfter(text, i + 2);
+  // `<acmeKey>…</acmeKey>`
+  if (c === 62) return valueAfter(text, i + 1);
   return spaced;
 };
 
@@ -122,6 +125,7 @@ const NAMES_A_KEY = /key|token|secret/i;
 // `=` inside a value (`this.type===a.num`) is code, base64 pads only at the
 // end; a leading `-` or `.` is an option or a path (`--expires=…`, `./x`).
 const CODE_LIKE = /=[^=]|^[-.]/;
+const XML_CLOSE = /^(?:[ \t\r\n]|\\[nrt]){0,32}<\//;
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 function words(name: string): string[] {
@@ -151,6 +155,8 @@ function acceptContext(value: string, ctx: MatchContext): boolean {
   const wordBefore = end - start === kwLength ? /([A-Za-z]+)[ \t:]{1,4}$/.exec(text.slice(Math.max(0, start - 24), start))?.[1]?.toLowerCase() : undefined;
   if (wordBefore !== undefined && (isDeniedNameWord(wordBefore) || EXTRA_DENIED.has(wordBefore))) return false;
   const between = text.slice(end, ctx.secretStart);
+  // An XML element's text: the element must close right after it.
+  if (between.startsWith('>') && text.charCodeAt(start - 1) === 60) return XML_CLOSE.test(text.slice(ctx.secretEnd, ctx.secretEnd + 40));
   const spaced = !/[=:>]/.test(between);
   if (!spaced) return true;
   // Only spaces between name and value: the weakest context, so a value of

@@ -19,6 +19,8 @@ export const contextSamples: SampleTable = {
       tp('Authorization: token ', hex(40), ''),
       tp('acme-secret -> ', b62(20), ''),
       tp('acme secret ', b62(40), '\n'),
+      tp('<settings><acmeKey>', b62(32), '</acmeKey></settings>'),
+      tp('<acme-token>\n    ', hex(40), '\n</acme-token>'),
       tp('ACME_SESSION_TOKEN = ', `${b62(300)}${b64(60)}==`, '\n'),
     ],
     fp: [
@@ -40,6 +42,7 @@ export const contextSamples: SampleTable = {
       `secret = getSecret1234567890123(name)`,
       `token = process.env.ACME_TOKEN_VALUE_1234`,
       `gpg key ${hex(40)}`,
+      `<acmeKey>${b62(32)}<br/>`,
       `secret ${b62(40)}`,
       `acmeSecret ${b62(300)}`,
       `const pubkey256 = '${b64(43)}=';`,

@@ -1,7 +1,6 @@
 import { aiProviderSamples } from './ai-providers.js';
 import { cloudSamples } from './cloud.js';
 import { connectionStringSamples } from './connection-strings.js';
-import { contextSamples } from './context.js';
 import { genericSamples } from './generic.js';
 import { httpAuthSamples } from './http-auth.js';
 import { infrastructureSamples } from './infrastructure.js';
@@ -16,6 +15,9 @@ import { serviceSamples } from './services.js';
 import { commandLineSamples } from './command-line.js';
 import { shapeSamples } from './shapes.js';
 import { sourceHostingSamples } from './source-hosting.js';
+// Imported last: the fake values come from one seeded stream, so a family
+// imported earlier would change every later family's values.
+import { contextSamples } from './context.js';
 import type { SampleTable } from './types.js';
 
 export const SAMPLE_FAMILIES: Readonly<Record<string, SampleTable>> = {

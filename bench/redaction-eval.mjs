@@ -66,14 +66,14 @@ for (const [name, r] of Object.entries(scored)) {
 if (only === null || only === 'published') {
   const { TUNING, HELD_OUT, scoreSource } = await import('./redaction-sets/published.mjs');
   console.log('\n## Published samples of other projects, by source project (bench/redaction-sets/published)\n');
-  console.log('| source project | side | recall, widely-used services | recall, all | negatives untouched |');
-  console.log('|---|---|---|---|---|');
+  console.log('| source project | side | recall, widely-used services | recall, all | negatives untouched | widely used, values not placeholder-shaped |');
+  console.log('|---|---|---|---|---|---|');
   const results = [];
   for (const name of [...TUNING, ...HELD_OUT]) {
     const r = scoreSource(name, (b) => redactJsonBody(b));
     results.push([name, r]);
     const side = TUNING.includes(name) ? 'tuning' : 'held out';
-    console.log(`| ${name} | ${side} | ${ratio(r.widely)} | ${ratio(r.positives)} | ${ratio(r.negatives)} |`);
+    console.log(`| ${name} | ${side} | ${ratio(r.widely)} | ${ratio(r.positives)} | ${ratio(r.negatives)} | ${ratio(r.widelyRandom)} |`);
   }
   for (const [label, names] of [
     ['tuning', TUNING],
@@ -87,7 +87,7 @@ if (only === null || only === 'published') {
         },
         { ok: 0, n: 0 },
       );
-    console.log(`| **all ${label}** | | ${ratio(sum('widely'))} | ${ratio(sum('positives'))} | ${ratio(sum('negatives'))} |`);
+    console.log(`| **all ${label}** | | ${ratio(sum('widely'))} | ${ratio(sum('positives'))} | ${ratio(sum('negatives'))} | ${ratio(sum('widelyRandom'))} |`);
   }
   if (detail) {
     for (const [name, r] of results) {

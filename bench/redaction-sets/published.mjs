@@ -9,7 +9,7 @@ import { EMBEDDINGS, copies } from './score.mjs';
 const here = resolve(dirname(fileURLToPath(import.meta.url)), 'published');
 
 export const TUNING = ['noseyparker'];
-export const HELD_OUT = ['kingfisher', 'detect-secrets'];
+export const HELD_OUT = ['kingfisher', 'detect-secrets', 'secretlint'];
 
 // Services in wide use, named by the source rule's service stem (the second
 // part of a Nosey Parker or Kingfisher rule id, the plugin of detect-secrets).
@@ -25,6 +25,27 @@ const WIDELY = new Set(
     'vercel xai smartsheets'
   ).split(' '),
 );
+
+// A value typed as a stand-in rather than generated: a run of five or more
+// of one character (`xxxxx`, `ZZZZZ`, `00000`) or an ascending run of eight
+// (`abcdefgh`, `12345678`). Random keys of any alphabet almost never hold
+// either. Written here, apart from the rules' own filters, so that the
+// split of the figures below does not depend on the code it measures. For a
+// sample labelled by line only (detect-secrets), its longest token is judged.
+export function placeholderShaped(value) {
+  if (/(.)\1{4}/.test(value)) return true;
+  let run = 1;
+  for (let i = 1; i < value.length; i++) {
+    run = value.charCodeAt(i) === value.charCodeAt(i - 1) + 1 && /[A-Za-z0-9]/.test(value[i]) ? run + 1 : 1;
+    if (run >= 8) return true;
+  }
+  return false;
+}
+
+function shapedSample(s) {
+  const values = s.secrets.length > 0 ? s.secrets : [(s.text.match(/[A-Za-z0-9+/=_.-]{8,}/g) ?? []).sort((a, b) => b.length - a.length)[0] ?? ''];
+  return values.some(placeholderShaped);
+}
 
 export function loadSource(name) {
   return readFileSync(resolve(here, `${name}.jsonl`), 'utf8')
@@ -50,7 +71,7 @@ const add = (m, k, ok) => {
  */
 export function scoreSource(name, redact) {
   const rows = loadSource(name);
-  const r = { positives: { ok: 0, n: 0 }, widely: { ok: 0, n: 0 }, negatives: { ok: 0, n: 0 }, byService: new Map(), misses: [], falsePositives: [] };
+  const r = { positives: { ok: 0, n: 0 }, widely: { ok: 0, n: 0 }, widelyRandom: { ok: 0, n: 0 }, negatives: { ok: 0, n: 0 }, byService: new Map(), misses: [], falsePositives: [] };
   for (const s of rows) {
     let ok = true;
     const fired = new Set();
@@ -75,6 +96,10 @@ export function scoreSource(name, redact) {
     if (WIDELY.has(s.service)) {
       r.widely.n++;
       if (ok) r.widely.ok++;
+      if (!shapedSample(s)) {
+        r.widelyRandom.n++;
+        if (ok) r.widelyRandom.ok++;
+      }
     }
     add(r.byService, s.service, ok);
     if (!ok) r.misses.push({ index: s.index, rule: s.rule, found: [...fired] });

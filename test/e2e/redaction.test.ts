@@ -36,6 +36,9 @@ const SHAPES = {
   azureIdentifiable: `${fake(52, B62, 10)}JQQJ99${fake(18, B62, 11)}AZDO${fake(4, B62, 12)}`,
   jiraPat: Buffer.from(`${fake(12, '0123456789', 13)}:${fake(20, B62, 14)}`).toString('base64'),
   vaultToken: `hvs.${fake(92, B62, 15)}`,
+  contextSpaced: fake(40, B62, 16),
+  contextNextLine: fake(36, B62, 17),
+  contextXml: fake(40, HEX, 18),
 };
 
 function shapesBody(): string {
@@ -43,7 +46,7 @@ function shapesBody(): string {
   return JSON.stringify({
     model: 'claude-haiku-4-5',
     max_tokens: 20,
-    system: `Config under review:\n<org.jenkinsci.plugins.plaincredentials.impl.StringCredentialsImpl>\n  <id>deploy</id>\n  <secret>{${s.jenkinsSecret}}</secret>\n</org.jenkinsci.plugins.plaincredentials.impl.StringCredentialsImpl>\n<jenkins.security.ApiTokenProperty><apiToken>{${s.jenkinsApiToken}}</apiToken></jenkins.security.ApiTokenProperty>`,
+    system: `Config under review:\n<org.jenkinsci.plugins.plaincredentials.impl.StringCredentialsImpl>\n  <id>deploy</id>\n  <secret>{${s.jenkinsSecret}}</secret>\n</org.jenkinsci.plugins.plaincredentials.impl.StringCredentialsImpl>\n<jenkins.security.ApiTokenProperty><apiToken>{${s.jenkinsApiToken}}</apiToken></jenkins.security.ApiTokenProperty>\n<widgetco><acmekey>${s.contextXml}</acmekey></widgetco>`,
     messages: [
       { role: 'user', content: `Why does this fail?\nAzCopy /Dest:https://acct.blob.core.windows.net/c -storagekey ${s.storageKeyFlag} /S\ncli deploy --token=${s.tokenFlag} --env prod` },
       {
@@ -63,7 +66,7 @@ function shapesBody(): string {
           {
             type: 'tool_result',
             tool_use_id: 'toolu_1',
-            content: `2024-03-11T09:14:22Z DEBUG Using Key=${s.logLine}\npsexec \\\\10.0.0.5 -u Administrator -p ${s.psexecPassword} cmd\nAZURE_DEVOPS_EXT_PAT=${s.azureIdentifiable}\ncurl -H "Authorization: Bearer ${s.jiraPat}" https://jira.example.com/rest/api/2/myself\nVAULT_TOKEN=${s.vaultToken}`,
+            content: `2024-03-11T09:14:22Z DEBUG Using Key=${s.logLine}\npsexec \\\\10.0.0.5 -u Administrator -p ${s.psexecPassword} cmd\nAZURE_DEVOPS_EXT_PAT=${s.azureIdentifiable}\ncurl -H "Authorization: Bearer ${s.jiraPat}" https://jira.example.com/rest/api/2/myself\nVAULT_TOKEN=${s.vaultToken}\nacme secret ${s.contextSpaced}\nacmeApiKey:\n  "${s.contextNextLine}"`,
           },
         ],
       },
@@ -171,6 +174,9 @@ describe.each(DATA_PLANES)('secret scanning through $name', (plane) => {
     expect(parsed.messages[0]?.content).toContain('-storagekey [REDACTED: ');
     expect(JSON.stringify(parsed.messages[1]?.content)).toContain("github = '[REDACTED: service-named-credential]', '[REDACTED: service-named-credential]'");
     expect(JSON.stringify(parsed.messages[2]?.content)).toContain('-u Administrator -p [REDACTED: single-dash-secret-flag] cmd');
+    // Found by a name ending in key or secret alone, with no vendor prefix.
+    expect(parsed.system).toContain('<acmekey>[REDACTED: credential-context]</acmekey>');
+    expect(JSON.stringify(parsed.messages[2]?.content)).toContain('acme secret [REDACTED: credential-context]\\nacmeApiKey:\\n  \\"[REDACTED: credential-context]\\"');
   });
 
   it('[S2.3-c] forwards the body untouched when the setting is off', async () => {

@@ -3,8 +3,9 @@
 # projects' published test data (see SOURCES.md). Run by hand when a source
 # is refreshed; the gateway's tests and benches read only the .jsonl output.
 #
-#   python3 extract.py <noseyparker repo> <kingfisher repo> <detect-secrets repo>
+#   python3 extract.py <noseyparker repo> <kingfisher repo> <detect-secrets repo> [<secretlint repo>]
 #
+# A repository given as `-` is skipped (its .jsonl file is left as it is).
 # Each argument is a git directory (a bare clone works); files are read at
 # HEAD with `git show`. Output lines:
 #   {"source", "rule", "service", "kind": "tp"|"fp", "text", "secrets": [...]}
@@ -141,14 +142,79 @@ def detect_secrets(repo):
                 out.append({'source': 'detect-secrets', 'rule': name[:-len('_test.py')], 'service': name[:-len('_test.py')], 'kind': kind, 'text': text, 'secrets': []})
     return out
 
+# secretlint rules that report something other than a credential in the
+# text: comment directives, file names and home-directory paths, a whole
+# Kubernetes Secret manifest, the rule template, and user-configured patterns.
+SECRETLINT_SKIP = {'filter-comments', 'no-dotenv', 'no-homedir', 'no-k8s-kind-secret', 'example', 'pattern'}
+
+USERINFO = regex.compile(r'^(?:[a-z][a-z0-9+.-]*://)?[^:/@\s]*:([^@\s]+)@')
+
+def secretlint(repo, seen):
+    # Snapshot tests: test/snapshots/<case>/output.json holds the input text
+    # (sourceContent) and each report with its range; a case with reports is
+    # a positive labelled by those ranges, one without is a negative.
+    out = []
+    prefix = 'packages/@secretlint/'
+    names = [f for f in git(repo, 'ls-tree', '-r', '--name-only', 'HEAD', prefix).split('\n') if f.endswith('/output.json') and '/test/snapshots/' in f]
+    for path in sorted(names):
+        rule = path[len(prefix):].split('/')[0]
+        if not rule.startswith('secretlint-rule-'):
+            continue
+        stem = rule[len('secretlint-rule-'):]
+        if stem in SECRETLINT_SKIP:
+            count('secretlint', 'skipped rule')
+            continue
+        report = json.loads(git(repo, 'show', f'HEAD:{path}'))
+        text = report.get('sourceContent')
+        if not isinstance(text, str) or not text.strip():
+            continue
+        key = ' '.join(text.split())
+        if key in seen:
+            count('secretlint', 'duplicate (another source, or a preset test repeating a rule test)')
+            continue
+        seen.add(key)
+        secrets = []
+        for m in report.get('messages', []):
+            a, b = m['range']
+            value = text[a:b]
+            # A report that spans a URL or `user:password@host` is labelled by
+            # its password only, as the other sources' labels are.
+            userinfo = USERINFO.match(value)
+            if userinfo:
+                count('secretlint', 'label narrowed to the password of user:password@')
+                value = userinfo.group(1)
+            if value.strip() and value not in secrets:
+                secrets.append(value)
+        kind = 'tp' if report.get('messages') else 'fp'
+        if kind == 'tp' and not secrets:
+            continue
+        count('secretlint', kind)
+        # The service is the reporting rule's name, or its first word
+        # (`hashicorp-vault`); a preset's test names the rule in each report.
+        reporters = [m.get('ruleId', '').split('secretlint-rule-')[-1] for m in report.get('messages', [])]
+        service = (reporters[0] if reporters and reporters[0] else stem).split('-')[0]
+        out.append({'source': 'secretlint', 'rule': f"secretlint.{stem}.{path.split('/')[-2]}", 'service': service, 'kind': kind, 'text': text, 'secrets': secrets})
+    return out
+
+def load_texts(name):
+    with open(f'{name}.jsonl') as fh:
+        return {' '.join(json.loads(l)['text'].split()) for l in fh if l.strip()}
+
 if __name__ == '__main__':
     np_repo, kf_repo, ds_repo = sys.argv[1:4]
+    sl_repo = sys.argv[4] if len(sys.argv) > 4 else '-'
     seen = set()
-    sets = {
-        'noseyparker': yaml_rules(np_repo, 'crates/noseyparker/data/default/builtin/rules', 'noseyparker', seen),
-        'kingfisher': yaml_rules(kf_repo, 'data/rules', 'kingfisher', seen),
-        'detect-secrets': detect_secrets(ds_repo),
-    }
+    sets = {}
+    if np_repo != '-':
+        sets['noseyparker'] = yaml_rules(np_repo, 'crates/noseyparker/data/default/builtin/rules', 'noseyparker', seen)
+    else:
+        seen |= load_texts('noseyparker')
+    if kf_repo != '-':
+        sets['kingfisher'] = yaml_rules(kf_repo, 'data/rules', 'kingfisher', seen)
+    if ds_repo != '-':
+        sets['detect-secrets'] = detect_secrets(ds_repo)
+    if sl_repo != '-':
+        sets['secretlint'] = secretlint(sl_repo, seen)
     for name, rows in sets.items():
         with open(f'{name}.jsonl', 'w') as fh:
             for row in rows:

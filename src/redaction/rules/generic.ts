@@ -190,6 +190,11 @@ function commaOutsideCall(text: string, name: Name, secretStart: number): boolea
   return !/\([ \t]{0,4}\\{0,2}["']$/.test(text.slice(Math.max(0, name.start - 8), name.start));
 }
 
+/** Whether a lower-cased word of a name says its value is about a secret rather than one. */
+export function isDeniedNameWord(word: string): boolean {
+  return DENY_WORDS.has(word);
+}
+
 function hasDeniedName(name: Name): boolean {
   if (/^(?:izer|ize|ization|ized|s?_?(?:count|limit))/.test(name.after)) return true;
   // Vault AppRole's secret_id is itself a credential.

@@ -3,6 +3,7 @@ import { aiProviderRules } from './ai-providers.js';
 import { cloudRules } from './cloud.js';
 import { commandLineRules } from './command-line.js';
 import { connectionStringRules } from './connection-strings.js';
+import { contextRules } from './context.js';
 import { gatewayRules } from './gateway.js';
 import { genericRules } from './generic.js';
 import { httpAuthRules } from './http-auth.js';
@@ -38,4 +39,5 @@ export const ALL_RULES: readonly Rule[] = Object.freeze([
   ...commandLineRules,
   ...shapeRules,
   ...genericRules,
+  ...contextRules,
 ]);

@@ -88,6 +88,7 @@ export const PREFIXED: readonly PrefixRow[] = [
   ['statsig-server-secret', 'Statsig', 'secret-', `secret-${B62('40,48')}`, 'Statsig server secret: secret- and ~43 characters.'],
   ['posthog-personal-api-key', 'PostHog', 'phx_', `phx_${B62('40,48')}`, 'PostHog personal API key: phx_ and ~43 characters.'],
   ['new-relic-license-key', 'New Relic', 'NRAL', `${HEX(36)}NRAL`, 'New Relic ingest license key: 36 hex and NRAL.'],
+  ['new-relic-license-key-eu', 'New Relic', 'NRAL', `eu01xx${HEX(30)}NRAL`, 'New Relic ingest license key of an EU account: eu01xx, 30 hex and NRAL.'],
   ['new-relic-insert-key-nrii', 'New Relic', 'NRII-', `NRII-${URLSAFE(32)}`, 'New Relic Insights insert key: NRII- and 32 characters.'],
   ['okta-api-token-00', 'Okta', 'okta', `00${URLSAFE(40)}`, 'Okta API token: 00 and 40 URL-safe characters (42 in all), near its name.'],
   ['lacework-api-secret', 'Lacework', 'lacework', `_${HEX(32)}`, 'Lacework API secret: _ and 32 hex.'],

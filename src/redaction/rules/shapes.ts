@@ -24,7 +24,7 @@ const singleDashBefore: Precheck = (text, at) => {
   if (i < 0 || text.charCodeAt(i) !== 45) return false;
   if (i === 0) return true;
   const b = text.charCodeAt(i - 1);
-  return b === 32 || b === 9 || b === 34 || b === 39 || b === 40 || b === 61 || b === 10 || b === 13;
+  return b === 32 || b === 9 || b === 34 || b === 39 || b === 96 || b === 40 || b === 61 || b === 10 || b === 13;
 };
 
 // `github = '…'`: a name that starts a word, then an operator after at most
@@ -195,7 +195,7 @@ export const shapeRules: readonly Rule[] = [
       'A secret given as a single-dash option, Windows, Java and Azure style: -Password <v>, -storagekey <v>, -vaultToken <v>, -Dsonar.login=<v>, -clientSecret <v>, and -p <v> after -u <user> (psexec, mysql).',
     keywords: ['password', 'passwd', 'token', 'secret', 'storagekey', 'accountkey', 'apikey', 'accesskey', 'sharedkey', 'sonar.login', ' -p '],
     pattern: new RegExp(
-      `(?:(?<=(?:^|[ \\t"'(=])-(?:D[A-Za-z0-9]{1,20}\\.)?(?:[A-Za-z][A-Za-z0-9]{0,24})?)(?:password|passwd|token|secret|storagekey|accountkey|apikey|accesskey|sharedkey|sonar\\.login)(?:=|[ \\t]{1,4})|(?<=[ \\t]-u[ \\t]{1,4}[^\\x00-\\x20]{1,64}) -p[ \\t]{1,4})${OPEN}(${WORD})`,
+      `(?:(?<=(?:^|[ \\t"'\`(=])-(?:D[A-Za-z0-9]{1,20}\\.)?(?:[A-Za-z][A-Za-z0-9]{0,24})?)(?:password|passwd|token|secret|storagekey|accountkey|apikey|accesskey|sharedkey|sonar\\.login)(?:=|[ \\t]{1,4})|(?<=[ \\t]-u[ \\t]{1,4}[^\\x00-\\x20]{1,64}) -p[ \\t]{1,4})${OPEN}(${WORD})`,
       'i',
     ),
     precheck: singleDashBefore,

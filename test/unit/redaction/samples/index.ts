@@ -15,6 +15,9 @@ import { serviceSamples } from './services.js';
 import { commandLineSamples } from './command-line.js';
 import { shapeSamples } from './shapes.js';
 import { sourceHostingSamples } from './source-hosting.js';
+// Imported last: the fake values come from one seeded stream, so a family
+// imported earlier would change every later family's values.
+import { contextSamples } from './context.js';
 import type { SampleTable } from './types.js';
 
 export const SAMPLE_FAMILIES: Readonly<Record<string, SampleTable>> = {
@@ -35,4 +38,5 @@ export const SAMPLE_FAMILIES: Readonly<Record<string, SampleTable>> = {
   'services (table)': serviceSamples,
   'command lines and logs': commandLineSamples,
   'shapes (XML, flags, service names, structured tokens)': shapeSamples,
+  'names in context (key, token, secret)': contextSamples,
 };

@@ -25,6 +25,7 @@ export const shapeSamples: SampleTable = {
       tp('AzCopy /Source:C:\\data /Dest:https://acct.blob.core.windows.net/c -storagekey ', `${b64(86)}==`, ' /S'),
       tp('Connect-VIServer -Server vc01 -User admin -Password ', password(), '\n'),
       tp('terraform apply -vaultToken ', `s.${b62(24)}`, ''),
+      tp('`-vaultToken ', `s.${b62(24)}`, '`'),
       tp('mvn sonar:sonar -Dsonar.login=', hex(40), ' -Dsonar.host.url=https://sonarcloud.io'),
       tp('psexec \\\\10.0.94.120 -u Administrator -p ', password(), ' cmd'),
     ],

@@ -9,7 +9,7 @@ import { FencedWrite, type CompanyWriter, type CredentialHealthStore, type Token
 import { healthEvent, tokenGeneratedEvent, type EventRecorder } from './events.js';
 import { addFinalizer, needsFinalizer, readyToRelease, releaseFinalizer } from './finalizers.js';
 import { ensureGeneratedTokenSecret } from './generated-tokens.js';
-import { generatedSecretOwnership, hasFinalizer, isDeleting, SECRET_LABEL, SECRET_LABEL_VALUE, SECRET_SELECTOR, type ClusterResource, type ClusterToken } from './kube-objects.js';
+import { generatedSecretOwnership, isDeleting, SECRET_LABEL, SECRET_LABEL_VALUE, SECRET_SELECTOR, type ClusterResource, type ClusterToken } from './kube-objects.js';
 import { NamespaceTerminating, type KubeWriter, type TokenLookup } from './kube-writer.js';
 import type { OperatorMetrics } from './operator-metrics.js';
 import { resourceSetOf, snapshotOf, type ClusterView, type NamespaceSnapshot } from './snapshot.js';
@@ -107,8 +107,12 @@ export class NamespaceReconciler {
   private readonly status: StatusSync;
   /** Per namespace, the conditions its last reconcile computed, until reportStatus has written them. */
   private readonly reports = new Map<string, PendingReports>();
-  /** Resources whose finalizer patch was sent and whose cached copy does not show it yet: not patched twice. */
-  private readonly finalizerSent = new Set<string>();
+  /**
+   * Per resource, the version our finalizer patch was made against, while the cache still shows that
+   * version: not patched twice. Once the cache shows any other version, the cache decides (a finalizer
+   * someone removed after our patch is added again, whether or not this replica ever saw it there).
+   */
+  private readonly finalizerSent = new Map<string, string | undefined>();
 
   constructor(private readonly deps: ReconcilerDeps) {
     this.status = new StatusSync(deps.writer);
@@ -241,11 +245,13 @@ export class NamespaceReconciler {
     const pending = this.reports.get(namespace);
     const snapshot = snapshotOf(this.deps.view, namespace);
     const all: ClusterResource[] = [...snapshot.settings, ...snapshot.tokens, ...snapshot.credentials];
-    for (const obj of all) if (obj.metadata.uid && hasFinalizer(obj)) this.finalizerSent.delete(obj.metadata.uid);
-    const unguarded = all.filter((obj) => needsFinalizer(obj) && !(obj.metadata.uid && this.finalizerSent.has(obj.metadata.uid)));
+    const sentAgainst = (obj: ClusterResource): boolean =>
+      obj.metadata.uid !== undefined && this.finalizerSent.has(obj.metadata.uid) && this.finalizerSent.get(obj.metadata.uid) === obj.metadata.resourceVersion;
+    for (const obj of all) if (obj.metadata.uid && !sentAgainst(obj)) this.finalizerSent.delete(obj.metadata.uid);
+    const unguarded = all.filter((obj) => needsFinalizer(obj) && !sentAgainst(obj));
     await eachLimited(unguarded, STATUS_PARALLEL, async (obj) => {
       await this.write(() => addFinalizer(this.deps.writer, obj));
-      if (obj.metadata.uid) this.finalizerSent.add(obj.metadata.uid);
+      if (obj.metadata.uid) this.finalizerSent.set(obj.metadata.uid, obj.metadata.resourceVersion);
     });
 
     if (!pending) return 'ok';

@@ -63,6 +63,8 @@ export interface EnvoySettingDef<K extends EnvoySettingKind = EnvoySettingKind, 
   readonly placeholder: string;
   /** One line for `--help` and docs/cli.md. */
   readonly help: string;
+  /** What it becomes in the bootstrap, for the settings table of docs/extproc.md. */
+  readonly becomes: string;
   readonly kind: K;
   /** The value when the key is absent, as it would be written. */
   readonly default: WrittenTypes[K];
@@ -116,17 +118,19 @@ export const ENVOY_SETTING_DEFS = [
     flag: 'listen-address',
     placeholder: 'ADDR',
     help: 'address Envoy takes callers on',
+    becomes: "listener address (must be an IP); also the ready listener's",
     kind: 'text',
     default: '0.0.0.0',
     // Envoy does not resolve names for listeners.
     check: (v, name) => (isIP(v) === 0 ? [`${name} must be an IP address (e.g. 0.0.0.0 or ::), got "${v}"`] : []),
   }),
-  setting({ key: 'listenPort', flag: 'listen-port', placeholder: 'N', help: 'port Envoy takes callers on', kind: 'number', default: 8080, check: port }),
+  setting({ key: 'listenPort', flag: 'listen-port', placeholder: 'N', help: 'port Envoy takes callers on', becomes: 'listener port', kind: 'number', default: 8080, check: port }),
   setting({
     key: 'adminAddress',
     flag: 'admin-address',
     placeholder: 'ADDR',
     help: "address of Envoy's admin interface",
+    becomes: 'Envoy admin address: must be loopback (`127.x` or `::1`)',
     kind: 'text',
     default: '127.0.0.1',
     // The admin interface serves POST /quitquitquit, /drain_listeners and config dumps to anyone who reaches it.
@@ -135,14 +139,24 @@ export const ENVOY_SETTING_DEFS = [
         ? []
         : [`${name} must be a loopback address (127.0.0.1 or ::1): Envoy's admin interface answers POST /quitquitquit to anyone who reaches it; probe ${label('readyPort')} instead, got "${v}"`],
   }),
-  setting({ key: 'adminPort', flag: 'admin-port', placeholder: 'N', help: "port of Envoy's admin interface", kind: 'number', default: 9901, check: port }),
+  setting({ key: 'adminPort', flag: 'admin-port', placeholder: 'N', help: "port of Envoy's admin interface", becomes: 'Envoy admin port', kind: 'number', default: 9901, check: port }),
   // GET /ready on listenAddress: 200 while live, 503 once draining.
-  setting({ key: 'readyPort', flag: 'ready-port', placeholder: 'N', help: 'port of the readiness listener (/ready)', kind: 'number', default: 9902, check: port }),
+  setting({
+    key: 'readyPort',
+    flag: 'ready-port',
+    placeholder: 'N',
+    help: 'port of the readiness listener (/ready)',
+    becomes: 'the `gw_ready` listener: `GET /ready`, `GET /stats/prometheus`',
+    kind: 'number',
+    default: 9902,
+    check: port,
+  }),
   setting({
     key: 'pathPrefix',
     flag: 'prefix',
     placeholder: '/PATH',
     help: 'the API path prefix, as given to gw extproc --prefix',
+    becomes: 'only checked, and recorded in the header comment (see below)',
     kind: 'text',
     // It does not change the route table (every route matches prefix `/`; gw extproc strips it and sets
     // `:path`): it is checked here so both sides are configured with one value.
@@ -155,6 +169,7 @@ export const ENVOY_SETTING_DEFS = [
     flag: 'processor-socket',
     placeholder: 'PATH',
     help: "gw extproc's Unix socket",
+    becomes: 'ext_proc cluster: a `pipe` endpoint (sidecar layout)',
     kind: 'socket',
     default: '/var/run/gw/extproc.sock',
     check: (p, name) => {
@@ -169,6 +184,7 @@ export const ENVOY_SETTING_DEFS = [
     flag: 'processor-address',
     placeholder: 'HOST:PORT',
     help: 'gw extproc over TCP instead of a socket',
+    becomes: 'ext_proc cluster: `host:port` or `[v6]:port`. An IP gives a STATIC cluster, a name a STRICT_DNS one',
     kind: 'address',
     default: null,
     check: (p, name) => ('host' in p ? [...hostOf(p.host, name), ...port(p.port, name)] : []),
@@ -178,6 +194,7 @@ export const ENVOY_SETTING_DEFS = [
     flag: 'provider',
     placeholder: 'URL',
     help: 'a provider base URL Envoy may route to (repeat for more)',
+    becomes: 'hosts the DNS cache resolves at start (`preresolve_hostnames`); may be empty',
     kind: 'urls',
     // Hosts Envoy resolves at start (the dynamic forward proxy's preresolve_hostnames); any other
     // host a ProviderCredential names is resolved on its first request, so none needs a redeploy.
@@ -189,6 +206,7 @@ export const ENVOY_SETTING_DEFS = [
     flag: 'message-timeout-seconds',
     placeholder: 'N',
     help: "how long Envoy waits for each of gw extproc's answers",
+    becomes: 'ext_proc `message_timeout`',
     kind: 'number',
     // Above the default caller-slot queue wait (GatewaySettings callerConcurrency.queueWaitSeconds,
     // 5 s), which the processor spends inside its request_headers answer: a wait that ran into
@@ -202,6 +220,7 @@ export const ENVOY_SETTING_DEFS = [
     flag: 'buffer-limit-mb',
     placeholder: 'N',
     help: 'per-connection buffer, in MiB',
+    becomes: 'listener `per_connection_buffer_limit_bytes`',
     kind: 'mib',
     // Listener per_connection_buffer_limit_bytes: bounds BUFFERED request (and JSON response) bodies.
     default: 40,
@@ -216,6 +235,7 @@ export const ENVOY_SETTING_DEFS = [
     flag: 'max-body-mb',
     placeholder: 'N',
     help: 'largest request body buffered for gw extproc, in MiB',
+    becomes: 'only checked: the `--max-body-mb` that `gw extproc` runs with',
     kind: 'mib',
     // The body limit gw extproc runs with (its --max-body-mb); the buffer limit must exceed it.
     default: DEFAULT_PIPELINE_CONFIG.maxBodyBytes / MIB,
@@ -226,6 +246,7 @@ export const ENVOY_SETTING_DEFS = [
     flag: 'stream-idle-timeout-seconds',
     placeholder: 'N',
     help: 'longest silence on a stream',
+    becomes: "HCM `stream_idle_timeout` and each route's `idle_timeout`; at least 600",
     kind: 'number',
     // HCM stream_idle_timeout and each route's idle_timeout. Above the SDKs' 10-minute wait for a
     // non-streaming answer, with room for the provider's own queueing before its first byte.
@@ -238,13 +259,32 @@ export const ENVOY_SETTING_DEFS = [
     ],
   }),
   // HCM drain_timeout: the HTTP/2 GOAWAY grace period while a connection drains.
-  setting({ key: 'drainTimeoutSeconds', flag: 'drain-timeout-seconds', placeholder: 'N', help: 'how long connections drain on shutdown', kind: 'number', default: 5, check: seconds(3600) }),
-  setting({ key: 'connectTimeoutSeconds', flag: 'connect-timeout-seconds', placeholder: 'N', help: 'timeout to connect to a provider', kind: 'number', default: 5, check: seconds(300) }),
+  setting({
+    key: 'drainTimeoutSeconds',
+    flag: 'drain-timeout-seconds',
+    placeholder: 'N',
+    help: 'how long connections drain on shutdown',
+    becomes: 'HCM `drain_timeout`',
+    kind: 'number',
+    default: 5,
+    check: seconds(3600),
+  }),
+  setting({
+    key: 'connectTimeoutSeconds',
+    flag: 'connect-timeout-seconds',
+    placeholder: 'N',
+    help: 'timeout to connect to a provider',
+    becomes: "provider clusters' `connect_timeout`. The processor cluster always uses 1 s",
+    kind: 'number',
+    default: 5,
+    check: seconds(300),
+  }),
   setting({
     key: 'upstreamCaFile',
     flag: 'upstream-ca-file',
     placeholder: 'PATH',
     help: 'CA bundle that verifies the providers',
+    becomes: '`trusted_ca` for provider certificates',
     kind: 'text',
     // Inside the Envoy container.
     default: '/etc/ssl/certs/ca-certificates.crt',
@@ -255,6 +295,7 @@ export const ENVOY_SETTING_DEFS = [
     flag: 'max-concurrent-requests',
     placeholder: 'N',
     help: 'requests in flight before Envoy sheds load',
+    becomes: "every cluster's circuit breaker, and the DNS cache's pending-request breaker",
     kind: 'number',
     // The circuit-breaker ceiling per cluster (connections, pending and active requests); Envoy's own default is 1024.
     default: 4096,
@@ -265,18 +306,28 @@ export const ENVOY_SETTING_DEFS = [
     flag: 'tracing-collector',
     placeholder: 'HOST:PORT',
     help: 'OTLP/gRPC collector for Envoy traces (none: no tracing)',
+    becomes: "the `gw_otel_collector` cluster and the HCM's OpenTelemetry tracer; none leaves tracing out",
     kind: 'hostPort',
     // None leaves tracing out of the bootstrap.
     default: null,
     check: (c, name) => (c === null ? [] : [...hostOf(c.host, name), ...port(c.port, name)]),
   }),
   // Verified against upstreamCaFile.
-  setting({ key: 'tracingCollectorTls', flag: 'tracing-collector-tls', placeholder: 'true|false', help: 'speak TLS to the collector', kind: 'boolean', default: false }),
+  setting({
+    key: 'tracingCollectorTls',
+    flag: 'tracing-collector-tls',
+    placeholder: 'true|false',
+    help: 'speak TLS to the collector',
+    becomes: 'TLS to the collector, verified against `upstreamCaFile`',
+    kind: 'boolean',
+    default: false,
+  }),
   setting({
     key: 'tracingServiceName',
     flag: 'tracing-service-name',
     placeholder: 'NAME',
     help: "Envoy's service name in traces",
+    becomes: "the tracer's `service_name`",
     kind: 'text',
     default: 'gw-envoy',
     check: (v, name) => (/^[A-Za-z0-9._-]{1,100}$/.test(v) ? [] : [`${name} must be 1-100 letters, digits, dots, dashes or underscores, got "${v}"`]),
@@ -286,6 +337,7 @@ export const ENVOY_SETTING_DEFS = [
     flag: 'tracing-sampling-percent',
     placeholder: 'N',
     help: 'share of new traces Envoy starts',
+    becomes: "the HCM tracing `random_sampling` of new traces (a caller's sampled `traceparent` is always followed)",
     kind: 'number',
     // A caller's sampled traceparent is always followed.
     default: 100,
@@ -297,6 +349,7 @@ export const ENVOY_SETTING_DEFS = [
     flag: 'memory-limit-mb',
     placeholder: 'N',
     help: "the Envoy container's memory limit; the overload manager keeps the heap below it",
+    becomes: "the Envoy container's memory limit; the overload manager's heap ceiling is 80 % of it",
     kind: 'mib',
     // The overload manager's heap ceiling is HEAP_SHARE of it, so Envoy sheds load before the kernel kills it.
     default: 1024,

@@ -188,7 +188,7 @@ describe('import cycles', () => {
 
   it('finds a folder cycle that no file cycle shows (the check itself can fail)', () => {
     const edge = (from: string, to: string): Import => ({ file: join(SRC, from), specifier: `../${to.replace(/\.ts$/, '.js')}`, target: join(SRC, to) });
-    // config/commands.ts → envoy/settings.ts → config/load-resources.ts: no file repeats, the folders do.
+    // The shape this check found before src/config took the Envoy settings: no file repeats, the folders do.
     const imports = [edge('config/commands.ts', 'envoy/settings.ts'), edge('envoy/settings.ts', 'config/load-resources.ts'), edge('envoy/bootstrap.ts', 'http/types.ts')];
     expect(importCycles(imports)).toEqual([]);
     expect(folderCycles(imports)).toEqual([['config', 'envoy']]);

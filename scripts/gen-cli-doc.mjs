@@ -1,6 +1,7 @@
 #!/usr/bin/env node
-// Writes docs/cli.md, and the command list and the environment-only settings in README.md,
-// from src/config/commands.ts and src/config/env-settings.ts (through the build in dist/).
+// Writes docs/cli.md, the command list and the environment-only settings in README.md, and
+// the settings table of `gw envoy-config` in docs/extproc.md, from src/config/commands.ts,
+// src/config/env-settings.ts and src/config/envoy-settings.ts (through the build in dist/).
 //
 //   node scripts/gen-cli-doc.mjs           rewrite both
 //   node scripts/gen-cli-doc.mjs --check   exit 1 when either is out of date
@@ -12,11 +13,12 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..');
-const { renderCliDoc, withReadmeCommands, withReadmeEnvironment } = await import(join(ROOT, 'dist', 'cli', 'cli-doc.js'));
+const { renderCliDoc, withEnvoySettingsTable, withReadmeCommands, withReadmeEnvironment } = await import(join(ROOT, 'dist', 'cli', 'cli-doc.js'));
 
 const targets = [
   [join(ROOT, 'docs', 'cli.md'), () => renderCliDoc()],
   [join(ROOT, 'README.md'), () => withReadmeEnvironment(withReadmeCommands(readFileSync(join(ROOT, 'README.md'), 'utf8')))],
+  [join(ROOT, 'docs', 'extproc.md'), () => withEnvoySettingsTable(readFileSync(join(ROOT, 'docs', 'extproc.md'), 'utf8'))],
 ];
 
 let stale = 0;

@@ -1,7 +1,7 @@
 import { LOGS_COMMAND, USAGE_COMMAND } from '../config/commands.js';
 import { parseCommandLine, type CommandLine } from '../config/command-line.js';
 import { envText } from '../config/env-settings.js';
-import { ConfigError } from '../config/load-resources.js';
+import { ConfigError } from '../config/config-error.js';
 import { readUsageStoreConfig } from '../config/usage-config.js';
 import { logsCsv, reportCsv } from '../usage/csv.js';
 import { API_QUERY_PARAMS, readLogsQuery, readReportQuery, type QueryField, type QuerySource } from '../usage/query-params.js';

@@ -1,10 +1,10 @@
 import { readFile, writeFile } from 'node:fs/promises';
 import { parse as parseYaml } from 'yaml';
-import { ConfigError } from '../config/load-resources.js';
+import { ConfigError } from '../config/config-error.js';
 import { renderEnvoyBootstrap } from '../envoy/bootstrap.js';
 import { ENVOY_CONFIG_COMMAND } from '../config/commands.js';
 import { parseCommandLine } from '../config/command-line.js';
-import { type EnvoySettings, type EnvoyValues, FLAG_OF, resolveEnvoySettings, VALUE_KEYS } from '../envoy/settings.js';
+import { type EnvoySettings, type EnvoyValues, FLAG_OF, resolveEnvoySettings, VALUE_KEYS } from '../config/envoy-settings.js';
 import type { CliIo } from './io.js';
 
 interface ParsedFlags {

@@ -2,7 +2,7 @@ import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { Registry, collectDefaultMetrics } from 'prom-client';
 import { readExportConfig, type ExportConfig } from '../config/export-config.js';
-import { ConfigError } from '../config/load-resources.js';
+import { ConfigError } from '../config/config-error.js';
 import { createLogger } from '../observability/logger.js';
 import { UsageMetrics } from '../observability/usage-metrics.js';
 import { hostForUrl, listen } from '../runtime/gateway-runtime.js';

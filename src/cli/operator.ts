@@ -1,4 +1,4 @@
-import { ConfigError } from '../config/load-resources.js';
+import { ConfigError } from '../config/config-error.js';
 import { readOperatorConfig, type OperatorConfig } from '../config/operator-config.js';
 import { createLogger } from '../observability/logger.js';
 import { runOperator } from '../operator/run-operator.js';

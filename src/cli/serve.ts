@@ -1,4 +1,4 @@
-import { ConfigError } from '../config/load-resources.js';
+import { ConfigError } from '../config/config-error.js';
 import { readServeConfig, type ServeConfig } from '../config/serve-config.js';
 import { createLogger } from '../observability/logger.js';
 import type { CliIo } from './io.js';

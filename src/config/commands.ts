@@ -1,7 +1,7 @@
 // Every `gw` command's command line, declared once: the strict parser
 // (command-line.ts), `gw <command> --help`, docs/cli.md and the README's
 // command list are all made from these definitions.
-import { DEFAULT_ENVOY_SETTINGS, DEFAULT_PROCESSOR_SOCKET, type EnvoyValueKey, FLAG_OF, VALUE_KEYS } from '../envoy/settings.js';
+import { ENVOY_SETTING_DEFS, shownDefault, VALUE_KEYS } from './envoy-settings.js';
 import { DEFAULT_PIPELINE_CONFIG } from '../pipeline/config.js';
 
 const MIB = 1024 * 1024;
@@ -94,63 +94,15 @@ function dataPlane(name: 'serve' | 'extproc', port: string): readonly OptionDef[
   ];
 }
 
-const ENVOY_OPTION_HELP: Readonly<Record<EnvoyValueKey, { readonly placeholder: string; readonly description: string }>> = {
-  listenAddress: { placeholder: 'ADDR', description: 'address Envoy takes callers on' },
-  listenPort: { placeholder: 'N', description: 'port Envoy takes callers on' },
-  adminAddress: { placeholder: 'ADDR', description: "address of Envoy's admin interface" },
-  adminPort: { placeholder: 'N', description: "port of Envoy's admin interface" },
-  readyPort: { placeholder: 'N', description: 'port of the readiness listener (/ready)' },
-  pathPrefix: { placeholder: '/PATH', description: 'the API path prefix, as given to gw extproc --prefix' },
-  processorSocket: { placeholder: 'PATH', description: "gw extproc's Unix socket" },
-  processorAddress: { placeholder: 'HOST:PORT', description: 'gw extproc over TCP instead of a socket' },
-  providers: { placeholder: 'URL', description: 'a provider base URL Envoy may route to (repeat for more)' },
-  messageTimeoutSeconds: { placeholder: 'N', description: "how long Envoy waits for each of gw extproc's answers" },
-  bufferLimitMb: { placeholder: 'N', description: 'per-connection buffer, in MiB' },
-  maxBodyMb: { placeholder: 'N', description: 'largest request body buffered for gw extproc, in MiB' },
-  streamIdleTimeoutSeconds: { placeholder: 'N', description: 'longest silence on a stream' },
-  drainTimeoutSeconds: { placeholder: 'N', description: 'how long connections drain on shutdown' },
-  connectTimeoutSeconds: { placeholder: 'N', description: 'timeout to connect to a provider' },
-  upstreamCaFile: { placeholder: 'PATH', description: 'CA bundle that verifies the providers' },
-  maxConcurrentRequests: { placeholder: 'N', description: 'requests in flight before Envoy sheds load' },
-  tracingCollector: { placeholder: 'HOST:PORT', description: 'OTLP/gRPC collector for Envoy traces (none: no tracing)' },
-  tracingCollectorTls: { placeholder: 'true|false', description: 'speak TLS to the collector' },
-  tracingServiceName: { placeholder: 'NAME', description: "Envoy's service name in traces" },
-  tracingSamplingPercent: { placeholder: 'N', description: 'share of new traces Envoy starts' },
-  memoryLimitMb: { placeholder: 'N', description: "the Envoy container's memory limit; the overload manager keeps the heap below it" },
-};
-
-function envoyDefault(key: EnvoyValueKey): string | undefined {
-  const d = DEFAULT_ENVOY_SETTINGS;
-  switch (key) {
-    case 'processorSocket':
-      return DEFAULT_PROCESSOR_SOCKET;
-    case 'processorAddress':
-    case 'tracingCollector':
-      return undefined;
-    case 'providers':
-      return d.providers.join(',');
-    case 'bufferLimitMb':
-      return String(d.bufferLimitBytes / MIB);
-    case 'maxBodyMb':
-      return String(d.maxBodyBytes / MIB);
-    case 'memoryLimitMb':
-      return String(d.memoryLimitBytes / MIB);
-    case 'pathPrefix':
-      return d.pathPrefix === '' ? undefined : d.pathPrefix;
-    default:
-      return String(d[key]);
-  }
-}
-
-const ENVOY_OPTIONS: readonly OptionDef[] = VALUE_KEYS.map((key) => {
-  const help = ENVOY_OPTION_HELP[key];
-  const shown = envoyDefault(key);
+// The flags of `gw envoy-config`, one per Envoy setting (src/config/envoy-settings.ts declares each once).
+const ENVOY_OPTIONS: readonly OptionDef[] = ENVOY_SETTING_DEFS.map((def) => {
+  const shown = shownDefault(def);
   return {
-    name: FLAG_OF[key].slice(2),
+    name: def.flag,
     type: 'string',
-    placeholder: help.placeholder,
-    description: help.description,
-    ...(key === 'providers' ? { multiple: true } : {}),
+    placeholder: def.placeholder,
+    description: def.help,
+    ...(def.kind === 'urls' ? { multiple: true } : {}),
     ...(shown === undefined ? {} : { defaultNote: shown }),
   } satisfies OptionDef;
 });

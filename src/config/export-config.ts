@@ -1,7 +1,7 @@
 import { EXPORT_USAGE_COMMAND } from './commands.js';
 import { parseCommandLine } from './command-line.js';
 import { inlineOrFile } from './file-inputs.js';
-import { ConfigError } from './load-resources.js';
+import { ConfigError } from './config-error.js';
 import { checkRedisUrl } from './redis-url-check.js';
 import { readUsageStoreConfig, type UsageStoreConfig } from './usage-config.js';
 import { envText } from './env-settings.js';

@@ -4,12 +4,7 @@ import { API_VERSION, type GatewaySettings, type GatewayToken, type ProviderCred
 import type { ResourceSet } from '../reconcile/desired-records.js';
 import { settingsProblems } from '../reconcile/settings-problems.js';
 import { resourceValidators } from './schemas.js';
-
-export class ConfigError extends Error {
-  constructor(readonly problems: readonly string[]) {
-    super(`configuration has ${problems.length} problem(s):\n  - ${problems.join('\n  - ')}`);
-  }
-}
+import { ConfigError } from './config-error.js';
 
 const ENV_REF = /\$\{([A-Za-z_][A-Za-z0-9_]*)\}/g;
 const NAME = /^[a-z0-9]([-a-z0-9.]{0,251}[a-z0-9])?$/;

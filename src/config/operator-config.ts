@@ -4,7 +4,7 @@ import { hostname } from 'node:os';
 import { OPERATOR_COMMAND } from './commands.js';
 import { parseCommandLine } from './command-line.js';
 import { encryptionKeyFrom, inlineOrFile } from './file-inputs.js';
-import { ConfigError } from './load-resources.js';
+import { ConfigError } from './config-error.js';
 import { checkRedisUrl } from './redis-url-check.js';
 import { readOtelConfig, type OtelConfig } from './otel-config.js';
 import { envText } from './env-settings.js';

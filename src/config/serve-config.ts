@@ -3,7 +3,7 @@ import { DEFAULT_PIPELINE_CONFIG, type PipelineConfig } from '../pipeline/config
 import { EXTPROC_COMMAND, SERVE_COMMAND } from './commands.js';
 import { parseCommandLine } from './command-line.js';
 import { encryptionKeyFrom, inlineOrFile } from './file-inputs.js';
-import { ConfigError } from './load-resources.js';
+import { ConfigError } from './config-error.js';
 import { checkRedisUrl, readRedisConfirm, type RedisConfirmConfig } from './redis-url-check.js';
 import { readOtelConfig, type OtelConfig } from './otel-config.js';
 import { readUsageStoreConfig, type UsageStoreConfig } from './usage-config.js';

@@ -13,9 +13,8 @@ import { DYNAMIC_CLUSTERS, ROUTE_HEADER, UPSTREAM_HOST_HEADER } from './cluster-
 import { accessLogFormat } from './access-log.js';
 import { downstreamRequestLimits, listenerConnectionLimitKey, maxDownstreamConnections } from './downstream-limits.js';
 import { ENVOY_REPLY_MARK_HEADERS, localReplyConfig, PROCESSOR_REPLY_NAMESPACE } from './local-reply.js';
-import { assertEnvoySettings, type EnvoySettings, HEAP_SHARE, preresolvedHosts } from './settings.js';
-
-export { DEFAULT_ENVOY_SETTINGS, resolveEnvoySettings, type EnvoySettings } from './settings.js';
+import { assertEnvoySettings, type EnvoySettings, HEAP_SHARE } from '../config/envoy-settings.js';
+import { preresolvedHosts } from './preresolve.js';
 
 /** The cluster Envoy's ext_proc filter streams to. Provider clusters start with gw_http(s)_, so no clash. */
 export const EXTPROC_CLUSTER = 'gw_extproc';

@@ -3,18 +3,18 @@ import { applyCompany, type CompanyApplied, type CompanyApplyPorts, type TruthSo
 import { notReady, type ResourceCondition } from '../reconcile/conditions.js';
 import { GENERATED_TOKEN_KEY, generatedTokenSecretName, type ResourceSet } from '../reconcile/desired-records.js';
 import type { Secret } from '../resources/types.js';
-import type { CompanyRecords } from '../state/records.js';
 import { readSecretKey } from '../reconcile/secrets.js';
 import { FencedWrite, type CompanyWriter, type CredentialHealthStore, type TokenDirectory } from '../state/state.js';
-import { healthEvent, tokenGeneratedEvent, type EventRecorder } from './events.js';
-import { addFinalizer, needsFinalizer, readyToRelease, releaseFinalizer } from './finalizers.js';
+import { tokenGeneratedEvent, type EventRecorder } from './events.js';
+import { readyToRelease, releaseFinalizer } from './finalizers.js';
 import { ensureGeneratedTokenSecret } from './generated-tokens.js';
-import { generatedSecretOwnership, hasFinalizer, isDeleting, SECRET_LABEL, SECRET_LABEL_VALUE, SECRET_SELECTOR, type ClusterResource, type ClusterToken } from './kube-objects.js';
+import { generatedSecretOwnership, isDeleting, SECRET_LABEL, SECRET_LABEL_VALUE, SECRET_SELECTOR, type ClusterResource, type ClusterToken } from './kube-objects.js';
 import { NamespaceTerminating, type KubeWriter, type TokenLookup } from './kube-writer.js';
 import type { OperatorMetrics } from './operator-metrics.js';
 import { resourceSetOf, snapshotOf, type ClusterView, type NamespaceSnapshot } from './snapshot.js';
 import type { RevocationLedger } from './revocation-ledger.js';
-import { StatusSync } from './status.js';
+import { eachLimited, Fenced, NotLeader } from './not-leader.js';
+import { StatusPass, type PendingReport } from './status-pass.js';
 
 export interface ReconcilerDeps {
   readonly view: ClusterView;
@@ -35,49 +35,7 @@ export interface ReconcilerDeps {
   readonly synced: () => boolean;
 }
 
-/** Thrown when leadership went away during a reconcile; the new leader redoes the namespace. */
-export class NotLeader extends Error {}
-
-/** Redis refused a write: a writer of epoch `current` wrote there (a takeover, or a Lease that was deleted and restarted its count). */
-export class Fenced extends NotLeader {
-  constructor(
-    readonly current: number,
-    message: string,
-  ) {
-    super(message);
-  }
-}
-
 const API_PARALLEL = 16;
-/** API writes of one status pass at a time (finalizers, status): with two passes running, at most 16 beside the creates of a burst. */
-const STATUS_PARALLEL = 8;
-
-/** Runs `work` over `items`, at most `limit` at a time; the first failure fails the lot (after the others settle). */
-async function eachLimited<T>(items: readonly T[], limit: number, work: (item: T) => Promise<void>): Promise<void> {
-  let next = 0;
-  const results = await Promise.allSettled(
-    Array.from({ length: Math.min(limit, items.length) }, async () => {
-      while (next < items.length) await work(items[next++] as T);
-    }),
-  );
-  const failed = results.find((r): r is PromiseRejectedResult => r.status === 'rejected');
-  if (failed) throw failed.reason;
-}
-
-/** A condition computed by a reconcile, waiting to be written into status by `reportStatus`. */
-interface PendingReport {
-  readonly kind: ClusterResource['kind'];
-  readonly name: string;
-  readonly uid: string | undefined;
-  readonly generation: number;
-  readonly condition: ResourceCondition;
-}
-
-interface PendingReports {
-  readonly entries: readonly PendingReport[];
-  readonly company: CompanyRecords | null;
-}
-
 /**
  * Reconciles one namespace (one company), level-triggered and idempotent:
  * whatever event brought it here, it reads the whole namespace from the
@@ -104,14 +62,10 @@ export class NamespaceReconciler {
   /** The digest this replica last wrote per company: with Redis agreeing, the write is skipped (a cache, never a decision). */
   private readonly written = new Map<string, string>();
   private readonly forced = new Set<string>();
-  private readonly status: StatusSync;
-  /** Per namespace, the conditions its last reconcile computed, until reportStatus has written them. */
-  private readonly reports = new Map<string, PendingReports>();
-  /** Resources whose finalizer patch was sent and whose cached copy does not show it yet: not patched twice. */
-  private readonly finalizerSent = new Set<string>();
+  private readonly statusPass: StatusPass;
 
   constructor(private readonly deps: ReconcilerDeps) {
-    this.status = new StatusSync(deps.writer);
+    this.statusPass = new StatusPass(deps);
   }
 
   /** The next reconcile of this namespace rewrites Redis even when nothing seems to have changed. */
@@ -122,9 +76,7 @@ export class NamespaceReconciler {
   /** Forget what was written (a new term as leader: another replica may have written since). */
   forgetWrites(): void {
     this.written.clear();
-    this.reports.clear();
-    this.finalizerSent.clear();
-    this.status.forgetAll();
+    this.statusPass.forgetAll();
   }
 
   async reconcile(namespace: string): Promise<'ok' | 'skipped'> {
@@ -137,8 +89,7 @@ export class NamespaceReconciler {
       if (!readyToRelease(obj)) continue;
       if (obj.kind === 'GatewayToken') await this.write(() => this.deleteGeneratedSecret(obj, snapshot.secrets));
       await this.write(() => releaseFinalizer(this.deps.writer, obj));
-      this.deps.events.forget(obj.metadata.uid);
-      this.status.forget(obj.metadata.uid);
+      this.statusPass.forget(obj.metadata.uid);
     }
 
     const entries: PendingReport[] = [];
@@ -148,7 +99,7 @@ export class NamespaceReconciler {
       const conflict = condition.kind === 'GatewayToken' ? conflicts.get(condition.name) : undefined;
       entries.push({ kind: obj.kind, name: obj.metadata.name, uid: obj.metadata.uid, generation: obj.metadata.generation ?? 0, condition: conflict ?? condition });
     }
-    this.reports.set(namespace, { entries, company: applied.records });
+    this.statusPass.pending(namespace, { entries, company: applied.records });
     return 'ok';
   }
 
@@ -229,37 +180,6 @@ export class NamespaceReconciler {
   }
 
   /**
-   * The second pass (see the class comment): finalizers on live resources,
-   * then status and Events for what the last reconcile computed. A resource
-   * that changed since (a new generation) is left to the reconcile its change
-   * brings; our own patches change no generation, so they bring none.
-   */
-  async reportStatus(namespace: string): Promise<'ok' | 'skipped'> {
-    if (!this.deps.isLeader()) return 'skipped';
-    // Taken together: the cache is at least as new as the reconcile that computed these reports. One
-    // computed later (while the patches below run) may name objects this snapshot lacks: it stays for the next pass.
-    const pending = this.reports.get(namespace);
-    const snapshot = snapshotOf(this.deps.view, namespace);
-    const all: ClusterResource[] = [...snapshot.settings, ...snapshot.tokens, ...snapshot.credentials];
-    for (const obj of all) if (obj.metadata.uid && hasFinalizer(obj)) this.finalizerSent.delete(obj.metadata.uid);
-    const unguarded = all.filter((obj) => needsFinalizer(obj) && !(obj.metadata.uid && this.finalizerSent.has(obj.metadata.uid)));
-    await eachLimited(unguarded, STATUS_PARALLEL, async (obj) => {
-      await this.write(() => addFinalizer(this.deps.writer, obj));
-      if (obj.metadata.uid) this.finalizerSent.add(obj.metadata.uid);
-    });
-
-    if (!pending) return 'ok';
-    const byKey = new Map(all.map((o) => [`${o.kind}/${o.metadata.name}`, o]));
-    await eachLimited(pending.entries, STATUS_PARALLEL, async (entry) => {
-      const obj = byKey.get(`${entry.kind}/${entry.name}`);
-      if (!obj || isDeleting(obj) || obj.metadata.uid !== entry.uid || (obj.metadata.generation ?? 0) !== entry.generation) return;
-      await this.report(obj, entry.condition, pending.company);
-    });
-    if (this.reports.get(namespace) === pending) this.reports.delete(namespace);
-    return 'ok';
-  }
-
-  /**
    * The Secret cache holds only labelled Secrets. A referenced Secret it lacks
    * is read by name: a generated token Secret written before the label existed
    * is still used (and still revoked when its token goes); a credential Secret
@@ -279,6 +199,11 @@ export class NamespaceReconciler {
       else if (secret.metadata.labels?.[SECRET_LABEL] !== SECRET_LABEL_VALUE) unlabelled.add(`${snapshot.namespace}/${name}`);
     });
     return { snapshot: found.length === 0 ? snapshot : { ...snapshot, secrets: [...snapshot.secrets, ...found] }, unlabelled };
+  }
+
+  /** The second pass (see the class comment and src/operator/status-pass.ts). */
+  reportStatus(namespace: string): Promise<'ok' | 'skipped'> {
+    return this.statusPass.run(namespace);
   }
 
   private async write(action: () => Promise<void>): Promise<void> {
@@ -325,24 +250,5 @@ export class NamespaceReconciler {
     const name = generatedTokenSecretName(token.metadata.name);
     const secret = secrets.find((s) => s.metadata.name === name);
     if (generatedSecretOwnership(secret, token) === 'ours') await this.deps.writer.deleteSecret(token.metadata.namespace ?? 'default', name, secret?.metadata.uid);
-  }
-
-  private async report(obj: ClusterResource, condition: ResourceCondition, company: CompanyRecords | null): Promise<void> {
-    const extras: { address?: string; secretName?: string; health?: { healthy: boolean; reason: string | null } } = {};
-    if (obj.kind === 'ProviderCredential' && condition.ready) {
-      // Health is learned by the data planes; the periodic resync brings it into status.
-      const health = await this.deps.state.credentialHealth(obj.metadata.namespace ?? 'default', obj.metadata.name);
-      extras.health = { healthy: health.healthy, reason: health.reason };
-    }
-    if (obj.kind === 'GatewayToken') {
-      const domain = company?.settings.tokenDomain ?? obj.metadata.namespace ?? 'default';
-      extras.address = condition.address ?? `${obj.metadata.name}@${domain}`;
-      if (!obj.spec.tokenHash) extras.secretName = generatedTokenSecretName(obj.metadata.name);
-    }
-    if (!this.deps.isLeader()) throw new NotLeader('lost the leader Lease during a reconcile');
-    await this.deps.events.observe(obj, condition);
-    const before = this.status.currentOf(obj)?.healthy;
-    if (await this.status.sync(obj, condition, extras)) this.deps.metrics.statusPatches.inc({ kind: obj.kind });
-    if (extras.health && extras.health.healthy !== (before ?? true)) await this.deps.events.emit(obj, healthEvent(extras.health));
   }
 }

@@ -4,7 +4,8 @@ import type { CompanyWriter } from '../state/state.js';
 import { namespaceOf } from './kube-objects.js';
 import type { RevocationLedger } from './revocation-ledger.js';
 import type { OperatorMetrics } from './operator-metrics.js';
-import { NotLeader, type NamespaceReconciler } from './reconcile-namespace.js';
+import { NotLeader } from './not-leader.js';
+import type { NamespaceReconciler } from './reconcile-namespace.js';
 import type { ClusterView } from './snapshot.js';
 import type { WorkQueue } from './work-queue.js';
 

@@ -10,7 +10,7 @@ import type { ClusterTokenWriter } from '../admin/console/kube-writer.js';
 import { MemorySessionStore, RedisSessionStore, type SessionStore } from '../admin/console/sessions.js';
 import { packageRoot } from '../config/package-root.js';
 import { join } from 'node:path';
-import { ConfigError } from '../config/load-resources.js';
+import { ConfigError } from '../config/config-error.js';
 import { UsageMetrics } from '../observability/usage-metrics.js';
 import { FailoverMetrics } from '../observability/failover-metrics.js';
 import { SOLE_EXPORTER } from '../usage/export/ports.js';

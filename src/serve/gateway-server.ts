@@ -6,9 +6,9 @@ import { GatewayError } from '../errors/gateway-error.js';
 import { CONNECTION_MESSAGES } from '../errors/messages.js';
 import type { RequestContext } from '../pipeline/context.js';
 import { tooLarge, type Pipeline } from '../pipeline/pipeline.js';
-import type { ForwardPlan, LocalResponse } from '../pipeline/types.js';
-import { isHopByHop } from '../upstream/hop-by-hop.js';
+import type { LocalResponse } from '../pipeline/types.js';
 import { DEFAULT_CONNECTION_LIMITS, type ConnectionLimits } from '../config/serve-config.js';
+import { forward, sendLocal } from './forward-upstream.js';
 import { readBody } from './read-body.js';
 
 export interface GatewayServerOptions {
@@ -250,14 +250,6 @@ function discardBody(req: IncomingMessage, limit: number): void {
   req.resume();
 }
 
-function sendLocal(res: ServerResponse, response: LocalResponse): void {
-  if (res.headersSent || res.destroyed) return;
-  const headers: Array<[string, string]> = response.headers.map(([k, v]) => [k, v]);
-  headers.push(['content-length', String(Buffer.byteLength(response.body))]);
-  res.writeHead(response.status, headers.flat());
-  res.end(response.body);
-}
-
 /**
  * What Node's joined header object hides: repeats (it keeps the first of some,
  * such as Authorization and Host, and drops the rest) and the true field count.
@@ -272,131 +264,4 @@ function rawShape(raw: readonly string[]): { repeated: string[]; fieldCount: num
     } else seen.add(name);
   }
   return { repeated, fieldCount: raw.length / 2 };
-}
-
-/**
- * The header names a Connection header lists, parsed once per message (they are
- * hop-by-hop for that message too); null when there is none.
- */
-function connectionTokens(connection: string | undefined): ReadonlySet<string> | null {
-  if (connection === undefined) return null;
-  const tokens = new Set<string>();
-  for (const token of connection.toLowerCase().split(',')) {
-    const name = token.trim();
-    if (name !== '') tokens.add(name);
-  }
-  return tokens;
-}
-
-function upstreamHeaders(req: IncomingMessage, plan: ForwardPlan): Record<string, string> {
-  const out: Record<string, string> = {};
-  const remove = new Set(plan.removeHeaders);
-  const listed = connectionTokens(req.headers.connection);
-  const raw = req.rawHeaders;
-  for (let i = 0; i < raw.length; i += 2) {
-    const name = (raw[i] as string).toLowerCase();
-    if (remove.has(name) || isHopByHop(name) || listed?.has(name) === true) continue;
-    const value = raw[i + 1] as string;
-    out[name] = out[name] === undefined ? value : `${out[name]}, ${value}`;
-  }
-  for (const [name, value] of plan.setHeaders) out[name] = value;
-  return out;
-}
-
-async function forward(
-  pipeline: Pipeline,
-  dispatcher: Dispatcher,
-  ctx: RequestContext,
-  req: IncomingMessage,
-  res: ServerResponse,
-  plan: ForwardPlan,
-  done: (outcome: Parameters<Pipeline['finish']>[1]) => void,
-  writeIdleTimeoutMs: number,
-): Promise<void> {
-  const abort = new AbortController();
-  let clientGone = false;
-  res.on('close', () => {
-    if (!res.writableFinished) {
-      clientGone = true;
-      abort.abort();
-      done('client_disconnect');
-    }
-  });
-
-  let upstream: Dispatcher.ResponseData;
-  try {
-    upstream = await dispatcher.request({
-      origin: plan.origin,
-      path: plan.path,
-      method: 'POST',
-      headers: upstreamHeaders(req, plan),
-      body: plan.body,
-      signal: abort.signal,
-    });
-  } catch (error) {
-    if (clientGone) return;
-    sendLocal(res, pipeline.errorResponse(ctx, new GatewayError('upstream_unreachable', CONNECTION_MESSAGES.upstreamUnreachable(describeNetworkError(error)))));
-    done('upstream_error');
-    return;
-  }
-
-  const lower: Record<string, string | undefined> = {};
-  const out: string[] = [];
-  const listed = connectionTokens(typeof upstream.headers.connection === 'string' ? upstream.headers.connection : undefined);
-  for (const [name, value] of Object.entries(upstream.headers)) {
-    if (value === undefined || isHopByHop(name) || listed?.has(name) === true) continue;
-    lower[name] = Array.isArray(value) ? value.join(', ') : value;
-  }
-  const decision = pipeline.onResponseHeaders(ctx, upstream.statusCode, lower);
-  const removed = new Set(decision.removeHeaders);
-  for (const [name, value] of Object.entries(upstream.headers)) {
-    if (value === undefined || lower[name] === undefined || removed.has(name)) continue;
-    if (Array.isArray(value)) for (const v of value) out.push(name, v);
-    else out.push(name, value);
-  }
-  for (const [name, value] of decision.addHeaders) out.push(name, value);
-  if (clientGone) {
-    upstream.body.destroy();
-    return;
-  }
-  res.writeHead(upstream.statusCode, out);
-  if (decision.streaming) res.flushHeaders();
-
-  const body = upstream.body;
-  // A caller that reads nothing for this long while we wait to write is cut off (its lease and slot come back).
-  let stalled: NodeJS.Timeout | null = null;
-  body.on('data', (chunk: Buffer) => {
-    // Pass the chunk on first, meter after: metering never delays a byte.
-    if (!res.write(chunk)) {
-      body.pause();
-      stalled ??= setTimeout(() => res.destroy(), writeIdleTimeoutMs);
-    }
-    pipeline.onResponseChunk(ctx, chunk);
-  });
-  res.on('drain', () => {
-    if (stalled) clearTimeout(stalled);
-    stalled = null;
-    body.resume();
-  });
-  res.on('close', () => {
-    if (stalled) clearTimeout(stalled);
-  });
-  body.on('end', () => {
-    res.end();
-    res.once('finish', () => done('complete'));
-  });
-  body.on('error', () => {
-    if (clientGone) return;
-    // The provider reset mid-answer: the status line is gone, so cut the connection rather than fake an end.
-    res.destroy();
-    done('upstream_error');
-  });
-}
-
-function describeNetworkError(error: unknown): string {
-  if (error instanceof Error) {
-    const code = (error as NodeJS.ErrnoException).code ?? (error.cause as NodeJS.ErrnoException | undefined)?.code;
-    return code ?? error.name;
-  }
-  return 'unknown error';
 }

@@ -14,39 +14,12 @@ import { reportCsv } from '../../usage/csv.js';
 import { encodeCursor, readLogsQuery, readReportQuery, searchParamsSource, type QueryLimits, type QuerySource } from '../../usage/query-params.js';
 import { cursorOf, type UsageReader } from '../../usage/report.js';
 import type { AdminAccess } from '../admin-access.js';
+import { CONSOLE_PATH, cookie, cookieOf, fromOwnPage, json, parsedBody, readJson, readJsonOnce, Refusal, SECURITY_HEADERS, send, stringField, TYPES } from './console-http.js';
 import type { ClusterTokenWriter } from './kube-writer.js';
 import { ClusterRefusal, type ClusterSettings } from './kube-writer.js';
 import { changedFields, mergePatch, switchedModels } from './settings-change.js';
 import { ConfigError, EditRefused, FileConflict, findDocument, ResourceFile } from './resource-file.js';
 import { DEFAULT_SESSION_LIMITS, newSessionId, remainingMs, sessionKey, type ConsoleSession, type SessionLimits, type SessionStore } from './sessions.js';
-
-export const CONSOLE_PATH = '/console/';
-const COOKIE = 'gw_console';
-/** A header a cross-site form or simple request cannot send: together with Origin it stops forged writes. */
-export const CONSOLE_HEADER = 'x-gw-console';
-
-/**
- * Strict: only this listener's own scripts and styles, no inline script or
- * style, nothing from another origin, and the page is never framed.
- */
-export const CONTENT_SECURITY_POLICY =
-  "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data:; connect-src 'self'; font-src 'none'; form-action 'self'; base-uri 'none'; frame-ancestors 'none'";
-
-const SECURITY_HEADERS: Readonly<Record<string, string>> = {
-  'content-security-policy': CONTENT_SECURITY_POLICY,
-  'x-content-type-options': 'nosniff',
-  'x-frame-options': 'DENY',
-  'referrer-policy': 'no-referrer',
-  'cross-origin-opener-policy': 'same-origin',
-  'cross-origin-resource-policy': 'same-origin',
-};
-
-const TYPES: Readonly<Record<string, string>> = {
-  '.html': 'text/html; charset=utf-8',
-  '.js': 'text/javascript; charset=utf-8',
-  '.css': 'text/css; charset=utf-8',
-  '.svg': 'image/svg+xml',
-};
 
 export interface ConsoleOptions {
   readonly access: AdminAccess;
@@ -74,81 +47,6 @@ class SettingsConflict extends Error {
     super('the GatewaySettings changed since this page loaded');
   }
 }
-
-class Refusal extends Error {
-  constructor(
-    readonly status: number,
-    message: string,
-  ) {
-    super(message);
-  }
-}
-
-function send(res: ServerResponse, status: number, body: string, type: string, extra: Record<string, string> = {}): void {
-  res.writeHead(status, { ...SECURITY_HEADERS, 'content-type': type, 'content-length': String(Buffer.byteLength(body)), 'cache-control': 'no-store', ...extra });
-  res.end(body);
-}
-
-function json(res: ServerResponse, status: number, body: unknown, extra: Record<string, string> = {}): void {
-  send(res, status, JSON.stringify(body), 'application/json; charset=utf-8', extra);
-}
-
-function cookieOf(req: IncomingMessage): string | null {
-  for (const part of (req.headers.cookie ?? '').split(';')) {
-    const [name, ...value] = part.trim().split('=');
-    if (name === COOKIE) return value.join('=') || null;
-  }
-  return null;
-}
-
-function behindTls(req: IncomingMessage): boolean {
-  return (
-    (req.socket as { encrypted?: boolean }).encrypted === true ||
-    String(req.headers['x-forwarded-proto'] ?? '')
-      .split(',')[0]
-      ?.trim() === 'https'
-  );
-}
-
-function cookie(req: IncomingMessage, value: string, maxAgeS: number): string {
-  return `${COOKIE}=${value}; Path=${CONSOLE_PATH}; HttpOnly; SameSite=Strict; Max-Age=${maxAgeS}${behindTls(req) ? '; Secure' : ''}`;
-}
-
-/** A write must come from this console's own page: same-origin Origin and the console header. */
-function fromOwnPage(req: IncomingMessage): boolean {
-  const origin = req.headers.origin;
-  const host = req.headers.host;
-  if (typeof origin !== 'string' || typeof host !== 'string' || req.headers[CONSOLE_HEADER] !== '1') return false;
-  try {
-    return new URL(origin).host === host;
-  } catch {
-    return false;
-  }
-}
-
-async function readJson(req: IncomingMessage): Promise<Record<string, unknown>> {
-  const chunks: Buffer[] = [];
-  let size = 0;
-  for await (const chunk of req as AsyncIterable<Buffer>) {
-    size += chunk.length;
-    if (size > 64 * 1024) throw new Refusal(413, M.badRequest('the body is larger than 64 KiB'));
-    chunks.push(chunk);
-  }
-  try {
-    const value = JSON.parse(Buffer.concat(chunks).toString('utf8')) as unknown;
-    if (typeof value !== 'object' || value === null || Array.isArray(value)) throw new Error('not an object');
-    return value as Record<string, unknown>;
-  } catch {
-    throw new Refusal(400, M.badRequest('the body must be a JSON object'));
-  }
-}
-
-function stringField(body: Record<string, unknown>, name: string): string {
-  const value = body[name];
-  if (typeof value !== 'string' || value === '') throw new Refusal(400, M.badRequest(`"${name}" must be a non-empty string`));
-  return value;
-}
-
 const TOKEN_NAME = /^[a-z0-9]([-a-z0-9]{0,61}[a-z0-9])?$/;
 
 /**
@@ -372,7 +270,7 @@ export class ConsoleServer {
 
   private async createToken(req: IncomingMessage, res: ServerResponse, company: string, session: ConsoleSession): Promise<void> {
     const who = session.who;
-    const body = bodies.get(req) ?? {};
+    const body = parsedBody(req);
     const name = stringField(body, 'name');
     if (!TOKEN_NAME.test(name)) throw new Refusal(400, M.tokenNameInvalid);
     const token = generateToken();
@@ -398,7 +296,7 @@ export class ConsoleServer {
 
   private async revokeToken(req: IncomingMessage, res: ServerResponse, company: string, session: ConsoleSession): Promise<void> {
     const who = session.who;
-    const body = bodies.get(req) ?? {};
+    const body = parsedBody(req);
     const name = stringField(body, 'name');
     if (this.options.file === null && this.options.cluster) {
       await this.options.cluster.revoke(session.bearer, company, name);
@@ -517,7 +415,7 @@ export class ConsoleServer {
   }
 
   private async saveSettings(req: IncomingMessage, res: ServerResponse, company: string, session: ConsoleSession): Promise<void> {
-    const body = bodies.get(req) ?? {};
+    const body = parsedBody(req);
     const patch: Partial<GatewaySettingsSpec> = {};
     for (const flag of ['repositoryAttribution', 'endUserRecording', 'secretScanning'] as const) {
       if (body[flag] === undefined) continue;
@@ -569,7 +467,7 @@ export class ConsoleServer {
   }
 
   private async switchModel(req: IncomingMessage, res: ServerResponse, company: string, session: ConsoleSession): Promise<void> {
-    const body = bodies.get(req) ?? {};
+    const body = parsedBody(req);
     const provider = stringField(body, 'provider') as ProviderName;
     if (!PROVIDERS.includes(provider)) throw new Refusal(400, M.badRequest(`"provider" must be one of ${PROVIDERS.join(', ')}`));
     const id = stringField(body, 'id');
@@ -607,15 +505,4 @@ export class ConsoleServer {
     }
     return json(res, 200, { credentials: out });
   }
-}
-
-/** A write's parsed body, read once for its company and then by its handler. */
-const bodies = new WeakMap<IncomingMessage, Record<string, unknown>>();
-
-async function readJsonOnce(req: IncomingMessage): Promise<Record<string, unknown>> {
-  const known = bodies.get(req);
-  if (known) return known;
-  const body = await readJson(req);
-  bodies.set(req, body);
-  return body;
 }

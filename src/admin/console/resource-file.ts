@@ -2,7 +2,8 @@ import { createHash } from 'node:crypto';
 import { open, readFile, rename, unlink } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
 import { isMap, parseAllDocuments, type Document } from 'yaml';
-import { ConfigError, loadResources } from '../../config/load-resources.js';
+import { ConfigError } from '../../config/config-error.js';
+import { loadResources } from '../../config/load-resources.js';
 
 /** The file changed since the page read it: nothing was written; `changed` names the documents that differ. */
 export class FileConflict extends Error {

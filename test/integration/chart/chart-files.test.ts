@@ -11,7 +11,7 @@ import { promisify } from 'node:util';
 import { Ajv } from 'ajv';
 import { describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
-import { VALUE_KEYS } from '../../../src/envoy/settings.js';
+import { VALUE_KEYS } from '../../../src/config/envoy-settings.js';
 import { CHART, ROOT, valueSets } from './chart-support.js';
 
 const execFileAsync = promisify(execFile);

@@ -4,7 +4,8 @@
  * as Envoy does.
  */
 import { describe, expect, it } from 'vitest';
-import { DEFAULT_ENVOY_SETTINGS, envoyBootstrap } from '../../../src/envoy/bootstrap.js';
+import { DEFAULT_ENVOY_SETTINGS } from '../../../src/config/envoy-settings.js';
+import { envoyBootstrap } from '../../../src/envoy/bootstrap.js';
 import { compileJsonFormat, type StreamFacts } from '../../support/envoy-harness/access-log-format.js';
 import { HeaderMap } from '../../support/envoy-harness/header-map.js';
 import { ACTIONS, readOverloadConfig } from '../../support/envoy-harness/overload.js';

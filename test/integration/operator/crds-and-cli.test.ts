@@ -5,7 +5,8 @@ import { CoordinationV1Api, type V1CustomResourceDefinition } from '@kubernetes/
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { stringify } from 'yaml';
 import { generateToken, hashToken, isWellFormedToken } from '../../../src/auth/token.js';
-import { ConfigError, loadResources } from '../../../src/config/load-resources.js';
+import { ConfigError } from '../../../src/config/config-error.js';
+import { loadResources } from '../../../src/config/load-resources.js';
 import { kubeClients } from '../../../src/operator/kube-client.js';
 import { electionTiming, LeaderElector } from '../../../src/operator/leader-election.js';
 import { kubeLeaseStore } from '../../../src/operator/lease-store.js';

@@ -3,8 +3,9 @@
  * the route table, catch-all and header handling are read from the generated
  * document itself, so the harness and the real Envoy config cannot drift.
  */
-import { DEFAULT_ENVOY_SETTINGS, envoyBootstrap } from '../../../src/envoy/bootstrap.js';
-import type { EnvoySettings } from '../../../src/envoy/settings.js';
+import { DEFAULT_ENVOY_SETTINGS } from '../../../src/config/envoy-settings.js';
+import { envoyBootstrap } from '../../../src/envoy/bootstrap.js';
+import type { EnvoySettings } from '../../../src/config/envoy-settings.js';
 import type { LocalReplyConfigDoc } from './local-reply.js';
 import type { EnvoyHarnessOptions } from './options.js';
 import { readOverloadConfig } from './overload.js';

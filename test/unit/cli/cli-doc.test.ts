@@ -1,9 +1,21 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { README_BEGIN, README_END, README_ENV_BEGIN, README_ENV_END, renderCliDoc, renderReadmeCommands, renderReadmeEnvironment } from '../../../src/cli/cli-doc.js';
+import {
+  ENVOY_TABLE_BEGIN,
+  ENVOY_TABLE_END,
+  README_BEGIN,
+  README_END,
+  README_ENV_BEGIN,
+  README_ENV_END,
+  renderCliDoc,
+  renderEnvoySettingsTable,
+  renderReadmeCommands,
+  renderReadmeEnvironment,
+} from '../../../src/cli/cli-doc.js';
 import { ENV_SETTINGS } from '../../../src/config/env-settings.js';
 import { COMMANDS } from '../../../src/config/commands.js';
+import { ENVOY_SETTING_DEFS } from '../../../src/config/envoy-settings.js';
 
 const ROOT = join(import.meta.dirname, '..', '..', '..');
 const FIX = 'run `npm run build && node scripts/gen-cli-doc.mjs` after changing src/config/commands.ts';
@@ -43,5 +55,14 @@ describe('docs/cli.md and the README command list', () => {
       expect(doc).toContain(`## gw ${c.name}\n`);
       for (const o of c.options) expect(doc, `${c.name} --${o.name}`).toContain(`--${o.name}`);
     }
+  });
+
+  it("docs/extproc.md's table of gw envoy-config settings is what src/config/envoy-settings.ts declares", () => {
+    const doc = readFileSync(join(ROOT, 'docs', 'extproc.md'), 'utf8');
+    const begin = doc.indexOf(ENVOY_TABLE_BEGIN);
+    const end = doc.indexOf(ENVOY_TABLE_END);
+    expect(begin, 'docs/extproc.md has the settings-table markers').toBeGreaterThan(-1);
+    expect(doc.slice(begin, end + ENVOY_TABLE_END.length), FIX).toBe(renderEnvoySettingsTable());
+    for (const d of ENVOY_SETTING_DEFS) expect(renderEnvoySettingsTable(), d.key).toContain(`| \`${d.key}\``);
   });
 });

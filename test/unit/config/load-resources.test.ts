@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { hashToken } from '../../../src/auth/token.js';
-import { ConfigError, loadResources } from '../../../src/config/load-resources.js';
+import { ConfigError } from '../../../src/config/config-error.js';
+import { loadResources } from '../../../src/config/load-resources.js';
 
 const HASH = hashToken('gwct_example');
 

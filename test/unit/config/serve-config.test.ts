@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { UsageError } from '../../../src/config/command-line.js';
-import { ConfigError } from '../../../src/config/load-resources.js';
+import { ConfigError } from '../../../src/config/config-error.js';
 import { readServeConfig } from '../../../src/config/serve-config.js';
 import { DEFAULT_PIPELINE_CONFIG } from '../../../src/pipeline/config.js';
 

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
-import { ConfigError } from '../../../src/config/load-resources.js';
+import { ConfigError } from '../../../src/config/config-error.js';
 import { envoyBootstrap, EXTPROC_CLUSTER, OTEL_COLLECTOR_CLUSTER, renderEnvoyBootstrap } from '../../../src/envoy/bootstrap.js';
-import { DEFAULT_ENVOY_SETTINGS, type EnvoySettings, parseHostPort, resolveEnvoySettings } from '../../../src/envoy/settings.js';
+import { DEFAULT_ENVOY_SETTINGS, type EnvoySettings, parseHostPort, resolveEnvoySettings } from '../../../src/config/envoy-settings.js';
 import { clusterNameForOrigin, DYNAMIC_CLUSTERS, ROUTE_HEADER, UPSTREAM_HOST_HEADER } from '../../../src/envoy/cluster-name.js';
 
 /* eslint-disable @typescript-eslint/no-explicit-any -- walking a generated document */
@@ -272,11 +272,12 @@ describe('settings validation', () => {
         streamIdleTimeout: 30,
       } as never),
     );
+    // Unknown keys first, then each setting in the table's order, then the checks on the resolved settings.
     expect(problems).toEqual([
       expect.stringMatching(/unknown setting "streamIdleTimeout"/),
+      expect.stringMatching(/listenPort \(--listen-port\) must be a number, got "eighty"/),
       expect.stringMatching(/set either processorSocket .* or processorAddress .*, not both/),
       expect.stringMatching(/providers \(--provider\) must be a list of base URLs/),
-      expect.stringMatching(/listenPort \(--listen-port\) must be a number, got "eighty"/),
       expect.stringMatching(/bufferLimitMb .* must be below 64 MiB/),
     ]);
   });

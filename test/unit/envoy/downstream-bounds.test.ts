@@ -9,7 +9,7 @@ import { DEFAULT_CONNECTION_LIMITS } from '../../../src/config/serve-config.js';
 import { envoyBootstrap } from '../../../src/envoy/bootstrap.js';
 import { MAX_HEADERS_COUNT, MAX_REQUEST_HEADERS_KB } from '../../../src/envoy/downstream-limits.js';
 import { PROCESSOR_REPLY_KEY, PROCESSOR_REPLY_NAMESPACE, PROCESSOR_REPLY_ORIGIN } from '../../../src/envoy/local-reply.js';
-import { DEFAULT_ENVOY_SETTINGS } from '../../../src/envoy/settings.js';
+import { DEFAULT_ENVOY_SETTINGS } from '../../../src/config/envoy-settings.js';
 import { FAULTS } from '../../../src/errors/catalogue.js';
 import { RETRY_ADVICE } from '../../../src/errors/retry-advice.js';
 import { DEFAULT_PIPELINE_CONFIG } from '../../../src/pipeline/config.js';

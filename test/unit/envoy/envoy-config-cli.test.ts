@@ -8,7 +8,7 @@ import { runEnvoyConfig } from '../../../src/cli/envoy-config.js';
 import { commandHelp } from '../../../src/cli/help.js';
 import { ENVOY_CONFIG_COMMAND } from '../../../src/config/commands.js';
 import { UsageError } from '../../../src/config/command-line.js';
-import { FLAG_OF, VALUE_KEYS } from '../../../src/envoy/settings.js';
+import { FLAG_OF, VALUE_KEYS } from '../../../src/config/envoy-settings.js';
 import type { CliIo } from '../../../src/cli/io.js';
 
 /* eslint-disable @typescript-eslint/no-explicit-any -- walking a generated document */

@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { runOperatorCommand } from '../../../src/cli/operator.js';
 import { OPERATOR_COMMAND } from '../../../src/config/commands.js';
 import { UsageError } from '../../../src/config/command-line.js';
-import { ConfigError } from '../../../src/config/load-resources.js';
+import { ConfigError } from '../../../src/config/config-error.js';
 import { readOperatorConfig } from '../../../src/config/operator-config.js';
 import { kubeErrorLine } from '../../../src/operator/kube-client.js';
 

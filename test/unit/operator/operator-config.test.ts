@@ -2,7 +2,7 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { ConfigError } from '../../../src/config/load-resources.js';
+import { ConfigError } from '../../../src/config/config-error.js';
 import { readOperatorConfig } from '../../../src/config/operator-config.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'gw-operator-config-'));

@@ -2,7 +2,7 @@ import type { UsageRecord } from '../../metering/usage-record.js';
 import type { LogQuery, UsageQuery, UsageTotals } from '../queries.js';
 import type { CompanyRecords, TokenRecord } from '../records.js';
 import type { SecretBox } from '../secret-box.js';
-import type { CallerSlotRequest, CredentialHealth, GatewayState, Lease, LeaseOutcome, LeaseRequest, RevokedToken, SeatWindow, SpendCheck, SpendOutcome, WriteFence } from '../state.js';
+import type { CallerSlotRequest, CredentialHealth, GatewayState, Lease, LeaseOutcome, LeaseRequest, RevokedToken, SeatWindow, SpendCheck, SpendOutcome, SpendSettlement, WriteFence } from '../state.js';
 import { RedisCallerSlots } from './caller-slots.js';
 import { RedisCompanyWriter } from './company-writer.js';
 import type { RedisClient } from './connect.js';
@@ -152,12 +152,12 @@ export class RedisState implements GatewayState {
     return this.leases.releaseLease(lease);
   }
 
-  reserveSpend(company: string, checks: readonly SpendCheck[], amountMicros: number): Promise<SpendOutcome> {
-    return this.spend.reserveSpend(company, checks, amountMicros);
+  reserveSpend(company: string, requestId: string, checks: readonly SpendCheck[], amountMicros: number): Promise<SpendOutcome> {
+    return this.spend.reserveSpend(company, requestId, checks, amountMicros);
   }
 
-  adjustSpend(company: string, checks: readonly SpendCheck[], deltaMicros: number): Promise<void> {
-    return this.spend.adjustSpend(company, checks, deltaMicros);
+  releaseReservation(company: string, requestId: string, checks: readonly SpendCheck[]): Promise<void> {
+    return this.spend.releaseReservation(company, requestId, checks);
   }
 
   spendOf(company: string, counter: string): Promise<number> {
@@ -180,8 +180,8 @@ export class RedisState implements GatewayState {
     return this.health.updateSeatWindows(company, credential, windows);
   }
 
-  recordUsage(record: UsageRecord): Promise<void> {
-    return this.usage.recordUsage(record);
+  recordUsage(record: UsageRecord, spend?: SpendSettlement): Promise<void> {
+    return this.usage.recordUsage(record, spend);
   }
 
   /** Records waiting for Redis to come back. */

@@ -76,14 +76,16 @@ end
 return {'busy'}
 `;
 
-/** KEYS: leases. ARGV: now, ttl, leaseId. Renews only a lease that still exists. */
+/**
+ * KEYS: slots or leases. ARGV: now, ttl, member. Renews the member, and writes it again where it is missing: the
+ * request is alive, and a failover may have lost its entry (acknowledged by the old primary, never replicated).
+ * So a lost slot or lease lets others in for at most one renewal period, and the set counts every live request
+ * again after it (above the cap if others came in meanwhile, which then wait).
+ */
 export const RENEW_ZSET_MEMBER = `
-if redis.call('ZSCORE', KEYS[1], ARGV[3]) then
-  redis.call('ZADD', KEYS[1], tonumber(ARGV[1]) + tonumber(ARGV[2]), ARGV[3])
-  redis.call('PEXPIRE', KEYS[1], tonumber(ARGV[2]) * 4)
-  return 1
-end
-return 0
+redis.call('ZADD', KEYS[1], tonumber(ARGV[1]) + tonumber(ARGV[2]), ARGV[3])
+redis.call('PEXPIRE', KEYS[1], tonumber(ARGV[2]) * 4)
+return 1
 `;
 
 /** KEYS: slots. ARGV: now, ttl, limit, requestId. */

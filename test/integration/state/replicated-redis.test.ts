@@ -46,7 +46,7 @@ function quiet(url: string): ReturnType<typeof connectRedis> {
   return client;
 }
 
-function confirmingState(url: string, restored: number[], spend?: SpendDay): RedisState {
+function confirmingState(url: string, restored: number[], spend?: SpendAndSlots): RedisState {
   const client = quiet(url);
   if (spend) spend.client = client;
   return new RedisState(client, box, {
@@ -67,8 +67,9 @@ const IN_FLIGHT = 5;
  * not); the others reserved and settled in the window (both lost).
  * `IN_FLIGHT` more reserve in the window and settle only after the
  * promotion: their reservations are the only spend the failover may lose.
+ * Two caller slots taken in the window are lost too (verifySlots).
  */
-class SpendDay {
+class SpendAndSlots {
   client: RedisClient | null = null;
   readonly overshoots: number[] = [];
   readonly inFlight: UsageRecord[];
@@ -100,6 +101,7 @@ class SpendDay {
       await this.state().recordUsage(r, { checks: [this.check], actualMicros: METERED });
     }
     for (const r of this.inFlight) expect(await this.reserve(r.request_id)).toBe(true);
+    await this.takeSlotsInLag();
   }
 
   /** After the restore: settled spend is back, counted once; only the in-flight reservations are missing, and that is the overshoot. */
@@ -125,7 +127,34 @@ class SpendDay {
     const total = (this.records.length + IN_FLIGHT + admitted.length) * METERED;
     expect(await this.counterOn(node)).toBe(total);
     expect(total - SPEND_LIMIT).toBeLessThanOrEqual(IN_FLIGHT * RESERVED);
+    await this.verifySlots(node);
     return [...this.inFlight, ...admitted];
+  }
+
+  /** Caller slots taken in the window (lost with the old primary), checked after the promotion: see verifySlots. */
+  async takeSlotsInLag(): Promise<void> {
+    for (const id of ['slot_1', 'slot_2']) expect(await this.slot(id)).toBe(true);
+    expect(await this.slot('slot_refused')).toBe(false);
+  }
+
+  /**
+   * The promoted node lacks both slots: one more request is admitted (the bound: the caller's requests in flight at
+   * the failover), until their renewals write them again; from then on the cap holds.
+   */
+  async verifySlots(node: TestRedis): Promise<void> {
+    expect(await this.slot('slot_3')).toBe(true);
+    for (const id of ['slot_1', 'slot_2']) await this.state().renewCallerSlot(this.company, 'sha256:caller', id, 60_000);
+    expect(await this.slot('slot_4')).toBe(false);
+    const raw = new Redis(node.url);
+    try {
+      expect((await raw.zrange(`gw:{${this.company}}:slots:sha256:caller`, 0, -1)).sort()).toEqual(['slot_1', 'slot_2', 'slot_3']);
+    } finally {
+      raw.disconnect();
+    }
+  }
+
+  private slot(requestId: string): Promise<boolean> {
+    return this.state().acquireCallerSlot({ company: this.company, tokenHash: 'sha256:caller', limit: 2, requestId, ttlMs: 60_000, waitMs: 0 });
   }
 
   private async reserve(requestId: string): Promise<boolean> {
@@ -193,7 +222,7 @@ describe('Redis Cluster with a replica per primary', () => {
     const company = 'acme';
     const restored: number[] = [];
     const records = Array.from({ length: LOST_WINDOW_RECORDS }, (_, i) => usageRecord(company, i));
-    const spend = new SpendDay(() => state, company, records, 30);
+    const spend = new SpendAndSlots(() => state, company, records, 30);
     const state = confirmingState(cluster.seedsUrl, restored, spend);
     await state.ready();
     const { primary, replica } = cluster.roles(`gw:{${company}}:usage`);
@@ -243,7 +272,7 @@ describe('a primary with two replicas under three Sentinels', () => {
     const company = 'globex';
     const restored: number[] = [];
     const records = Array.from({ length: LOST_WINDOW_RECORDS }, (_, i) => usageRecord(company, i));
-    const spend = new SpendDay(() => state, company, records, 30);
+    const spend = new SpendAndSlots(() => state, company, records, 30);
     const state = confirmingState(sentinel.url, restored, spend);
     await state.ready();
     const old = sentinel.primary();

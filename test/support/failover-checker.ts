@@ -63,6 +63,11 @@ export function capBound(outcomes: readonly Outcome[], windows: readonly FaultWi
   return Math.max(0, ...windows.map((w) => outcomes.filter((o) => o.token === token && o.startedAt <= w.promotedAt && o.endedAt >= w.promotedAt).length));
 }
 
+/** The intervals that touch no fault period (from the fault to `afterMs` past its promotion): among them a cap holds exactly. */
+export function outsideFaults(intervals: ReadonlyArray<readonly [number, number]>, windows: readonly FaultWindow[], afterMs: number): Array<readonly [number, number]> {
+  return intervals.filter(([from, to]) => windows.every((w) => to < w.from - UNREPLICATED_SLACK_MS || from > w.promotedAt + afterMs));
+}
+
 /** Spend may pass a limit by at most the worst-case reservations of the requests in flight at each failover. */
 export function spendBound(outcomes: readonly Outcome[], windows: readonly FaultWindow[], token: string, worstCaseMicros: number): number {
   return windows.reduce((sum, w) => sum + inFlightAt(outcomes, w, token).length * worstCaseMicros, 0);

@@ -46,6 +46,8 @@ export class RedisState implements GatewayState {
   private readonly usageConnection: RedisClient | null;
   private gateBelow: string | null = null;
   private suspended = false;
+  /** Counts every closing of the gate (a failover seen, a reconnect suspected): a lookup that spans one is not trusted. */
+  private gateClosures = 0;
 
   constructor(
     private readonly redis: RedisClient,
@@ -79,7 +81,15 @@ export class RedisState implements GatewayState {
       throw new FailoverGateClosed('reconnected to Redis: checking whether the primary changed');
     }
     if (this.gateBelow !== null) await this.passGate();
-    return this.directory.findToken(hash);
+    const closures = this.gateClosures;
+    const found = await this.directory.findToken(hash);
+    // A lookup sent to the old primary may have been answered by the promoted one (the client resends what was
+    // unanswered when the connection moved), which can lack a tombstone: if the gate closed meanwhile, the answer is not trusted.
+    if (this.gateClosures !== closures) {
+      this.options.onGateRefused?.();
+      throw new FailoverGateClosed('the Redis primary changed while the token was looked up');
+    }
+    return found;
   }
 
   /**
@@ -91,11 +101,13 @@ export class RedisState implements GatewayState {
    */
   closeUntilNewerThan(generation: string | null): void {
     this.gateBelow = generation ?? '';
+    this.gateClosures++;
   }
 
   /** A reconnect may have reached another primary: refuse lookups until the failover watch has looked (or lift that). */
   suspend(suspended: boolean): void {
     this.suspended = suspended;
+    if (suspended) this.gateClosures++;
   }
 
   /** True while requests are refused after a failover. */

@@ -8,7 +8,7 @@ import { writeGatewayConfig, type TestConfig } from '../../support/gateway-confi
 import { startGateway, type GatewayProcess } from '../../support/gateway-process.js';
 import { startMockProvider, type MockProvider } from '../../support/mock-provider.js';
 import { startPostgres, type TestPostgres } from '../../support/postgres-server.js';
-import { capBound, inFlightAt, maxConcurrency, servedAfterRevocation, servedAgain, spendBound, unexpectedAnswers, type FaultWindow, type Outcome } from '../../support/failover-checker.js';
+import { capBound, inFlightAt, maxConcurrency, outsideFaults, servedAfterRevocation, servedAgain, spendBound, unexpectedAnswers, type FaultWindow, type Outcome } from '../../support/failover-checker.js';
 import { startRedisCluster, type TestRedisCluster } from '../../support/redis-cluster.js';
 import { startSentinelSetup, type TestSentinelSetup } from '../../support/redis-sentinel.js';
 import type { TestRedis } from '../../support/redis-server.js';
@@ -356,13 +356,14 @@ describe.each([
       // Caps: what the provider saw of the capped token's requests lies inside the time each held its slot.
       const capped = vendor.seen.filter((r) => r.headers['x-app'] === CAPPED && r.receivedAt !== undefined && typeof r.answeredAt === 'number').map((r) => [r.receivedAt as number, r.answeredAt as number] as const);
       const cappedConcurrency = maxConcurrency(capped);
+      const cappedAwayFromFaults = maxConcurrency(outsideFaults(capped, windows, SERVE_AGAIN_MS));
       const allowedConcurrency = CAP + capBound(outcomes, windows, CAPPED);
       const restored = (await Promise.all(gateways.map((g) => metric(g, 'gw_usage_records_restored_total')))).reduce((a, b) => a + b, 0);
       console.log(
         `${topology.name}: ${outcomes.length} requests, ${ok.length} answered 200, ${outcomes.filter((o) => o.status === 503).length} refused 503 unavailable, ` +
           `failovers seen ${(await Promise.all(gateways.map((g) => metric(g, 'gw_redis_failovers_seen_total')))).join('+')}, records restored ${restored}; ` +
           `spend ${settledMicros} of a ${spendLimit} limit (${outcomes.filter((o) => o.token === SPENDER && o.status === 402).length} refused 402; may pass it by ${allowedOvershoot}: ${windows.map((w) => inFlightAt(outcomes, w, SPENDER).length).join('+')} in flight × ${worstCase}), ` +
-          `counter ${counter.counted} + ${counter.reserved} still reserved, overshoot recorded ${overshootRecorded}; ${CAPPED} at most ${cappedConcurrency} at once (cap ${CAP}, allowed ${allowedConcurrency})`,
+          `counter ${counter.counted} + ${counter.reserved} still reserved, overshoot recorded ${overshootRecorded}; ${CAPPED} at most ${cappedConcurrency} at once (cap ${CAP}, allowed ${allowedConcurrency}; ${cappedAwayFromFaults} away from the faults)`,
       );
       expect(ok.length).toBeGreaterThan(100);
       expect(missing.map((o) => o.requestId)).toEqual([]);
@@ -381,6 +382,7 @@ describe.each([
       expect(outcomes.some((o) => o.token === CAPPED && o.status === 429)).toBe(true);
       expect(capped.length).toBeGreaterThan(10);
       expect(cappedConcurrency).toBeLessThanOrEqual(allowedConcurrency);
+      expect(cappedAwayFromFaults).toBeLessThanOrEqual(CAP);
     } finally {
       running = false;
       await load;

@@ -121,6 +121,12 @@ bench: build
 bench-operator: build
 	npx vitest run --config bench/operator/vitest.config.ts
 
+# Longer randomized Redis failover run: ROUNDS rounds (default 5) of both faults (a lagging replica's primary
+# SIGKILLed, then the new primary SIGSTOPped) on Cluster and on Sentinel, a random SEED (printed; pass SEED=n to
+# repeat one), through the same checker as the failover test; any broken promise fails it (docs/resilience.md).
+bench-failover: build
+	GW_FAILOVER_ROUNDS=$${ROUNDS:-5} GW_FAILOVER_SEED=$${SEED:-$$(od -An -N4 -tu4 /dev/urandom | tr -d ' ')} npx vitest run test/e2e/resilience/redis-failover.test.ts
+
 bench-quick: build
 	bash bench/ensure-bench-deps.sh
 	node bench/run.mjs --quick

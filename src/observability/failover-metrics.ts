@@ -9,6 +9,7 @@ export class FailoverMetrics {
   readonly gateRefused: Counter;
   readonly gateClosed: Gauge;
   readonly reapplied: Counter;
+  readonly overshoot: Counter<'company'>;
   /** What gw_usage_records_unconfirmed reports when scraped. */
   heldRecords: () => number = () => 0;
 
@@ -38,6 +39,12 @@ export class FailoverMetrics {
     });
     this.gateRefused = new Counter({ name: 'gw_failover_refused_total', help: 'Requests refused with 503 unavailable because the state was not yet re-applied after a failover.', registers });
     this.gateClosed = new Gauge({ name: 'gw_failover_gate_closed', help: '1 while requests are refused after a failover, until the writer re-applied the state.', registers });
+    this.overshoot = new Counter({
+      name: 'gw_spend_overshoot_micros_total',
+      help: 'Micro-dollars by which settlements pushed spend counters past their limits: a request metered beyond its reservation, or spend a Redis failover had lost, restored after the promoted primary admitted requests without it.',
+      labelNames: ['company'] as const,
+      registers,
+    });
     this.reapplied = new Counter({ name: 'gw_failover_reapplied_total', help: 'Times the desired state (tokens, revocations, companies) was written again because of a failover.', registers });
   }
 }

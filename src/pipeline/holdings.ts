@@ -2,7 +2,6 @@ import { releaseCallerSlot, renewCallerSlot } from './caller-slot.js';
 import type { RequestContext } from './context.js';
 import { releaseLease, renewLease } from './credential-lease.js';
 import type { GovernanceDeps } from './governance-deps.js';
-import { settleSpend } from './spend-reservation.js';
 
 /**
  * From the slot's grant to the request's end, renew the slot (and the lease,
@@ -21,8 +20,9 @@ export function keepHeld(deps: GovernanceDeps, ctx: RequestContext): void {
 
 /**
  * At the request's end: stop renewing, give back the lease and the caller
- * slot, and settle the spend reservation. Every failure is reported; none
- * keeps the others from happening.
+ * slot (the spend reservation is settled by the usage record,
+ * spend-reservation.ts). Every failure is reported; none keeps the other
+ * from happening.
  */
 export async function releaseHoldings(deps: GovernanceDeps, ctx: RequestContext): Promise<void> {
   if (ctx.renewal) clearInterval(ctx.renewal);
@@ -30,7 +30,6 @@ export async function releaseHoldings(deps: GovernanceDeps, ctx: RequestContext)
   const releases: Promise<void>[] = [];
   const lease = releaseLease(deps, ctx);
   if (lease) releases.push(lease);
-  if (ctx.spend) releases.push(settleSpend(deps, ctx));
   const slot = releaseCallerSlot(deps, ctx);
   if (slot) releases.push(slot);
   for (const result of await Promise.allSettled(releases)) if (result.status === 'rejected') deps.events.stateError('release', result.reason);

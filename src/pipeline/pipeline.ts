@@ -30,7 +30,7 @@ import { decodeRequestBody } from './request-encoding.js';
 import { tooLarge } from './too-large.js';
 import { relayedResponseHeaders } from './response-headers.js';
 import { matchRoute } from './routes.js';
-import { reserveSpend } from './spend-reservation.js';
+import { reserveSpend, spendSettlement } from './spend-reservation.js';
 import { failClosed, inBackground } from './state-calls.js';
 import { providerTraceHeaders } from './trace-headers.js';
 import type { TraceParent, TracerPort } from './tracing.js';
@@ -263,7 +263,7 @@ export class Pipeline {
   async finish(ctx: RequestContext, outcome: EndOutcome): Promise<void> {
     if (ctx.finished) return;
     ctx.finished = true;
-    // Metered first: settling the spend reads the usage.
+    // Metered first: the spend settled with the record reads the usage.
     ctx.meter?.end();
     await releaseHoldings(this.governance, ctx);
 
@@ -271,9 +271,10 @@ export class Pipeline {
     const ttfb = ctx.firstByteAt === null ? null : ctx.firstByteAt - ctx.startedAt;
     const finalOutcome = ctx.fault !== null ? 'gateway_error' : outcome;
     const record = usageRecordOf(ctx, end, ttfb, finalOutcome);
+    const spend = spendSettlement(ctx);
     if (record) {
       try {
-        await this.state.recordUsage(record);
+        await this.state.recordUsage(record, spend);
       } catch (error) {
         this.events.stateError('record usage', error);
       }

@@ -1,6 +1,7 @@
 import { MICROS, overBudget, spendPlan, unpricedRefused, worstCaseMicros } from '../governance/spend-admission.js';
 import { costOf } from '../metering/cost.js';
 import type { ModelDecision } from '../policy/authorize-model.js';
+import type { SpendSettlement } from '../state/state.js';
 import type { RequestContext } from './context.js';
 import type { GovernanceDeps } from './governance-deps.js';
 import { failClosed } from './state-calls.js';
@@ -21,7 +22,7 @@ export async function reserveSpend(deps: GovernanceDeps, ctx: RequestContext, pr
   const now = deps.now();
   const plan = spendPlan(company.settings, token.hash, now, worstCaseMicros(bodyBytes, maxTokens, price));
   if (!plan) return;
-  const outcome = await failClosed(deps.events, 'spend', () => deps.state.reserveSpend(company.company, plan.checks, plan.reservedMicros));
+  const outcome = await failClosed(deps.events, 'spend', () => deps.state.reserveSpend(company.company, ctx.requestId, plan.checks, plan.reservedMicros));
   if (!outcome.ok) {
     // Whether the limit is already spent or only this request's reservation would pass it changes what helps.
     const spent = await deps.state.spendOf(company.company, outcome.failed.counter).catch(() => null);
@@ -35,15 +36,20 @@ export async function returnReservation(deps: GovernanceDeps, ctx: RequestContex
   const plan = ctx.spend;
   if (!plan || !ctx.company) return;
   ctx.spend = null;
-  await deps.state.adjustSpend(ctx.company.company, plan.checks, -plan.reservedMicros).catch((error: unknown) => deps.events.stateError('spend', error));
+  await deps.state.releaseReservation(ctx.company.company, ctx.requestId, plan.checks).catch((error: unknown) => deps.events.stateError('spend', error));
 }
 
-/** Replace the reservation with the metered cost (nothing metered costs nothing). */
-export async function settleSpend(deps: GovernanceDeps, ctx: RequestContext): Promise<void> {
+/**
+ * What replaces the reservation: the metered cost (nothing metered costs
+ * nothing). It is settled by the request's usage record, in the same write
+ * and as often as that is written (once per request id), so a record
+ * restored after a failover restores its spend and none is counted twice.
+ */
+export function spendSettlement(ctx: RequestContext): SpendSettlement | undefined {
   const plan = ctx.spend;
-  if (!plan || !ctx.company) return;
+  if (!plan) return undefined;
   ctx.spend = null;
   const usage = ctx.usage;
   const actual = usage ? Math.round((costOf(usage, ctx.model?.price) ?? 0) * MICROS) : 0;
-  await deps.state.adjustSpend(ctx.company.company, plan.checks, actual - plan.reservedMicros);
+  return { checks: plan.checks, actualMicros: actual };
 }

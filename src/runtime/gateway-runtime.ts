@@ -107,8 +107,12 @@ async function stateFor(
   reapply: () => Promise<void>,
 ): Promise<{ state: GatewayState; redis: RedisClient | null }> {
   const dropped = droppedLogger(logger, usageMetrics);
+  const onSpendOvershoot = (company: string, micros: number, requestId: string): void => {
+    failover.overshoot.inc({ company }, micros);
+    logger.warn({ company, overshoot_micros: micros, request_id: requestId }, 'a spend settlement passed the limit');
+  };
   if (config.redisUrl === null || config.encryptionKey === null) {
-    return { state: new MemoryState({ usageMemoryBytes: config.usage.memoryBytes, onUsageDropped: (r) => dropped(r.company, 'memory_bound') }), redis: null };
+    return { state: new MemoryState({ usageMemoryBytes: config.usage.memoryBytes, onUsageDropped: (r) => dropped(r.company, 'memory_bound'), onSpendOvershoot }), redis: null };
   }
   // ioredis is loaded only when Redis is used: one machine with memory state never pays for it.
   const [{ connectRedis, logConnectionErrors, redisTopology }, { RedisState }, { DEFAULT_USAGE_CONFIRM }, { FailoverWatch, FAILOVER_CHECK_MS }] = await Promise.all([
@@ -133,6 +137,7 @@ async function stateFor(
     onBuffered: (n, reason) => n > 0 && logger.warn({ buffered: n, reason }, 'usage records buffered until redis takes them'),
     onDropped: (r) => dropped(r.company, 'retry_buffer'),
     usageBacklogMax: config.usage.backlogMax,
+    onSpendOvershoot,
     onUnreadableRecord: unreadableReporter(logger, metrics),
     onGateRefused: () => failover.gateRefused.inc(),
     onGateOpened: () => {

@@ -9,7 +9,7 @@ import { MemoryTokenDirectory } from './memory/token-directory.js';
 import { MemoryUsageLog } from './memory/usage-log.js';
 import type { LogQuery, UsageQuery, UsageTotals } from './queries.js';
 import type { CompanyRecords, TokenRecord } from './records.js';
-import type { CallerSlotRequest, CredentialHealth, GatewayState, Lease, LeaseOutcome, LeaseRequest, RevokedToken, SeatWindow, SpendCheck, SpendOutcome, WriteFence } from './state.js';
+import type { CallerSlotRequest, CredentialHealth, GatewayState, Lease, LeaseOutcome, LeaseRequest, RevokedToken, SeatWindow, SpendCheck, SpendOutcome, SpendSettlement, WriteFence } from './state.js';
 import type { UsageSource } from './usage-source.js';
 
 export interface MemoryStateOptions {
@@ -18,6 +18,8 @@ export interface MemoryStateOptions {
   readonly usageMemoryBytes?: number;
   /** Called for each record given up to stay within the bound (oldest first). */
   readonly onUsageDropped?: (record: UsageRecord) => void;
+  /** A settlement pushed a spend counter further past its limit (the metered cost beyond the reservation), by `micros`. */
+  readonly onSpendOvershoot?: (company: string, micros: number, requestId: string) => void;
 }
 
 /**
@@ -38,6 +40,7 @@ export class MemoryState implements GatewayState {
 
   /** Called after each new record (the in-process exporter looks at once). */
   onRecorded: (() => void) | null = null;
+  private readonly onSpendOvershoot: MemoryStateOptions['onSpendOvershoot'];
 
   constructor(options: MemoryStateOptions | (() => number) = {}) {
     const o = typeof options === 'function' ? { now: options } : options;
@@ -48,6 +51,7 @@ export class MemoryState implements GatewayState {
     this.health = new MemoryCredentialHealth(store);
     this.usage = new MemoryUsageLog(store, o.usageMemoryBytes, o.onUsageDropped, () => this.onRecorded?.());
     this.writer = new MemoryCompanyWriter(store);
+    this.onSpendOvershoot = o.onSpendOvershoot;
   }
 
   findToken(hash: string): Promise<TokenRecord | null> {
@@ -90,12 +94,12 @@ export class MemoryState implements GatewayState {
     return this.leases.releaseLease(lease);
   }
 
-  reserveSpend(company: string, checks: readonly SpendCheck[], amountMicros: number): Promise<SpendOutcome> {
-    return this.spend.reserveSpend(company, checks, amountMicros);
+  reserveSpend(company: string, requestId: string, checks: readonly SpendCheck[], amountMicros: number): Promise<SpendOutcome> {
+    return this.spend.reserveSpend(company, requestId, checks, amountMicros);
   }
 
-  adjustSpend(company: string, checks: readonly SpendCheck[], deltaMicros: number): Promise<void> {
-    return this.spend.adjustSpend(company, checks, deltaMicros);
+  releaseReservation(company: string, requestId: string, checks: readonly SpendCheck[]): Promise<void> {
+    return this.spend.releaseReservation(company, requestId, checks);
   }
 
   spendOf(company: string, counter: string): Promise<number> {
@@ -118,8 +122,11 @@ export class MemoryState implements GatewayState {
     return this.health.updateSeatWindows(company, credential, windows);
   }
 
-  recordUsage(record: UsageRecord): Promise<void> {
-    return this.usage.recordUsage(record);
+  async recordUsage(record: UsageRecord, spend?: SpendSettlement): Promise<void> {
+    // One process, one copy: settled exactly when the record is new, as the Redis script does.
+    if (!this.usage.addRecord(record) || !spend) return;
+    const overshoot = this.spend.settle(record.company, record.request_id, spend);
+    if (overshoot > 0) this.onSpendOvershoot?.(record.company, overshoot, record.request_id);
   }
 
   queryLogs(query: LogQuery): Promise<UsageRecord[]> {

@@ -74,6 +74,16 @@ export interface SpendCheck {
 
 export type SpendOutcome = { readonly ok: true } | { readonly ok: false; readonly failed: SpendCheck };
 
+/**
+ * A request's spend, settled with its usage record in the same write: the
+ * reservation it still holds in `checks` is replaced by `actualMicros`,
+ * once per request id however often the record is written.
+ */
+export interface SpendSettlement {
+  readonly checks: readonly SpendCheck[];
+  readonly actualMicros: number;
+}
+
 export interface CallerSlotRequest {
   readonly company: string;
   readonly tokenHash: string;
@@ -126,17 +136,20 @@ export interface CredentialHealthStore {
 
 /** Spend counters per company and window, reserved before a request and settled after it. */
 export interface SpendLedger {
-  /** Atomically add `amountMicros` to every counter if none would pass its limit. */
-  reserveSpend(company: string, checks: readonly SpendCheck[], amountMicros: number): Promise<SpendOutcome>;
-  /** Add `deltaMicros` (negative to give back) to the counters, after settlement. */
-  adjustSpend(company: string, checks: readonly SpendCheck[], deltaMicros: number): Promise<void>;
+  /** Atomically add `amountMicros` to every counter if none would pass its limit, held as `requestId`'s reservation. */
+  reserveSpend(company: string, requestId: string, checks: readonly SpendCheck[], amountMicros: number): Promise<SpendOutcome>;
+  /** Give `requestId`'s reservation back (the request was not forwarded); a no-op when it is gone. Settling with a usage record is recordUsage's. */
+  releaseReservation(company: string, requestId: string, checks: readonly SpendCheck[]): Promise<void>;
   spendOf(company: string, counter: string): Promise<number>;
 }
 
 /** The data plane's side of usage: one record per finished request. */
 export interface UsageRecorder {
-  /** Idempotent by request_id: a second write of the same id changes nothing. */
-  recordUsage(record: UsageRecord): Promise<void>;
+  /**
+   * Idempotent by request_id: a second write of the same id changes nothing.
+   * With `spend`, the first write also settles the request's spend.
+   */
+  recordUsage(record: UsageRecord, spend?: SpendSettlement): Promise<void>;
 }
 
 /** Usage as this state holds it, for the readers (gw logs / gw usage without a usage store). */

@@ -20,6 +20,9 @@ export interface SeenRequest {
   readonly servername?: string;
   /** Request trailers received after the body (none: empty). */
   readonly trailers?: Record<string, string>;
+  /** When the request's body had arrived, and when the answer was finished (epoch ms; null while it is not). */
+  readonly receivedAt?: number;
+  answeredAt?: number | null;
 }
 
 /**
@@ -65,6 +68,8 @@ export interface MockProviderOptions {
    * is given, gets 401 authentication_error. Without it, any key is taken.
    */
   keys?: { accept?: readonly string[]; reject?: readonly string[] };
+  /** Wait this long before answering a /v1/messages request (a provider's think time). */
+  answerDelayMs?: number;
 }
 
 export interface MockProvider {
@@ -130,7 +135,7 @@ export async function startMockProvider(options: MockProviderOptions = {}, tls?:
           .filter(([k]) => !k.startsWith(':'))
           .map(([k, v]) => [k, String(v)]),
       );
-      seen.push({
+      const entry: SeenRequest = {
         method: req.method ?? '',
         path,
         headers: { ...req.headers },
@@ -138,6 +143,12 @@ export async function startMockProvider(options: MockProviderOptions = {}, tls?:
         ...(scheme !== undefined ? { scheme } : {}),
         ...(servername !== undefined ? { servername } : {}),
         ...(Object.keys(trailers).length > 0 ? { trailers } : {}),
+        receivedAt: Date.now(),
+        answeredAt: null,
+      };
+      seen.push(entry);
+      res.on('finish', () => {
+        entry.answeredAt = Date.now();
       });
       if (h2 && scheme !== 'https') {
         res.writeHead(400, { 'content-type': 'application/json' });
@@ -227,6 +238,7 @@ async function answer(req: IncomingMessage, res: ServerResponse, path: string, b
     res.end(JSON.stringify({ type: 'error', error: { type: 'invalid_request_error', message: 'mock: body is not JSON' } }));
     return;
   }
+  if (options.answerDelayMs) await new Promise((r) => setTimeout(r, options.answerDelayMs));
   const model = parsed.model ?? 'unknown';
   const deltas = options.deltas ?? DEFAULT_DELTAS;
   const usage = options.usage ?? DEFAULT_USAGE;

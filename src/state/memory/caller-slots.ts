@@ -41,8 +41,8 @@ export class MemoryCallerSlots implements CallerSlots {
   }
 
   async renewCallerSlot(company: string, tokenHash: string, requestId: string, ttlMs: number): Promise<void> {
-    const held = this.slots.get(`${company}\u0000${tokenHash}`);
-    if (held?.has(requestId)) held.set(requestId, this.now() + ttlMs);
+    // Written again if missing, as the Redis script does (a failover there can lose a live request's slot).
+    live(this.slots, `${company}\u0000${tokenHash}`, this.now()).set(requestId, this.now() + ttlMs);
   }
 
   async releaseCallerSlot(company: string, tokenHash: string, requestId: string): Promise<void> {

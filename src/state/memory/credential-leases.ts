@@ -31,8 +31,8 @@ export class MemoryCredentialLeases implements CredentialLeases {
   }
 
   async renewLease(lease: Lease, ttlMs: number): Promise<void> {
-    const held = this.leases.get(credentialKey(lease.company, lease.credential.name));
-    if (held?.has(lease.id)) held.set(lease.id, this.store.now() + ttlMs);
+    // Written again if missing, as the Redis script does (a failover there can lose a live request's lease).
+    live(this.leases, credentialKey(lease.company, lease.credential.name), this.store.now()).set(lease.id, this.store.now() + ttlMs);
   }
 
   async releaseLease(lease: Lease): Promise<void> {

@@ -25,7 +25,14 @@ export class MemoryUsageLog implements UsageRecorder, UsageLog {
   }
 
   async recordUsage(record: UsageRecord): Promise<void> {
-    if (this.usage.add(record)) this.onRecorded();
+    this.addRecord(record);
+  }
+
+  /** True when the record is new (a second write of its id changes nothing). */
+  addRecord(record: UsageRecord): boolean {
+    if (!this.usage.add(record)) return false;
+    this.onRecorded();
+    return true;
   }
 
   async queryLogs(query: LogQuery): Promise<UsageRecord[]> {

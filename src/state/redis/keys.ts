@@ -21,6 +21,8 @@ export const keys = {
   sticky: (c: string, session: string) => `gw:{${c}}:sticky:${session}`,
   slots: (c: string, tokenHash: string) => `gw:{${c}}:slots:${tokenHash}`,
   spend: (c: string, counter: string) => `gw:{${c}}:spend:${counter}`,
+  /** What one request holds reserved in its spend counters, until its usage record settles it. */
+  spendReservation: (c: string, requestId: string) => `gw:{${c}}:spend-reserved:${requestId}`,
   usageId: (c: string, requestId: string) => `gw:{${c}}:usage-id:${requestId}`,
   usageStream: (c: string) => `gw:{${c}}:usage`,
   /** Usage entries the exporter could not store (malformed, or refused by PostgreSQL), set aside with the reason. */

@@ -3,7 +3,7 @@ import type { UsageRecord } from '../../metering/usage-record.js';
 import type { LogQuery, UsageQuery, UsageTotals } from '../queries.js';
 import type { CompanyRecords, TokenRecord } from '../records.js';
 import type { SecretBox } from '../secret-box.js';
-import type { CallerSlotRequest, CredentialHealth, GatewayState, Lease, LeaseOutcome, LeaseRequest, RevokedToken, SeatWindow, SpendCheck, SpendOutcome, WriteFence } from '../state.js';
+import type { CallerSlotRequest, CredentialHealth, GatewayState, Lease, LeaseOutcome, LeaseRequest, RevokedToken, SeatWindow, SpendCheck, SpendOutcome, SpendSettlement, WriteFence } from '../state.js';
 import { RedisCallerSlots } from './caller-slots.js';
 import { clusterSlot } from './cluster-slot.js';
 import { RedisCompanyWriter } from './company-writer.js';
@@ -55,6 +55,8 @@ export class RedisState implements GatewayState {
   private readonly usageConnection: RedisClient | null;
   private gateBelow: string | null = null;
   private suspended = false;
+  /** Counts every closing of the gate (a failover seen, a reconnect suspected): a lookup that spans one is not trusted. */
+  private gateClosures = 0;
 
   constructor(
     private readonly redis: RedisClient,
@@ -88,16 +90,23 @@ export class RedisState implements GatewayState {
       throw new FailoverGateClosed('reconnected to Redis: checking whether the primary changed');
     }
     if (this.gateBelow !== null) await this.passGate();
-    if (!(this.redis instanceof Cluster)) return this.directory.findToken(hash);
-    // A MOVED redirect is followed inside the client and changes its slot map before any refresh event: a read
-    // answered by a just-promoted replica (without the tombstones the old primary acknowledged) must not count.
-    const slot = clusterSlot(keys.token(hash));
-    const before = this.redis.slots[slot]?.[0];
+    const closures = this.gateClosures;
+    // Cluster: a MOVED redirect is followed inside the client and changes its slot map before any refresh event.
+    const slot = this.redis instanceof Cluster ? clusterSlot(keys.token(hash)) : -1;
+    const before = slot === -1 ? undefined : (this.redis as Cluster).slots[slot]?.[0];
     const found = await this.directory.findToken(hash);
-    if (this.redis.slots[slot]?.[0] !== before) {
+    // A lookup sent to the old primary may have been answered by the promoted one, which can lack a tombstone the
+    // old one acknowledged: the client resends what was unanswered when the connection moved, and follows a MOVED
+    // redirect to the promoted node. If the gate closed meanwhile, or the key's slot changed node, it is not trusted.
+    if (slot !== -1 && (this.redis as Cluster).slots[slot]?.[0] !== before) {
+      // The watch compares the slot map in this tick and closes the gate before the next lookup reaches the promoted node.
       this.options.onSlotMoved?.();
       this.options.onGateRefused?.();
       throw new FailoverGateClosed('the token lookup was answered by another Redis node: checking for a failover');
+    }
+    if (this.gateClosures !== closures) {
+      this.options.onGateRefused?.();
+      throw new FailoverGateClosed('the Redis primary changed while the token was looked up');
     }
     return found;
   }
@@ -111,11 +120,13 @@ export class RedisState implements GatewayState {
    */
   closeUntilNewerThan(generation: string | null): void {
     this.gateBelow = generation ?? '';
+    this.gateClosures++;
   }
 
   /** A reconnect may have reached another primary: refuse lookups until the failover watch has looked (or lift that). */
   suspend(suspended: boolean): void {
     this.suspended = suspended;
+    if (suspended) this.gateClosures++;
   }
 
   /** True while requests are refused after a failover. */
@@ -172,12 +183,12 @@ export class RedisState implements GatewayState {
     return this.leases.releaseLease(lease);
   }
 
-  reserveSpend(company: string, checks: readonly SpendCheck[], amountMicros: number): Promise<SpendOutcome> {
-    return this.spend.reserveSpend(company, checks, amountMicros);
+  reserveSpend(company: string, requestId: string, checks: readonly SpendCheck[], amountMicros: number): Promise<SpendOutcome> {
+    return this.spend.reserveSpend(company, requestId, checks, amountMicros);
   }
 
-  adjustSpend(company: string, checks: readonly SpendCheck[], deltaMicros: number): Promise<void> {
-    return this.spend.adjustSpend(company, checks, deltaMicros);
+  releaseReservation(company: string, requestId: string, checks: readonly SpendCheck[]): Promise<void> {
+    return this.spend.releaseReservation(company, requestId, checks);
   }
 
   spendOf(company: string, counter: string): Promise<number> {
@@ -200,8 +211,8 @@ export class RedisState implements GatewayState {
     return this.health.updateSeatWindows(company, credential, windows);
   }
 
-  recordUsage(record: UsageRecord): Promise<void> {
-    return this.usage.recordUsage(record);
+  recordUsage(record: UsageRecord, spend?: SpendSettlement): Promise<void> {
+    return this.usage.recordUsage(record, spend);
   }
 
   /** Records waiting for Redis to come back. */

@@ -76,14 +76,16 @@ end
 return {'busy'}
 `;
 
-/** KEYS: leases. ARGV: now, ttl, leaseId. Renews only a lease that still exists. */
+/**
+ * KEYS: slots or leases. ARGV: now, ttl, member. Renews the member, and writes it again where it is missing: the
+ * request is alive, and a failover may have lost its entry (acknowledged by the old primary, never replicated).
+ * So a lost slot or lease lets others in for at most one renewal period, and the set counts every live request
+ * again after it (above the cap if others came in meanwhile, which then wait).
+ */
 export const RENEW_ZSET_MEMBER = `
-if redis.call('ZSCORE', KEYS[1], ARGV[3]) then
-  redis.call('ZADD', KEYS[1], tonumber(ARGV[1]) + tonumber(ARGV[2]), ARGV[3])
-  redis.call('PEXPIRE', KEYS[1], tonumber(ARGV[2]) * 4)
-  return 1
-end
-return 0
+redis.call('ZADD', KEYS[1], tonumber(ARGV[1]) + tonumber(ARGV[2]), ARGV[3])
+redis.call('PEXPIRE', KEYS[1], tonumber(ARGV[2]) * 4)
+return 1
 `;
 
 /** KEYS: slots. ARGV: now, ttl, limit, requestId. */
@@ -98,39 +100,54 @@ end
 return 0
 `;
 
-/** KEYS: counters. ARGV: amount, then (limit, expireAt) per counter. Returns 0 when reserved, else the 1-based index that would pass its limit. */
+/**
+ * KEYS: counters, then the request's reservation key. ARGV: amount, then (limit, expireAt) per counter, then the
+ * reservation's TTL ms. Returns 0 when reserved, else the 1-based index that would pass its limit. The reservation
+ * key says how much this request holds in the counters, in the same atomic write: on any node, a counter holds a
+ * request's reservation exactly when its key is there, which is what lets a settlement replace it exactly once.
+ */
 export const RESERVE_SPEND = `
 local amount = tonumber(ARGV[1])
-for i = 1, #KEYS do
+local n = #KEYS - 1
+for i = 1, n do
   local current = tonumber(redis.call('GET', KEYS[i]) or '0')
   if current + amount > tonumber(ARGV[2 + (i - 1) * 2]) then return i end
 end
-for i = 1, #KEYS do
+for i = 1, n do
   redis.call('INCRBY', KEYS[i], amount)
   redis.call('PEXPIREAT', KEYS[i], tonumber(ARGV[3 + (i - 1) * 2]))
 end
+redis.call('SET', KEYS[n + 1], amount, 'PX', tonumber(ARGV[2 + n * 2]))
 return 0
 `;
 
-/** KEYS: counters. ARGV: delta. */
-export const ADJUST_SPEND = `
-for i = 1, #KEYS do
-  if redis.call('EXISTS', KEYS[i]) == 1 then redis.call('INCRBY', KEYS[i], tonumber(ARGV[1])) end
+/** KEYS: the request's reservation key, then its counters. Gives the reservation back once (1), or finds it gone (0). */
+export const RELEASE_RESERVATION = `
+local reserved = tonumber(redis.call('GET', KEYS[1]) or '0')
+if reserved == 0 then return 0 end
+redis.call('DEL', KEYS[1])
+for i = 2, #KEYS do
+  if redis.call('EXISTS', KEYS[i]) == 1 then redis.call('INCRBY', KEYS[i], -reserved) end
 end
-return 0
+return 1
 `;
 
 /**
- * KEYS: usage-id, stream, days-set, then 5 aggregate keys (address, model, repo, application, end_user), then the exported marker.
+ * KEYS: usage-id, stream, days-set, then 5 aggregate keys (address, model, repo, application, end_user), then the
+ * exported marker, then (when the request reserved spend) its reservation key and its spend counters.
  * ARGV: record JSON, id TTL ms, stream max length, day, retention ms, input, output, cache creation, cache read, cost micros,
- * then 5 group values, then the backlog cap.
- * Idempotent by request id: a second write of the same id changes nothing (0). While an exporter moves the
- * stream to PostgreSQL it is never trimmed; past the backlog cap the record is refused (-1) and stays with the caller.
+ * then 5 group values, then the backlog cap, then (with spend) the metered cost in micros and (limit, expireAt) per counter.
+ * Idempotent by request id: a second write of the same id changes nothing ({0, 0}). While an exporter moves the
+ * stream to PostgreSQL it is never trimmed; past the backlog cap the record is refused ({-1, 0}) and stays with the caller.
+ * A new record settles the request's spend in the same atomic write: its reservation, if this node holds it, is
+ * replaced by the metered cost; if not (never made here, or lost with a failed primary), the cost is added alone.
+ * So a record written again after a failover restores its spend with it, and never counts it twice. Returns
+ * {1, overshoot}: how far this settlement pushed a counter further past its limit (micros, 0 when none did).
  */
 export const RECORD_USAGE = `
 local exported = redis.call('EXISTS', KEYS[9]) == 1
-if exported and redis.call('XLEN', KEYS[2]) >= tonumber(ARGV[16]) then return -1 end
-if not redis.call('SET', KEYS[1], '1', 'NX', 'PX', tonumber(ARGV[2])) then return 0 end
+if exported and redis.call('XLEN', KEYS[2]) >= tonumber(ARGV[16]) then return {-1, 0} end
+if not redis.call('SET', KEYS[1], '1', 'NX', 'PX', tonumber(ARGV[2])) then return {0, 0} end
 if exported then
   redis.call('XADD', KEYS[2], '*', 'r', ARGV[1])
 else
@@ -145,7 +162,21 @@ for g = 1, 5 do
   for f = 1, 6 do redis.call('HINCRBY', key, value .. '|' .. fields[f], values[f]) end
   redis.call('PEXPIRE', key, tonumber(ARGV[5]))
 end
-return 1
+local overshoot = 0
+if #KEYS > 10 then
+  local reserved = tonumber(redis.call('GET', KEYS[10]) or '0')
+  if reserved ~= 0 then redis.call('DEL', KEYS[10]) end
+  local delta = tonumber(ARGV[17]) - reserved
+  for i = 11, #KEYS do
+    local limit = tonumber(ARGV[18 + (i - 11) * 2])
+    local before = tonumber(redis.call('GET', KEYS[i]) or '0')
+    local after = redis.call('INCRBY', KEYS[i], delta)
+    redis.call('PEXPIREAT', KEYS[i], tonumber(ARGV[19 + (i - 11) * 2]))
+    local added = math.max(0, after - limit) - math.max(0, before - limit)
+    if added > overshoot then overshoot = added end
+  end
+end
+return {1, overshoot}
 `;
 
 /**

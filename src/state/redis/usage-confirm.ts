@@ -1,4 +1,5 @@
 import type { UsageRecord } from '../../metering/usage-record.js';
+import type { SpendSettlement } from '../state.js';
 
 /**
  * Replication is asynchronous: a record the primary acknowledged can be
@@ -32,12 +33,18 @@ export interface UsageConfirmOptions {
 
 export const DEFAULT_USAGE_CONFIRM: Omit<UsageConfirmOptions, 'replicas'> = { timeoutMs: 100, intervalMs: 100, retryMs: 500, maxHeld: 100_000, batch: 1_000 };
 
+/** A record as written, with the spend it settles: written again after a move, it restores both or neither. */
+export interface HeldUsage {
+  readonly record: UsageRecord;
+  readonly spend: SpendSettlement | undefined;
+}
+
 export interface ConfirmRound {
   /**
-   * WAITs on the records' node, after writing `records` again when `rewrite`, in one pipeline.
+   * WAITs on the records' node, after writing `held` again when `rewrite`, in one pipeline.
    * Returns how many were written anew (lost and restored) and how many replicas acknowledged.
    */
-  (company: string, records: readonly UsageRecord[], replicas: number, timeoutMs: number, rewrite: boolean): Promise<{ restored: number; acknowledged: number }>;
+  (company: string, held: readonly HeldUsage[], replicas: number, timeoutMs: number, rewrite: boolean): Promise<{ restored: number; acknowledged: number }>;
 }
 
 export interface UsageConfirmEvents {
@@ -50,7 +57,7 @@ export interface UsageConfirmEvents {
 }
 
 interface CompanyHeld {
-  readonly records: Map<string, UsageRecord>;
+  readonly records: Map<string, HeldUsage>;
   /** The next round may run from this time (ms). */
   nextRound: number;
   /** The connection may have moved since these were written: write them again before WAIT means anything. */
@@ -73,11 +80,11 @@ export class UsageConfirmer {
   ) {}
 
   /** A record the primary has acknowledged: held until a replica holds it too. */
-  hold(record: UsageRecord): void {
+  hold(record: UsageRecord, spend?: SpendSettlement): void {
     let company = this.held.get(record.company);
     if (!company) this.held.set(record.company, (company = { records: new Map(), nextRound: this.now() + this.options.intervalMs, rewrite: false }));
     if (company.records.has(record.request_id)) return;
-    company.records.set(record.request_id, record);
+    company.records.set(record.request_id, { record, spend });
     this.count++;
     if (this.count > this.options.maxHeld) this.releaseOldest();
     this.schedule();
@@ -107,7 +114,7 @@ export class UsageConfirmer {
             company.rewrite = true;
             company.nextRound = this.now();
           } else if (acknowledged >= this.options.replicas) {
-            for (const r of batch) if (company.records.delete(r.request_id)) this.count--;
+            for (const h of batch) if (company.records.delete(h.record.request_id)) this.count--;
             // Records held beyond this batch were written before the move too.
             company.rewrite = rewrite && company.records.size > 0;
             company.nextRound = this.now() + this.options.intervalMs;
@@ -171,9 +178,9 @@ export class UsageConfirmer {
     for (const company of this.held.values()) if (!largest || company.records.size > largest.records.size) largest = company;
     const oldest = largest?.records.keys().next();
     if (!largest || !oldest || oldest.done) return;
-    const record = largest.records.get(oldest.value) as UsageRecord;
+    const held = largest.records.get(oldest.value) as HeldUsage;
     largest.records.delete(oldest.value);
     this.count--;
-    this.events.onReleased?.(record);
+    this.events.onReleased?.(held.record);
   }
 }

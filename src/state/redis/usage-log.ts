@@ -1,10 +1,11 @@
 import type { UsageRecord } from '../../metering/usage-record.js';
 import { USAGE_GROUPS, emptyTotals, sameModel, type LogQuery, type UsageQuery, type UsageTotals } from '../queries.js';
-import type { UsageLog, UsageRecorder } from '../state.js';
+import type { SpendSettlement, UsageLog, UsageRecorder } from '../state.js';
 import type { RedisClient } from './connect.js';
 import { keys } from './keys.js';
 import { defineScripts, type ScriptRunners } from './script-runners.js';
-import { UsageConfirmer, type UsageConfirmEvents, type UsageConfirmOptions } from './usage-confirm.js';
+import { counterExpiry } from './spend-ledger.js';
+import { UsageConfirmer, type HeldUsage, type UsageConfirmEvents, type UsageConfirmOptions } from './usage-confirm.js';
 import { EXPORTED_MARKER_TTL_MS } from './usage-stream-source.js';
 
 const USAGE_ID_TTL_MS = 24 * 60 * 60 * 1000;
@@ -29,6 +30,11 @@ export interface RedisUsageOptions {
    * holds up a token lookup. Without it, a record counts once the primary took it.
    */
   readonly confirm?: { readonly options: UsageConfirmOptions; readonly connection: RedisClient; readonly events?: UsageConfirmEvents };
+  /**
+   * A settlement pushed a spend counter further past its limit, by `micros`: a request's metered cost beyond its
+   * reservation, or spend a failover had lost, restored after the promoted node admitted requests without it.
+   */
+  readonly onSpendOvershoot?: (company: string, micros: number, requestId: string) => void;
 }
 
 /** Redis refused a record: the company's stream holds as many unexported records as allowed. */
@@ -40,7 +46,7 @@ export class UsageBacklogFull extends Error {}
  * is kept in this process and retried.
  */
 export class RedisUsageLog implements UsageRecorder, UsageLog {
-  private readonly buffer: UsageRecord[] = [];
+  private readonly buffer: HeldUsage[] = [];
   private flushTimer: NodeJS.Timeout | null = null;
   private readonly knownUsageCompanies = new Set<string>();
   private readonly droppedByCompany = new Map<string, number>();
@@ -78,22 +84,23 @@ export class RedisUsageLog implements UsageRecorder, UsageLog {
     await this.confirmer?.runDue(true);
   }
 
-  async recordUsage(record: UsageRecord): Promise<void> {
+  async recordUsage(record: UsageRecord, spend?: SpendSettlement): Promise<void> {
+    const held: HeldUsage = { record, spend };
     try {
-      await this.writeUsage(record);
+      await this.writeUsage(held);
     } catch (error) {
-      this.keepForRetry(record, error);
+      this.keepForRetry(held, error);
     }
   }
 
-  private keepForRetry(record: UsageRecord, error: unknown): void {
+  private keepForRetry(held: HeldUsage, error: unknown): void {
     // Kept and retried: a Redis restart must not lose usage. Bounded so an outage cannot exhaust memory.
     if (this.buffer.length >= MAX_BUFFERED_RECORDS) {
-      const dropped = this.buffer.shift() as UsageRecord;
+      const dropped = (this.buffer.shift() as HeldUsage).record;
       this.droppedByCompany.set(dropped.company, (this.droppedByCompany.get(dropped.company) ?? 0) + 1);
       this.options.onDropped?.(dropped);
     }
-    this.buffer.push(record);
+    this.buffer.push(held);
     this.options.onBuffered?.(this.buffer.length, error instanceof Error ? error.message.split('\n')[0] : String(error));
     this.scheduleFlush();
   }
@@ -114,9 +121,9 @@ export class RedisUsageLog implements UsageRecorder, UsageLog {
 
   async flush(): Promise<void> {
     while (this.buffer.length > 0) {
-      const record = this.buffer[0] as UsageRecord;
+      const held = this.buffer[0] as HeldUsage;
       try {
-        await this.writeUsage(record);
+        await this.writeUsage(held);
       } catch {
         this.scheduleFlush();
         return;
@@ -135,11 +142,19 @@ export class RedisUsageLog implements UsageRecorder, UsageLog {
     await this.confirmer?.drain(2_000);
   }
 
-  private async writeUsage(record: UsageRecord): Promise<void> {
+  private async writeUsage(held: HeldUsage): Promise<void> {
+    const record = held.record;
     await this.knowCompany(record.company);
-    const written = await this.writer.run.usage(...this.usageArgs(record));
+    const written = this.outcomeOf(held, await this.writer.run.usage(...this.usageArgs(held)));
     if (written === -1) throw new UsageBacklogFull(`the usage stream of ${record.company} is full until the exporter catches up`);
-    this.confirmer?.hold(record);
+    this.confirmer?.hold(record, held.spend);
+  }
+
+  /** The script's {status, overshoot}: reports an overshoot, returns the status (1 written, 0 already there, -1 refused). */
+  private outcomeOf(held: HeldUsage, answer: unknown): number {
+    const [status, overshoot] = (answer as [number, number]).map(Number) as [number, number];
+    if (overshoot > 0) this.options.onSpendOvershoot?.(held.record.company, overshoot, held.record.request_id);
+    return status;
   }
 
   private async knowCompany(c: string): Promise<void> {
@@ -156,7 +171,7 @@ export class RedisUsageLog implements UsageRecorder, UsageLog {
    * when asked (idempotent), then WAIT. Without a rewrite, a read of one of the company's keys
    * routes the WAIT to the company's node (Cluster sends a keyless command anywhere).
    */
-  private async confirmRound(company: string, records: readonly UsageRecord[], replicas: number, timeoutMs: number, rewrite: boolean): Promise<{ restored: number; acknowledged: number }> {
+  private async confirmRound(company: string, records: readonly HeldUsage[], replicas: number, timeoutMs: number, rewrite: boolean): Promise<{ restored: number; acknowledged: number }> {
     const pipeline = this.writer.redis.pipeline();
     const script = (pipeline as unknown as Record<string, (...args: Array<string | number>) => unknown>).gwRecordUsage as (...args: Array<string | number>) => unknown;
     const written = rewrite ? records : [];
@@ -168,9 +183,11 @@ export class RedisUsageLog implements UsageRecorder, UsageLog {
     let restored = 0;
     for (const [i, [error, value]] of results.slice(0, written.length).entries()) {
       if (error) throw error;
-      if (value === 1) restored++;
+      const held = records[i] as HeldUsage;
+      const status = this.outcomeOf(held, value);
+      if (status === 1) restored++;
       // Lost by the failover and refused now (the stream is at its backlog cap): the retry buffer takes it over.
-      if (value === -1) this.keepForRetry(records[i] as UsageRecord, new UsageBacklogFull(`the usage stream of ${company} is full until the exporter catches up`));
+      if (status === -1) this.keepForRetry(held, new UsageBacklogFull(`the usage stream of ${company} is full until the exporter catches up`));
     }
     const [waitError, acknowledged] = results[waitAt] ?? [new Error('WAIT had no answer'), 0];
     if (waitError) throw waitError;
@@ -182,7 +199,8 @@ export class RedisUsageLog implements UsageRecorder, UsageLog {
     return { restored, acknowledged: Number(acknowledged) };
   }
 
-  private usageArgs(record: UsageRecord): [number, ...Array<string | number>] {
+  private usageArgs(held: HeldUsage): [number, ...Array<string | number>] {
+    const { record, spend } = held;
     const c = record.company;
     const day = record.time.slice(0, 10);
     const aggKeys = USAGE_GROUPS.map((g) => keys.aggregate(c, day, g));
@@ -190,13 +208,17 @@ export class RedisUsageLog implements UsageRecorder, UsageLog {
       const v = record[g];
       return typeof v === 'string' ? v : '';
     });
+    const settles = spend !== undefined && spend.checks.length > 0 ? spend : null;
+    const spendKeys = settles ? [keys.spendReservation(c, record.request_id), ...settles.checks.map((check) => keys.spend(c, check.counter))] : [];
+    const spendArgs = settles ? [Math.round(settles.actualMicros), ...settles.checks.flatMap((check) => [check.limitMicros, counterExpiry(check)])] : [];
     return [
-      4 + aggKeys.length,
+      4 + aggKeys.length + spendKeys.length,
       keys.usageId(c, record.request_id),
       keys.usageStream(c),
       keys.aggregateDays(c),
       ...aggKeys,
       keys.usageExported(c),
+      ...spendKeys,
       JSON.stringify(record),
       USAGE_ID_TTL_MS,
       STREAM_MAX,
@@ -209,6 +231,7 @@ export class RedisUsageLog implements UsageRecorder, UsageLog {
       Math.round((record.cost_usd ?? 0) * 1e6),
       ...groupValues,
       this.options.usageBacklogMax ?? DEFAULT_USAGE_BACKLOG_MAX,
+      ...spendArgs,
     ];
   }
 

@@ -281,21 +281,31 @@ describe.each(IMPLEMENTATIONS)('GatewayState contract: $name', (impl) => {
     expect(await slot('e', 0)).toBe(true);
   });
 
-  it('reserves spend atomically, settles it, and starts a new window with a new counter', async () => {
+  it('reserves spend atomically, settles it with the usage record once, gives back once, and starts a new window with a new counter', async () => {
     const settings = settingsRecord('acme', { spendLimits: { timeZone: 'Europe/Berlin', perToken: [{ window: 'daily', usd: 1 }] } });
     const plan = spendPlan(settings, 'sha256:' + 'c'.repeat(64), clock, 100_000);
     if (!plan) throw new Error('plan expected');
-    const results = await Promise.all(Array.from({ length: 25 }, () => state.reserveSpend('acme', plan.checks, plan.reservedMicros)));
+    const results = await Promise.all(Array.from({ length: 25 }, (_, i) => state.reserveSpend('acme', `res_${i}`, plan.checks, plan.reservedMicros)));
     expect(results.filter((r) => r.ok)).toHaveLength(10);
+    const held = results.flatMap((r, i) => (r.ok ? [`res_${i}`] : []));
     const counter = plan.checks[0]?.counter as string;
     expect(await state.spendOf('acme', counter)).toBe(1_000_000);
-    await state.adjustSpend('acme', plan.checks, -100_000 + 40_000);
+    // Settled by its record: the reservation is replaced by the metered cost, and a second write of the record changes nothing.
+    const settled = usageRecord(held[0] as string);
+    await state.recordUsage(settled, { checks: plan.checks, actualMicros: 40_000 });
+    await state.recordUsage(settled, { checks: plan.checks, actualMicros: 40_000 });
     expect(await state.spendOf('acme', counter)).toBe(940_000);
-    const refused = await state.reserveSpend('acme', plan.checks, 100_000);
-    expect(refused.ok).toBe(false);
+    // Given back once, however often asked.
+    await state.releaseReservation('acme', held[1] as string, plan.checks);
+    await state.releaseReservation('acme', held[1] as string, plan.checks);
+    expect(await state.spendOf('acme', counter)).toBe(840_000);
+    // A record whose reservation this state never held (lost with a failed primary) adds its cost alone.
+    await state.recordUsage(usageRecord('never_reserved'), { checks: plan.checks, actualMicros: 5_000 });
+    expect(await state.spendOf('acme', counter)).toBe(845_000);
+    expect((await state.reserveSpend('acme', 'res_more', plan.checks, 200_000)).ok).toBe(false);
     const tomorrow = spendPlan(settings, 'sha256:' + 'c'.repeat(64), plan.checks[0]!.resetAt + 1, 100_000);
     expect(tomorrow?.checks[0]?.counter).not.toBe(counter);
-    expect((await state.reserveSpend('acme', tomorrow!.checks, 100_000)).ok).toBe(true);
+    expect((await state.reserveSpend('acme', 'res_tomorrow', tomorrow!.checks, 100_000)).ok).toBe(true);
     expect(worstCaseMicros(300, 100, priceFromBase(3, 15))).toBe(100 * 3 + 100 * 15);
   });
 

@@ -58,6 +58,32 @@ describe('after a failover, token lookups wait for the writer', () => {
     await state.close();
   });
 
+  it('does not trust a lookup the gate closed during: the promoted node may have answered it', async () => {
+    const state = new RedisState(connectRedis(redis.url), box);
+    await state.ready();
+    await state.replaceCompany({
+      company: 'acme',
+      settings: settingsRecord('acme', { tokenDomain: 'acme.example' }),
+      tokens: [{ hash: TOKEN, company: 'acme', name: 'alice', address: 'alice@acme.example' }],
+      credentials: [],
+    });
+    const before = newGeneration();
+    await state.markLoaded(before);
+    // The lookup is on the wire when the failover is seen (and again when a reconnect is suspected and cleared).
+    const inFlight = state.findToken(TOKEN);
+    state.closeUntilNewerThan(before);
+    await expect(inFlight).rejects.toBeInstanceOf(FailoverGateClosed);
+    await new Promise((r) => setTimeout(r, 5));
+    await state.markLoaded(newGeneration());
+    expect((await state.findToken(TOKEN))?.name).toBe('alice');
+    const suspected = state.findToken(TOKEN);
+    state.suspend(true);
+    state.suspend(false);
+    await expect(suspected).rejects.toBeInstanceOf(FailoverGateClosed);
+    expect((await state.findToken(TOKEN))?.name).toBe('alice');
+    await state.close();
+  });
+
   it('the watch reports a primary whose run_id changed (a restart here), with the mark read before it', async () => {
     const client = connectRedis(redis.url);
     client.on('error', () => undefined);

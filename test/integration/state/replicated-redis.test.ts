@@ -2,10 +2,11 @@ import { randomBytes } from 'node:crypto';
 import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { UsageRecord } from '../../../src/metering/usage-record.js';
-import { connectRedis } from '../../../src/state/redis/connect.js';
+import { connectRedis, type RedisClient } from '../../../src/state/redis/connect.js';
 import { RedisState } from '../../../src/state/redis/redis-state.js';
 import { DEFAULT_USAGE_CONFIRM } from '../../../src/state/redis/usage-confirm.js';
 import { SecretBox } from '../../../src/state/secret-box.js';
+import type { SpendCheck } from '../../../src/state/state.js';
 import { startRedisCluster, type TestRedisCluster } from '../../support/redis-cluster.js';
 import { startSentinelSetup, type TestSentinelSetup } from '../../support/redis-sentinel.js';
 import type { TestRedis } from '../../support/redis-server.js';
@@ -45,10 +46,133 @@ function quiet(url: string): ReturnType<typeof connectRedis> {
   return client;
 }
 
-function confirmingState(url: string, restored: number[]): RedisState {
-  return new RedisState(quiet(url), box, {
+function confirmingState(url: string, restored: number[], spend?: SpendAndSlots): RedisState {
+  const client = quiet(url);
+  if (spend) spend.client = client;
+  return new RedisState(client, box, {
     confirm: { options: { ...DEFAULT_USAGE_CONFIRM, replicas: 1 }, connection: quiet(url), events: { onRestored: (_c, n) => restored.push(n) } },
+    ...(spend ? { onSpendOvershoot: (_c: string, micros: number) => spend.overshoots.push(micros) } : {}),
   });
+}
+
+const RESERVED = 1_000;
+const METERED = 800;
+const SPEND_LIMIT = 38_000;
+const IN_FLIGHT = 5;
+
+/**
+ * The spend side of the same bad day, on the same lost window. Of the
+ * window's records, the first `before` reserved before the replicas fell
+ * behind (their reservations reached the replica, their settlements did
+ * not); the others reserved and settled in the window (both lost).
+ * `IN_FLIGHT` more reserve in the window and settle only after the
+ * promotion: their reservations are the only spend the failover may lose.
+ * Two caller slots taken in the window are lost too (verifySlots).
+ */
+class SpendAndSlots {
+  client: RedisClient | null = null;
+  readonly overshoots: number[] = [];
+  readonly inFlight: UsageRecord[];
+  readonly check: SpendCheck;
+
+  constructor(
+    private readonly state: () => RedisState,
+    private readonly company: string,
+    private readonly records: readonly UsageRecord[],
+    private readonly before: number,
+  ) {
+    this.inFlight = Array.from({ length: IN_FLIGHT }, (_, i) => usageRecord(company, 100 + i));
+    this.check = { counter: 'company:failover-day', limitMicros: SPEND_LIMIT, resetAt: Date.now() + 3_600_000, label: 'test limit' };
+  }
+
+  /** Reserves for the first records and waits until every replica holds the reservations. */
+  async reserveBeforeLag(replicas: number): Promise<void> {
+    for (const r of this.records.slice(0, this.before)) expect(await this.reserve(r.request_id)).toBe(true);
+    // WAIT covers this connection's writes; the read routes it to the company's node.
+    const [, [error, acknowledged] = [null, 0]] = (await (this.client as RedisClient).pipeline().get(this.key()).call('WAIT', replicas, 5_000).exec()) ?? [];
+    expect(error).toBeNull();
+    expect(acknowledged).toBe(replicas);
+  }
+
+  /** The window's records, each settled by its write (reserving first those that had not), then the in-flight reservations. */
+  async writeInLag(): Promise<void> {
+    for (const [i, r] of this.records.entries()) {
+      if (i >= this.before) expect(await this.reserve(r.request_id)).toBe(true);
+      await this.state().recordUsage(r, { checks: [this.check], actualMicros: METERED });
+    }
+    for (const r of this.inFlight) expect(await this.reserve(r.request_id)).toBe(true);
+    await this.takeSlotsInLag();
+  }
+
+  /** After the restore: settled spend is back, counted once; only the in-flight reservations are missing, and that is the overshoot. */
+  async verifyAfterRestore(node: TestRedis): Promise<UsageRecord[]> {
+    const settled = this.records.length * METERED;
+    expect(await this.counterOn(node)).toBe(settled);
+    // The same record (and its settlement) written again changes nothing.
+    await this.state().recordUsage(this.records[0] as UsageRecord, { checks: [this.check], actualMicros: METERED });
+    expect(await this.counterOn(node)).toBe(settled);
+    // Without the lost in-flight reservations the limit admits that much more...
+    const admitted: UsageRecord[] = [];
+    for (let i = 0; ; i++) {
+      const r = usageRecord(this.company, 200 + i);
+      if (!(await this.reserve(r.request_id))) break;
+      admitted.push(r);
+    }
+    expect(admitted.length).toBe(Math.floor((SPEND_LIMIT - settled) / RESERVED));
+    // ...so their settlements pass the limit, by at most the reservations in flight at the failover, and say so.
+    for (const r of [...this.inFlight, ...admitted]) await this.state().recordUsage(r, { checks: [this.check], actualMicros: METERED });
+    const overshoot = this.overshoots.reduce((a, b) => a + b, 0);
+    expect(overshoot).toBeGreaterThan(0);
+    expect(overshoot).toBeLessThanOrEqual(IN_FLIGHT * RESERVED);
+    const total = (this.records.length + IN_FLIGHT + admitted.length) * METERED;
+    expect(await this.counterOn(node)).toBe(total);
+    expect(total - SPEND_LIMIT).toBeLessThanOrEqual(IN_FLIGHT * RESERVED);
+    await this.verifySlots(node);
+    return [...this.inFlight, ...admitted];
+  }
+
+  /** Caller slots taken in the window (lost with the old primary), checked after the promotion: see verifySlots. */
+  async takeSlotsInLag(): Promise<void> {
+    for (const id of ['slot_1', 'slot_2']) expect(await this.slot(id)).toBe(true);
+    expect(await this.slot('slot_refused')).toBe(false);
+  }
+
+  /**
+   * The promoted node lacks both slots: one more request is admitted (the bound: the caller's requests in flight at
+   * the failover), until their renewals write them again; from then on the cap holds.
+   */
+  async verifySlots(node: TestRedis): Promise<void> {
+    expect(await this.slot('slot_3')).toBe(true);
+    for (const id of ['slot_1', 'slot_2']) await this.state().renewCallerSlot(this.company, 'sha256:caller', id, 60_000);
+    expect(await this.slot('slot_4')).toBe(false);
+    const raw = new Redis(node.url);
+    try {
+      expect((await raw.zrange(`gw:{${this.company}}:slots:sha256:caller`, 0, -1)).sort()).toEqual(['slot_1', 'slot_2', 'slot_3']);
+    } finally {
+      raw.disconnect();
+    }
+  }
+
+  private slot(requestId: string): Promise<boolean> {
+    return this.state().acquireCallerSlot({ company: this.company, tokenHash: 'sha256:caller', limit: 2, requestId, ttlMs: 60_000, waitMs: 0 });
+  }
+
+  private async reserve(requestId: string): Promise<boolean> {
+    return (await this.state().reserveSpend(this.company, requestId, [this.check], RESERVED)).ok;
+  }
+
+  private key(): string {
+    return `gw:{${this.company}}:spend:${this.check.counter}`;
+  }
+
+  private async counterOn(node: TestRedis): Promise<number> {
+    const raw = new Redis(node.url);
+    try {
+      return Number((await raw.get(this.key())) ?? 0);
+    } finally {
+      raw.disconnect();
+    }
+  }
 }
 
 /**
@@ -94,18 +218,20 @@ describe('Redis Cluster with a replica per primary', () => {
     await state.close();
   });
 
-  it('loses no usage record when the primary dies before its lagging replica got them', async () => {
+  it('loses no usage record and no settled spend when the primary dies before its lagging replica got them', async () => {
     const company = 'acme';
     const restored: number[] = [];
-    const state = confirmingState(cluster.seedsUrl, restored);
+    const records = Array.from({ length: LOST_WINDOW_RECORDS }, (_, i) => usageRecord(company, i));
+    const spend = new SpendAndSlots(() => state, company, records, 30);
+    const state = confirmingState(cluster.seedsUrl, restored, spend);
     await state.ready();
     const { primary, replica } = cluster.roles(`gw:{${company}}:usage`);
     if (!replica) throw new Error('the company has no replica');
-    const records = Array.from({ length: LOST_WINDOW_RECORDS }, (_, i) => usageRecord(company, i));
+    await spend.reserveBeforeLag(1);
 
     replica.pause();
     await fillReplicationBuffers(primary, company);
-    for (const r of records) await state.recordUsage(r);
+    await spend.writeInLag();
     expect(state.bufferedRecords()).toBe(0); // the primary took every one
     expect(await streamIds(primary, company)).toHaveLength(LOST_WINDOW_RECORDS);
     await until('a round finds no replica acknowledging', async () => {
@@ -122,10 +248,11 @@ describe('Redis Cluster with a replica per primary', () => {
     await primary.start();
     await cluster.settled();
 
+    const later = await spend.verifyAfterRestore(replica);
     await until('every held record is confirmed on a replica', async () => state.heldRecords() === 0);
     const ids = await streamIds(replica, company);
     expect(new Set(ids).size).toBe(ids.length);
-    expect(ids.sort()).toEqual(records.map((r) => r.request_id).sort());
+    expect(ids.sort()).toEqual([...records, ...later].map((r) => r.request_id).sort());
     // Most were lost with the old primary and written again by the confirmation rounds, not merely found on the replica.
     expect(total()).toBeGreaterThan(LOST_WINDOW_RECORDS / 2);
     await state.close();
@@ -144,15 +271,17 @@ describe('a primary with two replicas under three Sentinels', () => {
   it('follows a promotion and loses no usage record the old primary had not replicated', async () => {
     const company = 'globex';
     const restored: number[] = [];
-    const state = confirmingState(sentinel.url, restored);
+    const records = Array.from({ length: LOST_WINDOW_RECORDS }, (_, i) => usageRecord(company, i));
+    const spend = new SpendAndSlots(() => state, company, records, 30);
+    const state = confirmingState(sentinel.url, restored, spend);
     await state.ready();
     const old = sentinel.primary();
     const replicas = sentinel.nodes.filter((n) => n !== old);
-    const records = Array.from({ length: LOST_WINDOW_RECORDS }, (_, i) => usageRecord(company, i));
+    await spend.reserveBeforeLag(replicas.length);
 
     for (const r of replicas) r.pause();
     await fillReplicationBuffers(old, company);
-    for (const r of records) await state.recordUsage(r);
+    await spend.writeInLag();
     expect(state.bufferedRecords()).toBe(0);
     await until('a round finds no replica acknowledging', async () => {
       await state.confirmNow();
@@ -175,15 +304,16 @@ describe('a primary with two replicas under three Sentinels', () => {
     await sentinel.settled();
     expect(sentinel.primary()).toBe(promoted);
 
+    const later = await spend.verifyAfterRestore(promoted);
     await until('every held record is confirmed on a replica', async () => state.heldRecords() === 0);
     const ids = await streamIds(promoted, company);
     expect(new Set(ids).size).toBe(ids.length);
-    expect(ids.sort()).toEqual(records.map((r) => r.request_id).sort());
+    expect(ids.sort()).toEqual([...records, ...later].map((r) => r.request_id).sort());
     // Most were lost with the old primary and written again by the confirmation rounds, not merely found on the replica.
     expect(total()).toBeGreaterThan(LOST_WINDOW_RECORDS / 2);
     // And the same client serves from the new primary.
     await state.recordUsage(usageRecord(company, 99));
-    expect((await streamIds(promoted, company)).length).toBe(LOST_WINDOW_RECORDS + 1);
+    expect((await streamIds(promoted, company)).length).toBe(LOST_WINDOW_RECORDS + later.length + 1);
     await state.close();
   }, 120_000);
 });

@@ -3,7 +3,8 @@ import { SPEND_MESSAGES } from '../../../src/errors/messages.js';
 import { MICROS } from '../../../src/governance/spend-admission.js';
 import { emptyUsage } from '../../../src/metering/usage.js';
 import { priceFromBase } from '../../../src/models/price.js';
-import { reserveSpend, returnReservation, settleSpend } from '../../../src/pipeline/spend-reservation.js';
+import { reserveSpend, returnReservation, spendSettlement } from '../../../src/pipeline/spend-reservation.js';
+import { usageRecord } from '../../support/usage-records.js';
 import { governanceFixture, START } from './support.js';
 
 /** $3 input, $15 output per million tokens. */
@@ -56,7 +57,7 @@ describe('reserveSpend', () => {
   });
 });
 
-describe('returnReservation and settleSpend', () => {
+describe('returnReservation and spendSettlement', () => {
   it('gives the whole reservation back, once', async () => {
     const f = await governanceFixture({ settings: DAILY });
     const ctx = f.context();
@@ -75,9 +76,15 @@ describe('returnReservation and settleSpend', () => {
     ctx.model = { price: PRICE } as NonNullable<typeof ctx.model>;
     ctx.usage = { ...emptyUsage(), input_tokens: 1000, output_tokens: 100 };
     const counter = ctx.spend?.checks[0]?.counter ?? '';
-    await settleSpend(f.deps, ctx);
+    const settlement = spendSettlement(ctx);
     expect(ctx.spend).toBeNull();
     // 1000 × $3/M + 100 × $15/M = $0.0045.
+    expect(settlement?.actualMicros).toBe(Math.round(0.0045 * MICROS));
+    expect(spendSettlement(ctx)).toBeUndefined();
+    // The record's write settles it, once however often it is written.
+    const record = usageRecord('acme', 1, { request_id: ctx.requestId });
+    await f.memory.recordUsage(record, settlement);
+    await f.memory.recordUsage(record, settlement);
     expect(await f.memory.spendOf('acme', counter)).toBe(Math.round(0.0045 * MICROS));
   });
 
@@ -86,18 +93,31 @@ describe('returnReservation and settleSpend', () => {
     const ctx = f.context();
     await reserveSpend(f.deps, ctx, PRICE, 300, 1000);
     const counter = ctx.spend?.checks[0]?.counter ?? '';
-    await settleSpend(f.deps, ctx);
+    await f.memory.recordUsage(usageRecord('acme', 1, { request_id: ctx.requestId }), spendSettlement(ctx));
     expect(await f.memory.spendOf('acme', counter)).toBe(0);
   });
 
-  it('reports a failed return instead of throwing; a failed settlement is the caller’s to report', async () => {
-    const f = await governanceFixture({ settings: DAILY, overrides: (memory) => ({ reserveSpend: memory.reserveSpend.bind(memory), adjustSpend: () => Promise.reject(new Error('down')) }) });
+  it('reports a failed return instead of throwing', async () => {
+    const f = await governanceFixture({ settings: DAILY, overrides: (memory) => ({ reserveSpend: memory.reserveSpend.bind(memory), releaseReservation: () => Promise.reject(new Error('down')) }) });
     const ctx = f.context();
     await reserveSpend(f.deps, ctx, PRICE, 300, 1000);
     await returnReservation(f.deps, ctx);
     expect(f.events.stateErrors.map((e) => e.operation)).toEqual(['spend']);
-    const settled = f.context();
-    await reserveSpend(f.deps, settled, PRICE, 300, 1000);
-    await expect(settleSpend(f.deps, settled)).rejects.toThrow('down');
+  });
+
+  it('records how far a settlement pushed a counter past its limit, only what it added', async () => {
+    const overshoots: number[] = [];
+    const f = await governanceFixture({ settings: { companyLimits: [{ window: 'daily', usd: 0.05 }] }, memory: { onSpendOvershoot: (_c, micros) => overshoots.push(micros) } });
+    const settleAt = async (actualMicros: number): Promise<void> => {
+      const ctx = f.context();
+      await reserveSpend(f.deps, ctx, PRICE, 300, 1000);
+      const settlement = spendSettlement(ctx);
+      await f.memory.recordUsage(usageRecord('acme', 1, { request_id: ctx.requestId }), settlement && { ...settlement, actualMicros });
+    };
+    await settleAt(15_000);
+    expect(overshoots).toEqual([]);
+    // 15,000 settled, then 40,000 metered where 15,300 was reserved: 5,000 past the $0.05 limit.
+    await settleAt(40_000);
+    expect(overshoots).toEqual([5_000]);
   });
 });

@@ -10,7 +10,7 @@ import type { CredentialHealthPort, RedactorPort } from '../../../src/pipeline/p
 import type { PhaseSpan, RequestTrace, TracePhase, TracerPort } from '../../../src/pipeline/tracing.js';
 import type { HeaderMap, RequestHead } from '../../../src/pipeline/types.js';
 import type { CompanyRecords, CompanySettings, CredentialRecord, TokenRecord } from '../../../src/state/records.js';
-import { MemoryState } from '../../../src/state/memory.js';
+import { MemoryState, type MemoryStateOptions } from '../../../src/state/memory.js';
 import type { GatewayState } from '../../../src/state/state.js';
 import { company, credential } from '../support/records.js';
 
@@ -199,10 +199,10 @@ export interface GovernanceFixture {
 }
 
 export async function governanceFixture(
-  options: { settings?: Partial<CompanySettings>; overrides?: Overrides | ((memory: MemoryState) => Overrides); config?: Partial<PipelineConfig> } = {},
+  options: { settings?: Partial<CompanySettings>; overrides?: Overrides | ((memory: MemoryState) => Overrides); config?: Partial<PipelineConfig>; memory?: Omit<MemoryStateOptions, 'now'> } = {},
 ): Promise<GovernanceFixture> {
   const clock = { t: START };
-  const memory = new MemoryState({ now: () => clock.t });
+  const memory = new MemoryState({ ...options.memory, now: () => clock.t });
   const tokens = [
     { hash: hashToken(TOKEN), company: 'acme', name: 'alice', address: 'alice@acme.example' },
     { hash: hashToken(OTHER_TOKEN), company: 'acme', name: 'bob', address: 'bob@acme.example' },

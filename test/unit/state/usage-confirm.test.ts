@@ -15,7 +15,7 @@ function scripted(): Scripted {
     calls: [],
     answer: { restored: 0, acknowledged: 1 },
     round: async (company, records, _replicas, _timeout, rewrite) => {
-      state.calls.push({ company, ids: records.map((r) => r.request_id), rewrite });
+      state.calls.push({ company, ids: records.map((h) => h.record.request_id), rewrite });
       if (state.answer instanceof Error) throw state.answer;
       return state.answer;
     },

@@ -1,0 +1,98 @@
+/**
+ * The failover checker's judgements (docs/resilience.md, "Redis failover"),
+ * shared by the failover test (test/e2e/resilience/redis-failover.test.ts)
+ * and the longer randomized run in `make bench`. Pure: it is handed what
+ * the load saw (every request's outcome, client-side), what the provider saw
+ * (when each forwarded request was there) and the fault windows, and says
+ * what broke a promise.
+ */
+
+/** One request as the load saw it. */
+export interface Outcome {
+  readonly token: string;
+  readonly gateway: number;
+  readonly startedAt: number;
+  readonly endedAt: number;
+  readonly status: number;
+  readonly fault: string | null;
+  readonly requestId: string | null;
+}
+
+/** A fault and the promotion that ended it: from the moment state could start to be lost (the replicas stopped, or the primary) to the new primary. */
+export interface FaultWindow {
+  readonly from: number;
+  readonly promotedAt: number;
+}
+
+/** How long before a fault a request's effects may still be unreplicated: a confirmation round is due every 100 ms (500 ms after an unconfirmed one), its WAIT waits 100 ms. */
+export const UNREPLICATED_SLACK_MS = 1_000;
+
+/**
+ * The requests whose state a fault could lose: those not ended (client-side,
+ * which is later than the gateway's end) before the window opened, less the
+ * slack, and started before the promotion. This is "the requests in flight at
+ * the failover" of the spend and cap bounds, counting as in flight a request
+ * whose record its data plane had not yet seen on a replica.
+ */
+export function inFlightAt(outcomes: readonly Outcome[], window: FaultWindow, token?: string): Outcome[] {
+  return outcomes.filter((o) => (token === undefined || o.token === token) && o.endedAt >= window.from - UNREPLICATED_SLACK_MS && o.startedAt <= window.promotedAt);
+}
+
+/** The most intervals open at once (an interval ending at t does not overlap one starting at t). */
+export function maxConcurrency(intervals: ReadonlyArray<readonly [number, number]>): number {
+  const edges = intervals.flatMap(([from, to]) => [
+    [from, 1],
+    [to, -1],
+  ]) as Array<[number, number]>;
+  edges.sort((a, b) => a[0] - b[0] || a[1] - b[1]);
+  let open = 0;
+  let most = 0;
+  for (const [, delta] of edges) {
+    open += delta;
+    most = Math.max(most, open);
+  }
+  return most;
+}
+
+/**
+ * The bound a cap may be passed by: the token's requests in flight at a promotion (started before it, ended after
+ * it, client-side), whose slots the promoted node may lack. Only they can be outrun: a request that ended before the
+ * promotion is not concurrent with any admitted in its place. The largest count over the promotions applies.
+ */
+export function capBound(outcomes: readonly Outcome[], windows: readonly FaultWindow[], token: string): number {
+  return Math.max(0, ...windows.map((w) => outcomes.filter((o) => o.token === token && o.startedAt <= w.promotedAt && o.endedAt >= w.promotedAt).length));
+}
+
+/** The intervals that touch no fault period (from the fault to `afterMs` past its promotion): among them a cap holds exactly. */
+export function outsideFaults(intervals: ReadonlyArray<readonly [number, number]>, windows: readonly FaultWindow[], afterMs: number): Array<readonly [number, number]> {
+  return intervals.filter(([from, to]) => windows.every((w) => to < w.from - UNREPLICATED_SLACK_MS || from > w.promotedAt + afterMs));
+}
+
+/** Spend may pass a limit by at most the worst-case reservations of the requests in flight at each failover. */
+export function spendBound(outcomes: readonly Outcome[], windows: readonly FaultWindow[], token: string, worstCaseMicros: number): number {
+  return windows.reduce((sum, w) => sum + inFlightAt(outcomes, w, token).length * worstCaseMicros, 0);
+}
+
+/** A 200 (or, for a token that may reach its spend limit, a 402 `over_budget`: authenticated and governed) after `at`, ended within `withinMs`. */
+export function servedAgain(outcomes: readonly Outcome[], token: string, at: number, withinMs: number, overBudgetCounts = false): string | null {
+  const served = outcomes.find((o) => o.token === token && o.startedAt >= at && (o.status === 200 || (overBudgetCounts && o.status === 402 && o.fault === 'over_budget')));
+  if (served && served.endedAt - at <= withinMs) return null;
+  return `${token} after the failover at ${new Date(at).toISOString()}: ${served ? `${served.endedAt - at} ms` : 'never'}`;
+}
+
+/** Answers no failover may give: anything but 200, 401 for a revoked token, 503 `unavailable`, 429 `user_cap`, and 402 `over_budget` for a token with a spend limit. */
+export function unexpectedAnswers(outcomes: readonly Outcome[], revoked: readonly string[], spendLimited: readonly string[]): Outcome[] {
+  return outcomes.filter(
+    (o) =>
+      o.status !== 200 &&
+      !(o.status === 401 && revoked.includes(o.token)) &&
+      !(o.status === 503 && o.fault === 'unavailable') &&
+      !(o.status === 429 && o.fault === 'user_cap') &&
+      !(o.status === 402 && o.fault === 'over_budget' && spendLimited.includes(o.token)),
+  );
+}
+
+/** 200s a revoked token got for requests started after its revocation was acknowledged. */
+export function servedAfterRevocation(outcomes: readonly Outcome[], token: string, acknowledgedAt: number): Outcome[] {
+  return outcomes.filter((o) => o.token === token && o.status === 200 && o.startedAt > acknowledgedAt);
+}

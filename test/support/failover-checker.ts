@@ -73,11 +73,23 @@ export function spendBound(outcomes: readonly Outcome[], windows: readonly Fault
   return windows.reduce((sum, w) => sum + inFlightAt(outcomes, w, token).length * worstCaseMicros, 0);
 }
 
-/** A 200 (or, for a token that may reach its spend limit, a 402 `over_budget`: authenticated and governed) after `at`, ended within `withinMs`. */
-export function servedAgain(outcomes: readonly Outcome[], token: string, at: number, withinMs: number, overBudgetCounts = false): string | null {
-  const served = outcomes.find((o) => o.token === token && o.startedAt >= at && (o.status === 200 || (overBudgetCounts && o.status === 402 && o.fault === 'over_budget')));
-  if (served && served.endedAt - at <= withinMs) return null;
-  return `${token} after the failover at ${new Date(at).toISOString()}: ${served ? `${served.endedAt - at} ms` : 'never'}`;
+/**
+ * "Served again within `withinMs` of the promotion", judged on what the gateway answered rather than on when the
+ * load happened to send: the token got a 200 (or a governed answer: 429 `user_cap` from its cap, and for a token
+ * that may reach its spend limit a 402 `over_budget`) for a request sent after the promotion, and every request of the token sent from
+ * `withinMs` after the promotion, and over before the next fault began, got such an answer. (A first 200 that
+ * merely ended late, because the machine was busy or the token's turn came late, is no broken promise.)
+ */
+export function servedAgain(outcomes: readonly Outcome[], token: string, windows: readonly FaultWindow[], index: number, withinMs: number, overBudgetCounts = false): string[] {
+  const at = (windows[index] as FaultWindow).promotedAt;
+  const nextFault = windows[index + 1]?.from ?? Infinity;
+  const served = (o: Outcome): boolean => o.status === 200 || (o.status === 429 && o.fault === 'user_cap') || (overBudgetCounts && o.status === 402 && o.fault === 'over_budget');
+  const mine = outcomes.filter((o) => o.token === token && o.startedAt >= at);
+  const problems: string[] = [];
+  if (!mine.some(served)) problems.push(`${token}: no answer after the failover at ${new Date(at).toISOString()}`);
+  for (const o of mine)
+    if (!served(o) && o.startedAt >= at + withinMs && o.endedAt < nextFault) problems.push(`${token}: ${o.status} ${o.fault ?? ''} for a request sent ${o.startedAt - at} ms after the failover`);
+  return problems;
 }
 
 /** Answers no failover may give: anything but 200, 401 for a revoked token, 503 `unavailable`, 429 `user_cap`, and 402 `over_budget` for a token with a spend limit. */

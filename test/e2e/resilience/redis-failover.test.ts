@@ -8,7 +8,18 @@ import { writeGatewayConfig, type TestConfig } from '../../support/gateway-confi
 import { startGateway, type GatewayProcess } from '../../support/gateway-process.js';
 import { startMockProvider, type MockProvider } from '../../support/mock-provider.js';
 import { startPostgres, type TestPostgres } from '../../support/postgres-server.js';
-import { capBound, inFlightAt, maxConcurrency, outsideFaults, servedAfterRevocation, servedAgain, spendBound, unexpectedAnswers, type FaultWindow, type Outcome } from '../../support/failover-checker.js';
+import {
+  capBound,
+  inFlightAt,
+  maxConcurrency,
+  outsideFaults,
+  servedAfterRevocation,
+  servedAgain,
+  spendBound,
+  unexpectedAnswers,
+  type FaultWindow,
+  type Outcome,
+} from '../../support/failover-checker.js';
 import { startRedisCluster, type TestRedisCluster } from '../../support/redis-cluster.js';
 import { startSentinelSetup, type TestSentinelSetup } from '../../support/redis-sentinel.js';
 import type { TestRedis } from '../../support/redis-server.js';
@@ -355,16 +366,19 @@ describe.each([
       const revokedServed = [...servedAfterRevocation(outcomes, REVOKED, revokedAt), ...servedAfterRevocation(outcomes, REVOKED_IN_LAG, revokedInLagAt)];
       const validRefused = outcomes.filter((o) => (VALID as readonly string[]).includes(o.token) && (o.status === 401 || o.status === 403));
       const unexpected = unexpectedAnswers(outcomes, [REVOKED, REVOKED_IN_LAG], [SPENDER]);
-      const late = failovers.flatMap((at) => VALID.map((token) => servedAgain(outcomes, token, at, SERVE_AGAIN_MS, token === SPENDER)).filter((l): l is string => l !== null));
+      const late = windows.flatMap((_, i) => VALID.flatMap((token) => servedAgain(outcomes, token, windows, i, SERVE_AGAIN_MS, token === SPENDER)));
       // Spend: what the records settled never passed the limit by more than the worst-case reservations in flight at the failovers.
       const price = vendorPrice(PRICED_MODEL);
       if (!price) throw new Error(`${PRICED_MODEL} has no price`);
-      const body = (stream: boolean): number => Buffer.byteLength(JSON.stringify({ model: PRICED_MODEL, max_tokens: MAX_TOKENS, messages: [{ role: 'user', content: 'hi' }], ...(stream ? { stream } : {}) }));
+      const body = (stream: boolean): number =>
+        Buffer.byteLength(JSON.stringify({ model: PRICED_MODEL, max_tokens: MAX_TOKENS, messages: [{ role: 'user', content: 'hi' }], ...(stream ? { stream } : {}) }));
       const worstCase = Math.max(worstCaseMicros(body(true), MAX_TOKENS, price), worstCaseMicros(body(false), MAX_TOKENS, price));
       const allowedOvershoot = spendBound(outcomes, windows, SPENDER, worstCase);
       const overshootRecorded = (await Promise.all(gateways.map((g) => metric(g, 'gw_spend_overshoot_micros_total')))).reduce((a, b) => a + b, 0);
       // Caps: what the provider saw of the capped token's requests lies inside the time each held its slot.
-      const capped = vendor.seen.filter((r) => r.headers['x-app'] === CAPPED && r.receivedAt !== undefined && typeof r.answeredAt === 'number').map((r) => [r.receivedAt as number, r.answeredAt as number] as const);
+      const capped = vendor.seen
+        .filter((r) => r.headers['x-app'] === CAPPED && r.receivedAt !== undefined && typeof r.answeredAt === 'number')
+        .map((r) => [r.receivedAt as number, r.answeredAt as number] as const);
       const cappedConcurrency = maxConcurrency(capped);
       const cappedAwayFromFaults = maxConcurrency(outsideFaults(capped, windows, SERVE_AGAIN_MS));
       const allowedConcurrency = CAP + capBound(outcomes, windows, CAPPED);

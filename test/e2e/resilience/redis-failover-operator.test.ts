@@ -1,11 +1,11 @@
 import Anthropic, { APIError } from '@anthropic-ai/sdk';
 import { randomBytes } from 'node:crypto';
-import { Redis } from 'ioredis';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { generateToken, hashToken } from '../../../src/auth/token.js';
 import { keys } from '../../../src/state/redis/keys.js';
 import { create, createNamespace, eventually, gwObject, installCrds, kubeFor, patchSpec, putSecret, type Kube } from '../../integration/operator/kube-helpers.js';
+import { fillReplicationBuffers, metricSum, prng } from '../../support/failover-faults.js';
 import { startExtProcPlane } from '../../support/extproc-plane.js';
 import { servedAfterRevocation, servedAgain, unexpectedAnswers, type FaultWindow, type Outcome } from '../../support/failover-checker.js';
 import { spawnGw, type GatewayProcess } from '../../support/gateway-process.js';
@@ -36,23 +36,6 @@ const VALID = ['alice', 'bob', 'carol'] as const;
 const REVOKED = 'eve';
 const SERVE_AGAIN_MS = 5_000;
 const START_TIMEOUT_MS = 45 * 60_000;
-
-function prng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
-async function metric(adminUrl: string, name: string): Promise<number> {
-  const text = await (await fetch(`${adminUrl}/metrics`)).text();
-  const lines = text.split('\n').filter((l) => l.startsWith(`${name} `) || l.startsWith(`${name}{`));
-  return lines.reduce((sum, l) => sum + Number(l.slice(l.lastIndexOf(' ') + 1)), 0);
-}
 
 async function status(url: string, token: string): Promise<number> {
   const res = await fetch(`${url}/v1/messages`, {
@@ -154,10 +137,7 @@ describe('Redis failover under load in the cluster layout (operator, gw serve an
       const first = cluster.roles(key);
       if (!first.replica) throw new Error('the company has no replica');
       first.replica.pause();
-      const raw = new Redis(first.primary.url);
-      const chunk = 'x'.repeat(1024 * 1024);
-      for (let i = 0; i < 48; i++) await raw.set(`gw:{${NS}}:ballast:${i}`, chunk);
-      raw.disconnect();
+      await fillReplicationBuffers(first.primary, NS);
       // Revoked in the window the failover will lose: the tombstone is only on the doomed primary.
       await patchSpec(kube, 'GatewayToken', NS, REVOKED, { revoked: true });
       const revokedAt = await eventually(
@@ -209,7 +189,7 @@ describe('Redis failover under load in the cluster layout (operator, gw serve an
       await eventually(
         'no data plane holds unconfirmed records',
         async () => {
-          for (const p of planes) if ((await metric(p.adminUrl, 'gw_usage_records_unconfirmed')) !== 0) return false;
+          for (const p of planes) if ((await metricSum(p.adminUrl, 'gw_usage_records_unconfirmed')) !== 0) return false;
           return true;
         },
         60_000,
@@ -243,7 +223,7 @@ describe('Redis failover under load in the cluster layout (operator, gw serve an
       const late = windows.flatMap((_, i) => VALID.flatMap((t) => servedAgain(outcomes, t, windows, i, SERVE_AGAIN_MS)));
       console.log(
         `cluster layout: ${outcomes.length} requests, ${ok.length} answered 200 (${ok.filter((o) => o.gateway === 1).length} through gw extproc), ${outcomes.filter((o) => o.status === 503).length} refused 503 unavailable, ` +
-          `failovers seen ${(await Promise.all(planes.map((p) => metric(p.adminUrl, 'gw_redis_failovers_seen_total')))).join('+')}, operator rebuilds ${operator.output.filter((l) => l.includes('redis rebuilt from the cluster')).length}`,
+          `failovers seen ${(await Promise.all(planes.map((p) => metricSum(p.adminUrl, 'gw_redis_failovers_seen_total')))).join('+')}, operator rebuilds ${operator.output.filter((l) => l.includes('redis rebuilt from the cluster')).length}`,
       );
       if (revokedServed.length > 0 || missing.length > 0 || late.length > 0) {
         const t0 = revokedAt;

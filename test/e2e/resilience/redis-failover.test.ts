@@ -4,6 +4,7 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { Redis } from 'ioredis';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { fillReplicationBuffers, metricSum, prng } from '../../support/failover-faults.js';
 import { writeGatewayConfig, type TestConfig } from '../../support/gateway-config.js';
 import { startGateway, type GatewayProcess } from '../../support/gateway-process.js';
 import { startMockProvider, type MockProvider } from '../../support/mock-provider.js';
@@ -73,17 +74,6 @@ const CAPPED = 'bob';
 const CAP = 1;
 const MAX_TOKENS = 10;
 
-function prng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
 interface Topology {
   readonly name: string;
   readonly url: string;
@@ -142,23 +132,6 @@ async function sentinelTopology(): Promise<Topology> {
     destroy: () => setup.destroy(),
     failoverAfterMs: 1_000,
   };
-}
-
-/** Fills a stopped replica's socket buffers so what follows stays in its primary's memory (see replicated-redis.test.ts). */
-async function fillReplicationBuffers(primary: TestRedis): Promise<void> {
-  const raw = new Redis(primary.url);
-  const chunk = 'x'.repeat(1024 * 1024);
-  for (let i = 0; i < 48; i++) await raw.set(`gw:{acme}:ballast:${i}`, chunk);
-  raw.disconnect();
-}
-
-async function metric(gateway: GatewayProcess, name: string): Promise<number> {
-  const text = await (await fetch(`${gateway.adminUrl}/metrics`)).text();
-  // Summed over every labelled series; NaN when the metric is not declared at all.
-  const lines = text.split('\n').filter((l) => l.startsWith(`${name} `) || l.startsWith(`${name}{`));
-  // A labelled counter has no series until its first increment, but is declared.
-  if (lines.length === 0) return text.includes(`# TYPE ${name} `) ? 0 : NaN;
-  return lines.reduce((sum, l) => sum + Number(l.slice(l.lastIndexOf(' ') + 1)), 0);
 }
 
 /** The company's spend counters on the node serving it, and what requests still hold reserved in them. */
@@ -301,7 +274,7 @@ describe.each([
         const first = topology.roles();
         const firstFrom = Date.now();
         for (const r of first.replicas) r.pause();
-        await fillReplicationBuffers(first.primary);
+        await fillReplicationBuffers(first.primary, 'acme');
         // A revocation only the primary that dies has acknowledged.
         if (round === 0) revokedInLagAt = await revoke(REVOKED_IN_LAG);
         await sleep(1_000);
@@ -331,7 +304,7 @@ describe.each([
       // Every record confirmed on a replica and exported.
       const ok = outcomes.filter((o) => o.status === 200);
       await poll('no gateway holds unconfirmed records', async () => {
-        for (const g of gateways) if ((await metric(g, 'gw_usage_records_unconfirmed')) !== 0) return false;
+        for (const g of gateways) if ((await metricSum(g.adminUrl, 'gw_usage_records_unconfirmed')) !== 0) return false;
         return true;
       }).catch((error: unknown) => {
         for (const g of gateways)
@@ -374,7 +347,7 @@ describe.each([
         Buffer.byteLength(JSON.stringify({ model: PRICED_MODEL, max_tokens: MAX_TOKENS, messages: [{ role: 'user', content: 'hi' }], ...(stream ? { stream } : {}) }));
       const worstCase = Math.max(worstCaseMicros(body(true), MAX_TOKENS, price), worstCaseMicros(body(false), MAX_TOKENS, price));
       const allowedOvershoot = spendBound(outcomes, windows, SPENDER, worstCase);
-      const overshootRecorded = (await Promise.all(gateways.map((g) => metric(g, 'gw_spend_overshoot_micros_total')))).reduce((a, b) => a + b, 0);
+      const overshootRecorded = (await Promise.all(gateways.map((g) => metricSum(g.adminUrl, 'gw_spend_overshoot_micros_total')))).reduce((a, b) => a + b, 0);
       // Caps: what the provider saw of the capped token's requests lies inside the time each held its slot.
       const capped = vendor.seen
         .filter((r) => r.headers['x-app'] === CAPPED && r.receivedAt !== undefined && typeof r.answeredAt === 'number')
@@ -382,10 +355,10 @@ describe.each([
       const cappedConcurrency = maxConcurrency(capped);
       const cappedAwayFromFaults = maxConcurrency(outsideFaults(capped, windows, SERVE_AGAIN_MS));
       const allowedConcurrency = CAP + capBound(outcomes, windows, CAPPED);
-      const restored = (await Promise.all(gateways.map((g) => metric(g, 'gw_usage_records_restored_total')))).reduce((a, b) => a + b, 0);
+      const restored = (await Promise.all(gateways.map((g) => metricSum(g.adminUrl, 'gw_usage_records_restored_total')))).reduce((a, b) => a + b, 0);
       console.log(
         `${topology.name} (seed ${SEED}, ${failovers.length} failovers): ${outcomes.length} requests, ${ok.length} answered 200, ${outcomes.filter((o) => o.status === 503).length} refused 503 unavailable, ` +
-          `failovers seen ${(await Promise.all(gateways.map((g) => metric(g, 'gw_redis_failovers_seen_total')))).join('+')}, records restored ${restored}; ` +
+          `failovers seen ${(await Promise.all(gateways.map((g) => metricSum(g.adminUrl, 'gw_redis_failovers_seen_total')))).join('+')}, records restored ${restored}; ` +
           `spend ${settledMicros} of a ${spendLimit} limit (${outcomes.filter((o) => o.token === SPENDER && o.status === 402).length} refused 402; may pass it by ${allowedOvershoot}: ${windows.map((w) => inFlightAt(outcomes, w, SPENDER).length).join('+')} in flight × ${worstCase}), ` +
           `counter ${counter.counted} + ${counter.reserved} still reserved, overshoot recorded ${overshootRecorded}; ${CAPPED} at most ${cappedConcurrency} at once (cap ${CAP}, allowed ${allowedConcurrency}; ${cappedAwayFromFaults} away from the faults)`,
       );

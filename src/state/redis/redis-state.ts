@@ -3,7 +3,20 @@ import type { UsageRecord } from '../../metering/usage-record.js';
 import type { LogQuery, UsageQuery, UsageTotals } from '../queries.js';
 import type { CompanyRecords, TokenRecord } from '../records.js';
 import type { SecretBox } from '../secret-box.js';
-import type { CallerSlotRequest, CredentialHealth, GatewayState, Lease, LeaseOutcome, LeaseRequest, RevokedToken, SeatWindow, SpendCheck, SpendOutcome, SpendSettlement, WriteFence } from '../state.js';
+import type {
+  CallerSlotRequest,
+  CredentialHealth,
+  GatewayState,
+  Lease,
+  LeaseOutcome,
+  LeaseRequest,
+  RevokedToken,
+  SeatWindow,
+  SpendCheck,
+  SpendOutcome,
+  SpendSettlement,
+  WriteFence,
+} from '../state.js';
 import { RedisCallerSlots } from './caller-slots.js';
 import { clusterSlot } from './cluster-slot.js';
 import { RedisCompanyWriter } from './company-writer.js';

@@ -99,6 +99,9 @@ interface SumRow {
   cost_micros: string;
 }
 
+/** compareRows' order, so the final sort finds the rows in order (keys compare by bytes here, by UTF-16 units there). */
+const REPORT_ORDER = 'ORDER BY g.bucket, g.cost_micros DESC, g.requests DESC, g.key COLLATE "C" NULLS LAST';
+
 /** The start of the period holding local timestamp `local`, truncated as the report's periods are. */
 const periodBucket = (query: ReportQuery, local: string): string => (query.period === undefined ? 'NULL::timestamp' : `date_trunc('${PERIOD_UNITS[query.period]}', ${local})`);
 
@@ -127,7 +130,8 @@ async function reportFromRecords(client: pg.PoolClient, query: ReportQuery, zone
        WHERE ($1::text IS NULL OR u.company = $1)
          AND ($2::timestamptz IS NULL OR u.time >= $2)
          AND ($3::timestamptz IS NULL OR u.time < $3)
-       GROUP BY 1, 2) g`,
+       GROUP BY 1, 2) g
+     ${REPORT_ORDER}`,
     params,
   );
   return result.rows;
@@ -203,25 +207,31 @@ async function reportFromRollup(client: pg.PoolClient, query: ReportQuery, zone:
         AND (${windows.join(' OR ')})
         AND (u.time AT TIME ZONE $2::text)::date = ANY($11::date[])`;
   }
-  const result = await client.query<SumRow>(
-    `SELECT to_char(g.bucket, 'YYYY-MM-DD') AS period, g.key, g.requests, g.input_tokens, g.output_tokens,
-       g.cache_creation_input_tokens, g.cache_read_input_tokens, g.cost_micros
-     FROM (
-       SELECT ${periodBucket(query, 'x.day::timestamp')} AS bucket, x.key, sum(x.requests) AS requests,
-         sum(x.input_tokens) AS input_tokens, sum(x.output_tokens) AS output_tokens,
-         sum(x.cache_creation_input_tokens) AS cache_creation_input_tokens, sum(x.cache_read_input_tokens) AS cache_read_input_tokens,
-         sum(x.cost_micros) AS cost_micros
-       FROM (
-         SELECT d.day, CASE WHEN d.k = '' THEN NULL ELSE substr(d.k, 2) END AS key, d.requests, d.input_tokens, d.output_tokens,
+  const daily = `SELECT d.day, CASE WHEN d.k = '' THEN NULL ELSE substr(d.k, 2) END AS key, d.requests, d.input_tokens, d.output_tokens,
            d.cache_creation_input_tokens, d.cache_read_input_tokens, d.cost_micros
          FROM gw_usage_daily d
          WHERE d.company = $1 AND d.zone = $2 AND d.dim = $3 AND d.requests <> 0
            AND ($7::date IS NULL OR d.day >= $7) AND ($8::date IS NULL OR d.day <= $8)
-           AND (d.day = ANY($4::date[]) OR (($5::date IS NULL OR d.day > $5) AND ($6::date IS NULL OR d.day < $6)))
-         ${edges}) x(day, key, requests, input_tokens, output_tokens, cache_creation_input_tokens, cache_read_input_tokens, cost_micros)
-       GROUP BY 1, 2) g`,
-    params,
-  );
+           AND (d.day = ANY($4::date[]) OR (($5::date IS NULL OR d.day > $5) AND ($6::date IS NULL OR d.day < $6)))`;
+  // By day with no day cut, each total is already one row of the answer: nothing to add up again.
+  const sql =
+    query.period === 'day' && edges === ''
+      ? `SELECT to_char(g.bucket, 'YYYY-MM-DD') AS period, g.key, g.requests, g.input_tokens, g.output_tokens,
+           g.cache_creation_input_tokens, g.cache_read_input_tokens, g.cost_micros
+         FROM (SELECT x.day AS bucket, x.* FROM (${daily}) x) g
+         ${REPORT_ORDER}`
+      : `SELECT to_char(g.bucket, 'YYYY-MM-DD') AS period, g.key, g.requests, g.input_tokens, g.output_tokens,
+           g.cache_creation_input_tokens, g.cache_read_input_tokens, g.cost_micros
+         FROM (
+           SELECT ${periodBucket(query, 'x.day::timestamp')} AS bucket, x.key, sum(x.requests)::bigint AS requests,
+             sum(x.input_tokens)::bigint AS input_tokens, sum(x.output_tokens)::bigint AS output_tokens,
+             sum(x.cache_creation_input_tokens)::bigint AS cache_creation_input_tokens, sum(x.cache_read_input_tokens)::bigint AS cache_read_input_tokens,
+             sum(x.cost_micros)::bigint AS cost_micros
+           FROM (${daily}
+             ${edges}) x(day, key, requests, input_tokens, output_tokens, cache_creation_input_tokens, cache_read_input_tokens, cost_micros)
+           GROUP BY 1, 2) g
+         ${REPORT_ORDER}`;
+  const result = await client.query<SumRow>(sql, params);
   return result.rows;
 }
 
@@ -426,16 +436,22 @@ export class PgUsageStore implements UsageReader {
     } finally {
       client.release();
     }
-    const data: ReportRow[] = rows.map((r) => ({
-      ...(r.period !== null ? { period: r.period } : {}),
-      key: r.key,
-      requests: Number(r.requests),
-      input_tokens: Number(r.input_tokens),
-      output_tokens: Number(r.output_tokens),
-      cache_creation_input_tokens: Number(r.cache_creation_input_tokens),
-      cache_read_input_tokens: Number(r.cache_read_input_tokens),
-      cost_usd: Number(r.cost_micros) / 1e6,
-    }));
+    // Object literals, not a conditional spread: V8 builds each spread object slowly (31,000 rows took 0.4 s, not 10 ms).
+    const data: ReportRow[] = rows.map((r) => {
+      const row: ReportRow = {
+        period: r.period ?? undefined,
+        key: r.key,
+        requests: Number(r.requests),
+        input_tokens: Number(r.input_tokens),
+        output_tokens: Number(r.output_tokens),
+        cache_creation_input_tokens: Number(r.cache_creation_input_tokens),
+        cache_read_input_tokens: Number(r.cache_read_input_tokens),
+        cost_usd: Number(r.cost_micros) / 1e6,
+      };
+      if (r.period === null) delete row.period;
+      return row;
+    });
+    // Already in this order from PostgreSQL but for keys whose byte and UTF-16 orders differ: the sort then costs one pass.
     return { data: data.sort(compareRows), droppedRecords: 0 };
   }
 

@@ -1,4 +1,5 @@
 import type pg from 'pg';
+import { ROLLUP_MIGRATION } from './rollup.js';
 
 /**
  * The usage schema, one migration per step, applied in order inside one
@@ -40,12 +41,15 @@ const MIGRATIONS: readonly string[] = [
   // 2: the model filter compares a folded spelling (lower/translate, or the requested model in the
   //    record), which this index never served; every index is paid on each of the exporter's inserts.
   `DROP INDEX IF EXISTS gw_usage_company_model_time;`,
+  // 3: per-day totals in each company's time zone, kept by triggers, so a month of Usage reads tens of
+  //    thousands of small rows instead of every record (see rollup.ts).
+  ROLLUP_MIGRATION,
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS.length;
 
-/** Brings the schema to SCHEMA_VERSION; returns the steps applied. */
-export async function migrate(pool: pg.Pool): Promise<number> {
+/** Brings the schema to SCHEMA_VERSION (or to `upTo`, for tests of a later step's upgrade); returns the steps applied. */
+export async function migrate(pool: pg.Pool, upTo = MIGRATIONS.length): Promise<number> {
   const client = await pool.connect();
   try {
     await client.query('BEGIN');
@@ -54,12 +58,12 @@ export async function migrate(pool: pg.Pool): Promise<number> {
     const { rows } = await client.query<{ v: number | null }>('SELECT max(version) AS v FROM gw_schema_migrations');
     const current = rows[0]?.v ?? 0;
     if (current > MIGRATIONS.length) throw new Error(`the usage schema is at version ${current}, newer than this gateway knows (${MIGRATIONS.length}): upgrade the gateway`);
-    for (let v = current + 1; v <= MIGRATIONS.length; v++) {
+    for (let v = current + 1; v <= upTo; v++) {
       await client.query(MIGRATIONS[v - 1] as string);
       await client.query('INSERT INTO gw_schema_migrations (version) VALUES ($1)', [v]);
     }
     await client.query('COMMIT');
-    return MIGRATIONS.length - current;
+    return Math.max(0, upTo - current);
   } catch (error) {
     await client.query('ROLLBACK').catch(() => {});
     throw error;

@@ -54,22 +54,55 @@ export function connectRedis(url: string, connect: RedisConnectOptions = {}): Re
     );
   }
   if (parsed.topology === 'sentinel') {
-    return new Redis({
-      ...options,
-      db: parsed.db,
-      name: parsed.sentinelName as string,
-      sentinels: parsed.hosts.map((h) => ({ host: h.host, port: h.port })),
-      // Subscribes to the sentinels' +switch-master, so a promotion is acted on when announced, not when a command times out.
-      failoverDetector: true,
-      sentinelRetryStrategy: (times) => Math.min(50 * times, 1_000),
-      sentinelCommandTimeout: 1_000,
-      ...(parsed.sentinelAuth && parsed.username ? { sentinelUsername: parsed.username } : {}),
-      ...(parsed.sentinelAuth && password ? { sentinelPassword: password } : {}),
-      ...(tls ? { enableTLSForSentinelMode: true, sentinelTLS: tls } : {}),
-    });
+    return reopenWhenEnded(
+      new Redis({
+        ...options,
+        db: parsed.db,
+        name: parsed.sentinelName as string,
+        sentinels: parsed.hosts.map((h) => ({ host: h.host, port: h.port })),
+        // Subscribes to the sentinels' +switch-master, so a promotion is acted on when announced, not when a command times out.
+        failoverDetector: true,
+        sentinelRetryStrategy: (times) => Math.min(50 * times, 1_000),
+        sentinelCommandTimeout: 1_000,
+        ...(parsed.sentinelAuth && parsed.username ? { sentinelUsername: parsed.username } : {}),
+        ...(parsed.sentinelAuth && password ? { sentinelPassword: password } : {}),
+        ...(tls ? { enableTLSForSentinelMode: true, sentinelTLS: tls } : {}),
+      }),
+    );
   }
   const only = parsed.hosts[0] as { host: string; port: number };
-  return new Redis({ ...options, host: only.host, port: only.port, db: parsed.db });
+  return reopenWhenEnded(new Redis({ ...options, host: only.host, port: only.port, db: parsed.db }));
+}
+
+/** How long a connection ioredis gave up on waits before it is opened again. */
+export const REOPEN_AFTER_MS = 1_000;
+
+/**
+ * ioredis stops reconnecting for good (status `end`) when a connect attempt is cut short, as when a
+ * reconnect is asked for (the Sentinel failover detector's, or a READONLY reply's) while the sentinels
+ * are still being asked for the primary: a data plane would then never write usage again. A connection
+ * this process did not close itself is opened again, every REOPEN_AFTER_MS until it connects.
+ */
+export function reopenWhenEnded(client: Redis): Redis {
+  let closing = false;
+  const disconnect = client.disconnect.bind(client);
+  client.disconnect = (reconnect = false): void => {
+    if (!reconnect) closing = true;
+    disconnect(reconnect);
+  };
+  const quit = client.quit.bind(client) as (...args: unknown[]) => Promise<'OK'>;
+  (client as unknown as { quit: (...args: unknown[]) => Promise<'OK'> }).quit = (...args) => {
+    closing = true;
+    return quit(...args);
+  };
+  client.on('end', () => {
+    if (closing) return;
+    const timer = setTimeout(() => {
+      if (!closing && client.status === 'end') client.connect().catch(() => undefined);
+    }, REOPEN_AFTER_MS);
+    timer.unref();
+  });
+  return client;
 }
 
 /** Which kind of Redis the URL names; replication guarantees depend on it (docs/resilience.md). */

@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { Redis } from 'ioredis';
 import { connectRedis } from '../../../src/state/redis/connect.js';
 import { RedisState } from '../../../src/state/redis/redis-state.js';
 import { SecretBox } from '../../../src/state/secret-box.js';
@@ -47,5 +48,31 @@ describe('Redis connection variants', () => {
     await expect(untrusted.ready(1_500)).rejects.toThrow(/not reachable/);
     expect(errors.some((m) => /certificate/.test(m))).toBe(true);
     await untrusted.close();
+  });
+
+  it('opens again a connection ioredis gave up on (a connect attempt cut short ends it for good), but not one closed on purpose', async () => {
+    const client = connectRedis(withPassword.url) as Redis;
+    client.on('error', () => undefined);
+    const state = new RedisState(client, box);
+    await state.ready();
+    // ioredis's own path to 'end': the next connect attempt fails inside its connector, as when a reconnect is asked
+    // for while the sentinels are being asked for the primary.
+    const connector = (client as unknown as { connector: { connect: (...args: unknown[]) => Promise<unknown> } }).connector;
+    const realConnect = connector.connect.bind(connector);
+    connector.connect = () => {
+      connector.connect = realConnect;
+      return Promise.reject(new Error('Connection is closed.'));
+    };
+    const ended = new Promise((resolve) => client.once('end', resolve));
+    client.disconnect(true);
+    await ended;
+    const deadline = Date.now() + 10_000;
+    while (client.status !== 'ready' && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
+    expect(client.status).toBe('ready');
+    expect(await state.listCompanies()).toEqual([]);
+
+    await state.close();
+    await new Promise((r) => setTimeout(r, 1_500));
+    expect(client.status).toBe('end');
   });
 });

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { writeGatewayConfig } from '../support/gateway-config.js';
-import { waitForLogs, type GatewayProcess } from '../support/gateway-process.js';
+import { adminGet, waitForLogs, type GatewayProcess } from '../support/gateway-process.js';
 import { useRedisFixture } from '../support/redis-fixture.js';
 import { DATA_PLANES } from './data-planes.js';
 
@@ -167,7 +167,8 @@ describe.each(DATA_PLANES)('governance through $name backed by Redis', (plane) =
     expect(up.messageRequests()).toHaveLength(1);
   });
 
-  it('shares caps, leases and spend between two gw serve processes on one Redis', async () => {
+  // Six gw processes started one after another: 20–28 s on a busy 2-core machine, too near the 30 s default.
+  it('shares caps, leases and spend between two gw serve processes on one Redis', { timeout: 90_000 }, async () => {
     await flush();
     const up = await mock();
     up.behaviour = { kind: 'slow-stream', delayMs: 80 };
@@ -216,6 +217,7 @@ describe.each(DATA_PLANES)('governance through $name backed by Redis', (plane) =
     // Each call settles at $0.002335 (the mock's usage at Haiku 4.5 prices) after reserving ~$0.0005:
     // calls 0 (g5) and 1 (g6) fit $0.005, call 2 (g5) only fits if g5 ignored g6's spend.
     let refusedAt = -1;
+    const settled: string[] = [];
     for (let i = 0; i < 6; i++) {
       const res = await call(i % 2 === 0 ? g5 : g6, token, { body: body('claude-haiku-4-5', false, 100) });
       await res.text();
@@ -223,8 +225,15 @@ describe.each(DATA_PLANES)('governance through $name backed by Redis', (plane) =
         refusedAt = i;
         break;
       }
-      // Settlement completes just after the response ends; its usage record is written after it.
-      await waitForLogs(g5, i + 1);
+      // The settlement rides on the usage record, written just after the response ends: wait for this call's own
+      // record (a count could be met by a late record of the cap phase's processes, written after the flush).
+      settled.push(res.headers.get('x-gw-request-id') as string);
+      for (let tries = 0; tries < 200; tries++) {
+        const { body: logs } = await adminGet(g5, '/admin/v1/logs?limit=1000');
+        const seen = new Set((logs as { data: Array<{ request_id: string }> }).data.map((r) => r.request_id));
+        if (settled.every((id) => seen.has(id))) break;
+        await new Promise((r) => setTimeout(r, 25));
+      }
     }
     expect(refusedAt).toBe(2);
   });

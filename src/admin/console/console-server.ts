@@ -16,7 +16,7 @@ import { cursorOf, type UsageReader } from '../../usage/report.js';
 import type { AdminAccess } from '../admin-access.js';
 import { CONSOLE_PATH, cookie, cookieOf, fromOwnPage, json, parsedBody, readJson, readJsonOnce, Refusal, SECURITY_HEADERS, send, stringField, TYPES } from './console-http.js';
 import type { ClusterTokenWriter } from './kube-writer.js';
-import { ClusterRefusal, type ClusterSettings } from './kube-writer.js';
+import { ClusterRefusal, type ClusterSettings } from './cluster-answers.js';
 import { changedFields, mergePatch, switchedModels } from './settings-change.js';
 import { ConfigError, EditRefused, FileConflict, findDocument, ResourceFile } from './resource-file.js';
 import { DEFAULT_SESSION_LIMITS, newSessionId, remainingMs, sessionKey, type ConsoleSession, type SessionLimits, type SessionStore } from './sessions.js';

@@ -1,14 +1,7 @@
 import { AuthorizationV1Api, CustomObjectsApi, KubeConfig, PatchStrategy, setHeaderOptions } from '@kubernetes/client-node';
 import type { GatewaySettingsSpec } from '../../resources/types.js';
+import { ClusterRefusal, type ClusterSettings } from './cluster-answers.js';
 
-/** A company's GatewaySettings object as read from the API server. */
-export interface ClusterSettings {
-  readonly name: string;
-  readonly resourceVersion: string;
-  /** Moves only when the spec changes (not on the operator's status or finalizer writes): what a page's version is. */
-  readonly generation: number;
-  readonly spec: GatewaySettingsSpec;
-}
 
 interface SettingsObject {
   metadata?: { name?: string; resourceVersion?: string; generation?: number };
@@ -19,15 +12,6 @@ function settingsOf(item: SettingsObject): ClusterSettings {
   return { name: item.metadata?.name ?? '', resourceVersion: item.metadata?.resourceVersion ?? '', generation: item.metadata?.generation ?? 0, spec: item.spec ?? {} };
 }
 
-/** What the API server said no to, in its own words, with its status. */
-export class ClusterRefusal extends Error {
-  constructor(
-    readonly status: number,
-    message: string,
-  ) {
-    super(message);
-  }
-}
 
 /**
  * Token changes in a cluster, made with the signed-in person's own bearer

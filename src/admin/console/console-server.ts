@@ -244,10 +244,23 @@ export class ConsoleServer {
 
   private async tokens(res: ServerResponse, company: string, bearer: string): Promise<void> {
     const records = await this.options.state.getCompany(company);
-    const domain = records?.settings.tokenDomain ?? '';
+    // Until the company's settings reach the state, its tokens spend under the default domain, the company's own name.
+    const domain = records?.settings.tokenDomain ?? company;
     const live = new Set(records?.tokens.map((t) => t.name) ?? []);
     if (this.options.file === null) {
       const writable = this.options.cluster ? await this.options.cluster.mayCreateTokens(bearer, company) : false;
+      // The API server's list, as this person reads it: a revoked token, or one the operator has not taken yet, is not in the gateway's state but is still theirs to see.
+      const listed = this.options.cluster ? await this.options.cluster.listTokens(bearer, company) : null;
+      if (listed !== null) {
+        const tokens = listed.map((t) => ({
+          name: t.name,
+          displayName: t.displayName,
+          address: `${t.name}@${domain}`,
+          created: t.created,
+          state: t.revoked ? 'revoked' : live.has(t.name) ? 'live' : 'not ready',
+        }));
+        return json(res, 200, { version: null, writable, tokens });
+      }
       return json(res, 200, { version: null, writable, tokens: (records?.tokens ?? []).map((t) => ({ name: t.name, displayName: null, address: t.address, created: null, state: 'live' })) });
     }
     const snapshot = await this.options.file.file.read();

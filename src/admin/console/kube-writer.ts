@@ -8,6 +8,20 @@ interface SettingsObject {
   spec?: GatewaySettingsSpec;
 }
 
+/** A GatewayToken as the API server holds it: what the Tokens page shows of it (never more than the hash, which it does not show). */
+export interface ClusterToken {
+  readonly name: string;
+  readonly displayName: string | null;
+  /** The console's own annotation when it made the token, else when the API server stored it. */
+  readonly created: string | null;
+  readonly revoked: boolean;
+}
+
+interface TokenObject {
+  metadata?: { name?: string; creationTimestamp?: string | Date; annotations?: Record<string, string> };
+  spec?: { displayName?: string; revoked?: boolean };
+}
+
 function settingsOf(item: SettingsObject): ClusterSettings {
   return { name: item.metadata?.name ?? '', resourceVersion: item.metadata?.resourceVersion ?? '', generation: item.metadata?.generation ?? 0, spec: item.spec ?? {} };
 }
@@ -93,6 +107,33 @@ export class ClusterTokenWriter {
         ),
     )) as SettingsObject;
     return settingsOf(patched);
+  }
+
+  /**
+   * The company's GatewayTokens as that person lists them, revoked and not yet
+   * reconciled ones included (the gateway's state holds only the live ones);
+   * null when RBAC does not let them list (a viewer), so the page falls back
+   * to what the gateway serves.
+   */
+  async listTokens(bearer: string, company: string): Promise<ClusterToken[] | null> {
+    let list: { items?: TokenObject[] };
+    try {
+      list = (await refusals(() =>
+        this.as(bearer).makeApiClient(CustomObjectsApi).listNamespacedCustomObject({ group: 'gw.io', version: 'v1alpha1', namespace: company, plural: 'gatewaytokens' }),
+      )) as { items?: TokenObject[] };
+    } catch (error) {
+      if (error instanceof ClusterRefusal && (error.status === 403 || error.status === 404)) return null;
+      throw error;
+    }
+    return (list.items ?? []).map((item) => {
+      const stored = item.metadata?.creationTimestamp;
+      return {
+        name: item.metadata?.name ?? '',
+        displayName: item.spec?.displayName ?? null,
+        created: item.metadata?.annotations?.['gw.io/created-at'] ?? (stored instanceof Date ? stored.toISOString() : (stored ?? null)),
+        revoked: item.spec?.revoked === true,
+      };
+    });
   }
 
   async create(bearer: string, company: string, name: string, tokenHash: string, createdAt: string): Promise<void> {

@@ -3,8 +3,9 @@ import { randomBytes } from 'node:crypto';
 import { mkdirSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
-import { chromium, type Browser, type Page } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { launchChromium, openPage, reloadUntil } from '../../support/console-browser.js';
 import { writeGatewayConfig, type TestConfig } from '../../support/gateway-config.js';
 import { ADMIN_TOKEN, ROOT, startGateway, waitForLogs, type GatewayProcess } from '../../support/gateway-process.js';
 import { startMockProvider, type MockProvider } from '../../support/mock-provider.js';
@@ -17,7 +18,6 @@ import { startRedis, type TestRedis } from '../../support/redis-server.js';
  * PostgreSQL), the gateway called with the real SDK. Controls are found by
  * role and accessible name, as the issue names them.
  */
-const CHROMIUM = process.env.GW_TEST_CHROMIUM ?? '/usr/bin/chromium';
 const AXE = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
 /** Set to a folder (docs/console) to write a screenshot of each page there. */
 const SHOTS = process.env.GW_CONSOLE_SCREENSHOTS ?? null;
@@ -54,23 +54,6 @@ async function checkAccessibility(page: Page, name: string): Promise<void> {
   }
 }
 
-async function openPage(page: Page, link: string): Promise<void> {
-  await page.getByRole('navigation').getByRole('link', { name: link, exact: true }).click();
-  await expect.poll(() => page.getByRole('heading', { level: 2 }).textContent()).toBe(link);
-  await page.getByText('Loading…').waitFor({ state: 'detached' });
-}
-
-/** Reloads the page until `text` shows (records reach PostgreSQL through the exporter a moment later). */
-async function reloadUntil(page: Page, text: string): Promise<void> {
-  for (let i = 0; i < 60; i++) {
-    if ((await page.getByText(text, { exact: true }).count()) > 0) return;
-    await new Promise((r) => setTimeout(r, 500));
-    await page.reload();
-    await page.getByText('Loading…').waitFor({ state: 'detached' });
-  }
-  throw new Error(`"${text}" did not show on the page`);
-}
-
 describe.each(['memory', 'redis+postgres'] as const)('owner console in Chromium (%s)', (mode) => {
   let vendor: MockProvider;
   let redis: TestRedis | undefined;
@@ -103,7 +86,7 @@ describe.each(['memory', 'redis+postgres'] as const)('owner console in Chromium 
       env.PGPASSWORD = postgres.password;
     }
     gateway = await startGateway(config.file, { args, env });
-    browser = await chromium.launch({ executablePath: CHROMIUM, args: ['--no-sandbox', '--disable-dev-shm-usage', '--disable-gpu'] });
+    browser = await launchChromium();
     page = await browser.newPage();
     page.on('request', (r) => {
       if (!r.url().startsWith(`${gateway.adminUrl}/console/`)) external.push(r.url());

@@ -182,7 +182,11 @@ describe('owner console in a cluster: token changes go to the API server with th
     expect((obj as unknown as { spec: { tokenHash: string } }).spec.tokenHash).toBe(hashToken(token));
     expect(JSON.stringify(obj)).not.toContain(token);
     expect(JSON.stringify((obj as unknown as { metadata: { managedFields: unknown } }).metadata.managedFields)).toContain('gw-console');
+    // No operator runs here: the token is at the API server but not yet in the gateway's state, and the page still lists it.
+    const rows = async (): Promise<unknown> => ((await (await fetch(`${gateway.adminUrl}/console/api/tokens?company=acme`, { headers: { cookie } })).json()) as { tokens: unknown[] }).tokens;
+    expect(await rows()).toEqual([{ name: 'edgar-bot', displayName: null, address: 'edgar-bot@acme', created: expect.stringMatching(/^\d{4}-\d\d-\d\dT/), state: 'not ready' }]);
     expect((await post(cookie, 'tokens/revoke', { company: 'acme', name: 'edgar-bot' })).status).toBe(200);
     expect((await get(kube, 'GatewayToken', 'acme', 'edgar-bot'))?.spec).toMatchObject({ revoked: true });
+    expect(await rows()).toMatchObject([{ name: 'edgar-bot', state: 'revoked' }]);
   });
 });

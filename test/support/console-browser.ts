@@ -1,0 +1,31 @@
+import { chromium, type Browser, type Page } from 'playwright-core';
+import { expect } from 'vitest';
+
+/**
+ * Shared by the console's browser tests: Debian's Chromium driven by
+ * playwright-core (Playwright's own browser download cannot work here), and
+ * the steps every journey takes through the console's navigation.
+ */
+export const CHROMIUM = process.env.GW_TEST_CHROMIUM ?? '/usr/bin/chromium';
+
+export function launchChromium(): Promise<Browser> {
+  return chromium.launch({ executablePath: CHROMIUM, args: ['--no-sandbox', '--disable-dev-shm-usage', '--disable-gpu'] });
+}
+
+/** Follows a navigation link and waits until the page it names has loaded. */
+export async function openPage(page: Page, link: string): Promise<void> {
+  await page.getByRole('navigation').getByRole('link', { name: link, exact: true }).click();
+  await expect.poll(() => page.getByRole('heading', { level: 2 }).textContent()).toBe(link);
+  await page.getByText('Loading…').waitFor({ state: 'detached' });
+}
+
+/** Reloads the page until `text` shows (records reach the store a moment after the answer). */
+export async function reloadUntil(page: Page, text: string): Promise<void> {
+  for (let i = 0; i < 60; i++) {
+    if ((await page.getByText(text, { exact: true }).count()) > 0) return;
+    await new Promise((r) => setTimeout(r, 500));
+    await page.reload();
+    await page.getByText('Loading…').waitFor({ state: 'detached' });
+  }
+  throw new Error(`"${text}" did not show on the page`);
+}

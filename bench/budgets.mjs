@@ -25,6 +25,8 @@ export const BUDGETS = Object.freeze({
   'rss-idle-extproc': { what: 'gw extproc RSS idle (a fresh process, 2 s after start)', atMost: 100, unit: 'MB' },
   'rss-streams': { what: 'memory with 1,000 concurrent streams (peak RSS of gw serve)', atMost: 150, unit: 'MB', shown: '≤ 150 MB at 1,000 open streams' },
   'rss-idle-serve': { what: 'gw serve RSS idle (a fresh process, before any request)', atMost: 100, unit: 'MB' },
+  'rss-after-load-serve': { what: 'gw serve RSS 10 s after its last request (after the s6 streams: memory that goes back down)', atMost: 100, unit: 'MB' },
+  'rss-after-load-extproc': { what: 'gw extproc RSS 10 s after its last exchange (after the s5 rounds: memory that goes back down)', atMost: 100, unit: 'MB' },
   redaction: { what: 'redaction of a 1 MiB body, no credentials / 100 credentials (bench/redaction-throughput.mjs)', atLeast: [50, 20], unit: 'MB/s' },
   'redaction-linear': { what: 'redaction: CPU per MiB at 16 MiB vs 1 MiB (linear growth)', atMost: 1.5, unit: '×' },
   'redaction-stall': { what: 'redaction: event-loop stall while a 12 MiB body is scanned', below: 50, unit: 'ms' },

@@ -67,8 +67,8 @@ export default {
       }
       out.rounds.push(round);
     }
-    // Idle again after the load: what the process keeps once the work is gone.
-    await sleep(5000);
+    // Idle again after the load: what the process keeps once the work is gone (the measure: 10 s idle).
+    await sleep(10_000);
     out.scenario.rssAfterLoadMB = memory(processor.pid)?.rssMB ?? null;
     await Promise.all([stopChild(processor.child), stopChild(floor.child), stopChild(http2Floor.child), baseline ? stopChild(baseline.child) : null]);
     (results.scenarios ??= {}).s5 = out;

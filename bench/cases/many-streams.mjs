@@ -72,7 +72,8 @@ async function manyStreams({ mock, memFile }) {
     }
     rounds.push(round);
   }
-  await sleep(5000);
+  // What the process keeps once the work is gone, 10 s after the last stream.
+  await sleep(10_000);
   const afterLoad = memory(gw.pid);
   await Promise.all([stopChild(gw.child), before ? stopChild(before.child) : null]);
   return { scenario: { ...strip(scenario), streams, gwIdleRssMB: idle?.rssMB ?? null, gwRssAfterLoadMB: afterLoad?.rssMB ?? null }, heapAtPeak, rounds };

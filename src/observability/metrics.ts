@@ -47,6 +47,11 @@ export class GatewayMetrics {
     help: 'Requests being served right now.',
     registers: [this.registry],
   });
+  readonly idleCollections = new Counter({
+    name: 'gw_idle_collections_total',
+    help: 'Full garbage collections run because nothing had been in flight for a few seconds: V8 gives back the heap a burst of requests grew.',
+    registers: [this.registry],
+  });
   readonly leasesInUse = new Gauge({
     name: 'gw_credential_leases_in_use',
     help: 'Credential leases this process holds right now (sum over processes for the pool).',

@@ -37,6 +37,7 @@ import { MemoryState } from '../state/memory.js';
 import { SecretBox } from '../state/secret-box.js';
 import type { CompanyWriter, GatewayState, TokenDirectory } from '../state/state.js';
 import { newGeneration } from './generation-watch.js';
+import { fullCollection, IdleReclaimer } from './idle-memory.js';
 import { httpModelListFetcher } from '../upstream/model-list.js';
 
 /**
@@ -50,6 +51,8 @@ export interface GatewayRuntime {
   readonly metrics: GatewayMetrics;
   readonly adminUrl: string;
   setReady(ready: boolean): void;
+  /** The data plane's count of requests in flight: the gauge, and when the process has gone quiet. */
+  inFlight(n: number): void;
   reload(): Promise<void>;
   close(): Promise<void>;
 }
@@ -59,6 +62,9 @@ export interface RuntimeDeps {
   readonly state?: GatewayState;
   readonly redactor?: RedactorPort | null;
 }
+
+/** How long nothing must be in flight before the heap's free pages are given back (idle-memory.ts). */
+const QUIET_BEFORE_COLLECTING_MS = 3_000;
 
 /** Per state, what earlier loads of the file revoked: a reload never makes those hashes live again. */
 const fileRevocations = new WeakMap<object, MemoryRevocations>();
@@ -289,6 +295,17 @@ export async function startRuntime(config: ServeConfig, deps: RuntimeDeps): Prom
   const usage = durable?.store ?? new StateUsageReader(state);
   const pool = deps.redactor === undefined ? new RedactionPool({ workers: config.redactionWorkers }) : null;
   const redactor: RedactorPort | null = pool === null ? (deps.redactor ?? null) : timedRedactor(pool, metrics);
+  const gc = fullCollection();
+  const reclaimer = new IdleReclaimer(
+    gc === null
+      ? null
+      : () => {
+          gc();
+          pool?.collectGarbage();
+          metrics.idleCollections.inc();
+        },
+    QUIET_BEFORE_COLLECTING_MS,
+  );
   const pipeline = new Pipeline({
     health,
     state,
@@ -319,9 +336,14 @@ export async function startRuntime(config: ServeConfig, deps: RuntimeDeps): Prom
     setReady: (value) => {
       ready = value;
     },
+    inFlight(n) {
+      metrics.inFlight.set(n);
+      reclaimer.inFlightChanged(n);
+    },
     reload: apply,
     async close() {
       ready = false;
+      reclaimer.close();
       health.close();
       await new Promise<void>((resolve) => admin.close(() => resolve()));
       admin.closeAllConnections();

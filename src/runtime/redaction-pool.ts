@@ -118,6 +118,11 @@ export class RedactionPool {
     return this.slots.length;
   }
 
+  /** Asks each started worker for a full collection (the process has gone quiet; idle-memory.ts). */
+  collectGarbage(): void {
+    for (const s of this.slots) s.worker.postMessage({ collect: true });
+  }
+
   /** Number of bodies waiting for or in a worker. */
   get inFlight(): number {
     let n = 0;

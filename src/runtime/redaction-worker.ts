@@ -4,16 +4,28 @@
 // the body is logged here or anywhere.
 import { parentPort } from 'node:worker_threads';
 import { redactJsonBody } from '../redaction/index.js';
+import { fullCollection } from './idle-memory.js';
 
 interface Job {
   readonly id: number;
   readonly body: Uint8Array;
 }
 
+/** Sent when the process has gone quiet (idle-memory.ts): this isolate's heap grew with the bodies it scanned. */
+interface Collect {
+  readonly collect: true;
+}
+
+const collect = fullCollection();
+
 const port = parentPort;
 if (port === null) throw new Error('redaction-worker must run in a worker thread');
 
-port.on('message', (job: Job) => {
+port.on('message', (job: Job | Collect) => {
+  if ('collect' in job) {
+    collect?.();
+    return;
+  }
   try {
     const input = Buffer.from(job.body.buffer, job.body.byteOffset, job.body.byteLength);
     const result = redactJsonBody(input);

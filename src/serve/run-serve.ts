@@ -19,7 +19,7 @@ export async function runServe(config: ServeConfig, deps: RuntimeDeps): Promise<
     upstreamHeadersTimeoutMs: config.upstreamHeadersTimeoutMs,
     upstreamBodyTimeoutMs: config.upstreamBodyTimeoutMs,
     connections: config.connections,
-    onInFlight: (n) => runtime.metrics.inFlight.set(n),
+    onInFlight: (n) => runtime.inFlight(n),
   });
   await listen(gateway.server, config.port, config.host);
   runtime.setReady(true);

@@ -58,6 +58,16 @@ describe('admin listener, Usage and Logs', () => {
     expect(metrics).not.toContain('sk-ant-api03-admin-test');
   });
 
+  it('gives back the memory a burst grew once nothing has been in flight for a few seconds: one full collection, not one per quiet tick', async () => {
+    const collections = async (): Promise<number> => Number(/^gw_idle_collections_total (\d+)/m.exec(await (await fetch(`${gateway.adminUrl}/metrics`)).text())?.[1] ?? NaN);
+    const deadline = Date.now() + 20_000;
+    while ((await collections()) < 1 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 250));
+    expect(await collections()).toBe(1);
+    // Another quiet tick (they come every 3 s) without a request: nothing ran, so nothing is collected again.
+    await new Promise((r) => setTimeout(r, 3_500));
+    expect(await collections()).toBe(1);
+  }, 40_000);
+
   it('refuses the Usage and Logs API without the admin token, with a wrong one and with a caller token', async () => {
     for (const authorization of [undefined, 'Bearer wrong-admin-token-000000', `Bearer ${tokens.alice}`]) {
       const res = await fetch(`${gateway.adminUrl}/admin/v1/logs`, authorization ? { headers: { authorization } } : {});

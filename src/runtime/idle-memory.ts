@@ -1,0 +1,65 @@
+import { setFlagsFromString } from 'node:v8';
+import { runInNewContext } from 'node:vm';
+
+/**
+ * Gives the heap's free pages back once a process has gone quiet. V8 grows
+ * its heap for a burst of requests and, in a server that never sits idle in
+ * V8's sense, keeps it: measured, gw serve after 3,000 requests held a 50 MB
+ * heap with 23 MB in use, 30 s after the last request. One full collection
+ * when nothing has been in flight for `quietMs` (and something ran since the
+ * last one) returns it; it costs tens of milliseconds of a CPU nobody is
+ * waiting for, never on a request's path, and at most once per quiet spell.
+ */
+export class IdleReclaimer {
+  private inFlight = 0;
+  private quietSince = 0;
+  /** Work ran since the last collection (a quiet process is not collected again and again). */
+  private worked = false;
+  private readonly timer: NodeJS.Timeout | null;
+
+  constructor(
+    private readonly collect: (() => void) | null,
+    private readonly quietMs: number,
+    private readonly now: () => number = () => performance.now(),
+  ) {
+    this.timer = collect === null || quietMs <= 0 ? null : setInterval(() => this.tick(), quietMs).unref();
+  }
+
+  /** The number of requests in flight changed. */
+  inFlightChanged(n: number): void {
+    this.inFlight = n;
+    this.worked = true;
+    if (n === 0) this.quietSince = this.now();
+  }
+
+  /** Collects if the process has been quiet long enough since it last worked; true when it did. */
+  tick(): boolean {
+    if (this.collect === null || !this.worked || this.inFlight > 0 || this.now() - this.quietSince < this.quietMs) return false;
+    this.worked = false;
+    this.collect();
+    return true;
+  }
+
+  close(): void {
+    if (this.timer !== null) clearInterval(this.timer);
+  }
+}
+
+/**
+ * V8's own full collection, without starting the process with --expose-gc:
+ * the flag is on only while a fresh context picks the function up. Null where
+ * the runtime refuses (the reclaimer then does nothing).
+ */
+export function fullCollection(): (() => void) | null {
+  const exposed = (globalThis as { gc?: unknown }).gc;
+  if (typeof exposed === 'function') return exposed as () => void;
+  try {
+    setFlagsFromString('--expose-gc');
+    const gc: unknown = runInNewContext('gc');
+    return typeof gc === 'function' ? (gc as () => void) : null;
+  } catch {
+    return null;
+  } finally {
+    setFlagsFromString('--no-expose-gc');
+  }
+}

@@ -52,14 +52,28 @@ export class IdleReclaimer {
  */
 export function fullCollection(): (() => void) | null {
   const exposed = (globalThis as { gc?: unknown }).gc;
-  if (typeof exposed === 'function') return exposed as () => void;
-  try {
-    setFlagsFromString('--expose-gc');
-    const gc: unknown = runInNewContext('gc');
-    return typeof gc === 'function' ? (gc as () => void) : null;
-  } catch {
-    return null;
-  } finally {
-    setFlagsFromString('--no-expose-gc');
+  let gc: unknown = typeof exposed === 'function' ? exposed : null;
+  if (gc === null) {
+    try {
+      setFlagsFromString('--expose-gc');
+      gc = runInNewContext('gc');
+    } catch {
+      return null;
+    } finally {
+      setFlagsFromString('--no-expose-gc');
+    }
   }
+  if (typeof gc !== 'function') return null;
+  const collect = gc as () => void;
+  return () => {
+    // A plain full collection frees objects but moves few: after 500 concurrent streams it left old space at 60 MB with
+    // 21 MB in use. Compacting every fragmented page (what V8's own memory reducer does) brought it to 22 MB. The flag is
+    // read when a collection starts, so it is on for this one only.
+    setFlagsFromString('--compact-on-every-full-gc');
+    try {
+      collect();
+    } finally {
+      setFlagsFromString('--no-compact-on-every-full-gc');
+    }
+  };
 }

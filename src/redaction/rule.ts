@@ -1,3 +1,4 @@
+import { shannonEntropy } from './entropy.js';
 import { notPlaceholder } from './filters.js';
 import { tokenBoundaryBefore, type Precheck } from './prechecks.js';
 
@@ -70,7 +71,13 @@ export interface PrefixedTokenSpec {
   token: string;
   entropy?: number;
   flags?: string;
+  /**
+   * The test for a match that does not start with a distinctive prefix (see
+   * `distinctivePrefix`); the default is `notPlaceholder`.
+   */
   accept?: (secret: string, context: MatchContext) => boolean;
+  /** The prefix is distinctive although short (`SG.` with its two-dot structure). */
+  strongPrefix?: boolean;
 }
 
 // Characters that may neither precede nor follow a token: without them a
@@ -80,17 +87,48 @@ export interface PrefixedTokenSpec {
 export const BEFORE = '(?:(?<![A-Za-z0-9_+/.])|(?<=\\\\[nrt]))';
 export const AFTER = '(?![A-Za-z0-9_+/=-])';
 
-/** A token with a distinctive literal prefix: found without any context. */
+// A keyword that is only an everyday word and a separator (`live_`,
+// `secret-`, `pat.`) says little on its own: identifiers start that way.
+const WORD_PREFIX = /^(?:live|test|prod|production|api|sdk|pat|sat|secret|access|token|key|sk|pk|rk|as|ak|pa|re|fw)[_.-]?$/i;
+
+/**
+ * Whether a token's literal prefix is evidence enough that the match is a
+ * credential, whatever its body looks like (owner decision of issue 29,
+ * docs/redaction.md): four characters or more, two of them letters, no run
+ * of three of one character (`EAAA`, `AAAA…`), and not just a word and a
+ * separator. Short vendor prefixes (`SK`, `hf_`, `EAA`) keep the body tests.
+ */
+export function distinctivePrefix(keyword: string): boolean {
+  if (keyword.length < 4 || WORD_PREFIX.test(keyword) || /(.)\1\1/.test(keyword)) return false;
+  return (keyword.match(/[A-Za-z]/g) ?? []).length >= 2;
+}
+
+/**
+ * A token with a distinctive literal prefix: found without any context.
+ * When the match starts with a distinctive prefix (`AKIA`, `ghp_`,
+ * `glpat-`, `sk_live_`), the prefix is the evidence: a body that looks like
+ * a placeholder or has little entropy (`AKIAZZZZZZZZZZZZZZZZ`, `ghp_xxxx…`)
+ * is removed too, since a real key may look like that and a model loses
+ * nothing by not seeing a stand-in. Otherwise the entropy floor and the
+ * placeholder tests apply as to any shaped value.
+ */
 export function prefixedToken(spec: PrefixedTokenSpec): Rule {
+  const base = spec.accept ?? notPlaceholder;
+  const evidence = spec.keywords.filter((k) => spec.strongPrefix === true || distinctivePrefix(k));
+  const floor = spec.entropy ?? 0;
+  const accept =
+    evidence.length === 0
+      ? base
+      : (secret: string, context: MatchContext): boolean => evidence.some((k) => secret.startsWith(k)) || ((floor === 0 || shannonEntropy(secret) >= floor) && base(secret, context));
   return {
     id: spec.id,
     description: spec.description,
     keywords: spec.keywords,
     pattern: new RegExp(`${BEFORE}(${spec.token})${AFTER}`, spec.flags ?? ''),
     precheck: tokenBoundaryBefore,
-    ...(spec.entropy !== undefined ? { entropy: spec.entropy } : {}),
+    ...(spec.entropy !== undefined && evidence.length === 0 ? { entropy: spec.entropy } : {}),
     specificity: Specificity.prefixed,
-    accept: spec.accept ?? notPlaceholder,
+    accept,
   };
 }
 

@@ -9,7 +9,7 @@ import { EMBEDDINGS, copies } from './score.mjs';
 const here = resolve(dirname(fileURLToPath(import.meta.url)), 'published');
 
 export const TUNING = ['noseyparker'];
-export const HELD_OUT = ['kingfisher', 'detect-secrets', 'secretlint'];
+export const HELD_OUT = ['kingfisher', 'detect-secrets', 'secretlint', 'ripsecrets'];
 
 // Services in wide use, named by the source rule's service stem (the second
 // part of a Nosey Parker or Kingfisher rule id, the plugin of detect-secrets).

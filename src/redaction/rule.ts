@@ -104,32 +104,46 @@ export function distinctivePrefix(keyword: string): boolean {
 }
 
 /**
- * A token with a distinctive literal prefix: found without any context.
- * When the match starts with a distinctive prefix (`AKIA`, `ghp_`,
- * `glpat-`, `sk_live_`), the prefix is the evidence: a body that looks like
- * a placeholder or has little entropy (`AKIAZZZZZZZZZZZZZZZZ`, `ghp_xxxx…`)
- * is removed too, since a real key may look like that and a model loses
- * nothing by not seeing a stand-in. Otherwise the entropy floor and the
- * placeholder tests apply as to any shaped value.
+ * Makes a rule's distinctive literal prefix evidence enough: when a match
+ * starts with one of its keywords that `distinctivePrefix` accepts (or any
+ * of them, with `strong`), a body that looks like a placeholder or has
+ * little entropy (`AKIAZZZZZZZZZZZZZZZZ`, `ghp_xxxx…`) is removed too,
+ * since a real key may look like that and a model loses nothing by not
+ * seeing a stand-in (owner decision 1 of issue 29, docs/redaction.md).
+ * Otherwise the rule's entropy floor and acceptance apply as before.
+ */
+export function withPrefixEvidence(rule: Rule, strong = false): Rule {
+  const evidence = rule.keywords.filter((k) => strong || distinctivePrefix(k));
+  if (evidence.length === 0) return rule;
+  const base = rule.accept ?? notPlaceholder;
+  const floor = rule.entropy ?? 0;
+  const { entropy: _dropped, ...rest } = rule;
+  return {
+    ...rest,
+    accept: (secret, context) => evidence.some((k) => secret.startsWith(k)) || ((floor === 0 || shannonEntropy(secret) >= floor) && base(secret, context)),
+  };
+}
+
+/**
+ * A token with a distinctive literal prefix: found without any context,
+ * and with the prefix as evidence (`withPrefixEvidence`) when it is
+ * distinctive. `spec.accept` (default `notPlaceholder`) and the entropy
+ * floor judge matches that do not start with such a prefix.
  */
 export function prefixedToken(spec: PrefixedTokenSpec): Rule {
-  const base = spec.accept ?? notPlaceholder;
-  const evidence = spec.keywords.filter((k) => spec.strongPrefix === true || distinctivePrefix(k));
-  const floor = spec.entropy ?? 0;
-  const accept =
-    evidence.length === 0
-      ? base
-      : (secret: string, context: MatchContext): boolean => evidence.some((k) => secret.startsWith(k)) || ((floor === 0 || shannonEntropy(secret) >= floor) && base(secret, context));
-  return {
-    id: spec.id,
-    description: spec.description,
-    keywords: spec.keywords,
-    pattern: new RegExp(`${BEFORE}(${spec.token})${AFTER}`, spec.flags ?? ''),
-    precheck: tokenBoundaryBefore,
-    ...(spec.entropy !== undefined && evidence.length === 0 ? { entropy: spec.entropy } : {}),
-    specificity: Specificity.prefixed,
-    accept,
-  };
+  return withPrefixEvidence(
+    {
+      id: spec.id,
+      description: spec.description,
+      keywords: spec.keywords,
+      pattern: new RegExp(`${BEFORE}(${spec.token})${AFTER}`, spec.flags ?? ''),
+      precheck: tokenBoundaryBefore,
+      ...(spec.entropy !== undefined ? { entropy: spec.entropy } : {}),
+      specificity: Specificity.prefixed,
+      accept: spec.accept ?? notPlaceholder,
+    },
+    spec.strongPrefix === true,
+  );
 }
 
 // `=>` (Ruby, PHP), `:=`, `::=`, `?=`, `.=`, `=`, `:`, and in prose a

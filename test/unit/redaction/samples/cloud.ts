@@ -74,6 +74,15 @@ export const cloudSamples: SampleTable = {
     tp: [tp('AZURE_DEVOPS_PAT=', lowerBase32(52)), tp('git clone https://dev.azure.com/acme/p/_git/r # token ', `${b62(76)}AZDO${b62(4)}`)],
     fp: [`azure_devops: ${lowerBase32(40)}`],
   },
+  // Found alone: no Azure DevOps name near it.
+  'azure-devops-pat-structure': {
+    tp: [tp('', `${b62(76)}AZDO${b62(4)}`, '\n'), tp('token: "', `${b62(76)}AZDO${b62(4)}`, '"')],
+    fp: [`${b62(75)}AZDO${b62(4)}`, `${b62(76)}AZDO${b62(5)}`, `${b62(76)}azdo${b62(4)}`],
+  },
+  'azure-app-configuration-id': {
+    tp: [tp('Endpoint=https://acme-config.azconfig.io;Id=', `${b62(4)}-l0-s0:${b64(20)}`, `;Secret=${b64(43)}=`)],
+    fp: ['Endpoint=https://acme-config.azconfig.io;Id=abc;Secret=x', 'https://acme-config.azconfig.io;Id=1234abcd-l0-s0'],
+  },
   'alibaba-access-key-id': {
     tp: [tp('ALIBABA_CLOUD_ACCESS_KEY_ID=', `LTAI${b62(20)}`)],
     fp: [`LTAI${b62(8)}`],

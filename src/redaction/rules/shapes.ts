@@ -304,7 +304,7 @@ export const shapeRules: readonly Rule[] = [
     id: 'jenkins-crumb',
     description: 'Jenkins CSRF crumb or initial admin password: Jenkins-Crumb: <32-64 hex>, or the 32 hex after "Please use the following password to proceed to installation:".',
     keywords: ['jenkins-crumb', 'proceed to installation:'],
-    pattern: /(?:jenkins-crumb[ \t]{0,2}[:=][ \t]{0,2}|proceed to installation:(?:[ \t]{0,8}(?:\r?\n|\\r?\\n)){1,3}[ \t]{0,8})([0-9a-f]{32,64})(?![0-9a-f])/i,
+    pattern: /(?:jenkins-crumb[ \t]{0,2}[:=][ \t]{0,2}|proceed to installation:(?:[ \t]{0,8}(?:\r?\n|(?:\\r)?\\n)){1,3}[ \t]{0,8})([0-9a-f]{32,64})(?![0-9a-f])/i,
     specificity: Specificity.contextual,
     service: 'Jenkins',
   },

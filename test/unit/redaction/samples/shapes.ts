@@ -86,6 +86,8 @@ export const shapeSamples: SampleTable = {
     tp: [
       tp("curl -H 'Jenkins-Crumb:", hex(32), "' -X POST https://ci.example.com/job/x/build"),
       tp('Please use the following password to proceed to installation:\n\n', hex(32), '\n\nThis may also be found at: /var/jenkins_home/secrets/initialAdminPassword'),
+      // The same log JSON-escaped once more (a tool result holding JSON): the line breaks are the two characters \n.
+      tp('proceed to installation:\\n\\r\\n', hex(32), '\\n'),
     ],
     fp: ['Jenkins-Crumb: ${CRUMB}', 'proceed to installation: see docs'],
   },

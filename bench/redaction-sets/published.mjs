@@ -9,7 +9,7 @@ import { EMBEDDINGS, copies } from './score.mjs';
 const here = resolve(dirname(fileURLToPath(import.meta.url)), 'published');
 
 export const TUNING = ['noseyparker'];
-export const HELD_OUT = ['kingfisher', 'detect-secrets', 'secretlint'];
+export const HELD_OUT = ['kingfisher', 'detect-secrets', 'secretlint', 'ripsecrets'];
 
 // Services in wide use, named by the source rule's service stem (the second
 // part of a Nosey Parker or Kingfisher rule id, the plugin of detect-secrets).
@@ -65,8 +65,9 @@ const add = (m, k, ok) => {
  * Each sample is sent once in every body embedding of score.mjs (message
  * text, tool_result, tool_use input, JSON in a tool_result string, system
  * prompt). A positive with labelled secrets counts when every copy of every
- * secret is inside a reported span; detect-secrets labels a line only, so
- * there a positive counts when something in it was redacted. A negative
+ * secret is inside a reported span; detect-secrets and ripsecrets label a
+ * line (or a file) only, so there a positive counts when something in it was
+ * redacted. A negative
  * counts when nothing was.
  */
 export function scoreSource(name, redact) {

@@ -1,3 +1,4 @@
+import { shannonEntropy } from './entropy.js';
 import { notPlaceholder } from './filters.js';
 import { tokenBoundaryBefore, type Precheck } from './prechecks.js';
 
@@ -70,7 +71,13 @@ export interface PrefixedTokenSpec {
   token: string;
   entropy?: number;
   flags?: string;
+  /**
+   * The test for a match that does not start with a distinctive prefix (see
+   * `distinctivePrefix`); the default is `notPlaceholder`.
+   */
   accept?: (secret: string, context: MatchContext) => boolean;
+  /** The prefix is distinctive although short (`SG.` with its two-dot structure). */
+  strongPrefix?: boolean;
 }
 
 // Characters that may neither precede nor follow a token: without them a
@@ -80,18 +87,63 @@ export interface PrefixedTokenSpec {
 export const BEFORE = '(?:(?<![A-Za-z0-9_+/.])|(?<=\\\\[nrt]))';
 export const AFTER = '(?![A-Za-z0-9_+/=-])';
 
-/** A token with a distinctive literal prefix: found without any context. */
-export function prefixedToken(spec: PrefixedTokenSpec): Rule {
+// A keyword that is only an everyday word and a separator (`live_`,
+// `secret-`, `pat.`) says little on its own: identifiers start that way.
+const WORD_PREFIX = /^(?:live|test|prod|production|api|sdk|pat|sat|secret|access|token|key|sk|pk|rk|as|ak|pa|re|fw)[_.-]?$/i;
+
+/**
+ * Whether a token's literal prefix is evidence enough that the match is a
+ * credential, whatever its body looks like (owner decision of issue 29,
+ * docs/redaction.md): four characters or more, two of them letters, no run
+ * of three of one character (`EAAA`, `AAAA…`), and not just a word and a
+ * separator. Short vendor prefixes (`SK`, `hf_`, `EAA`) keep the body tests.
+ */
+export function distinctivePrefix(keyword: string): boolean {
+  if (keyword.length < 4 || WORD_PREFIX.test(keyword) || /(.)\1\1/.test(keyword)) return false;
+  return (keyword.match(/[A-Za-z]/g) ?? []).length >= 2;
+}
+
+/**
+ * Makes a rule's distinctive literal prefix evidence enough: when a match
+ * starts with one of its keywords that `distinctivePrefix` accepts (or any
+ * of them, with `strong`), a body that looks like a placeholder or has
+ * little entropy (`AKIAZZZZZZZZZZZZZZZZ`, `ghp_xxxx…`) is removed too,
+ * since a real key may look like that and a model loses nothing by not
+ * seeing a stand-in (owner decision 1 of issue 29, docs/redaction.md).
+ * Otherwise the rule's entropy floor and acceptance apply as before.
+ */
+export function withPrefixEvidence(rule: Rule, strong = false): Rule {
+  const evidence = rule.keywords.filter((k) => strong || distinctivePrefix(k));
+  if (evidence.length === 0) return rule;
+  const base = rule.accept ?? notPlaceholder;
+  const floor = rule.entropy ?? 0;
+  const { entropy: _dropped, ...rest } = rule;
   return {
-    id: spec.id,
-    description: spec.description,
-    keywords: spec.keywords,
-    pattern: new RegExp(`${BEFORE}(${spec.token})${AFTER}`, spec.flags ?? ''),
-    precheck: tokenBoundaryBefore,
-    ...(spec.entropy !== undefined ? { entropy: spec.entropy } : {}),
-    specificity: Specificity.prefixed,
-    accept: spec.accept ?? notPlaceholder,
+    ...rest,
+    accept: (secret, context) => evidence.some((k) => secret.startsWith(k)) || ((floor === 0 || shannonEntropy(secret) >= floor) && base(secret, context)),
   };
+}
+
+/**
+ * A token with a distinctive literal prefix: found without any context,
+ * and with the prefix as evidence (`withPrefixEvidence`) when it is
+ * distinctive. `spec.accept` (default `notPlaceholder`) and the entropy
+ * floor judge matches that do not start with such a prefix.
+ */
+export function prefixedToken(spec: PrefixedTokenSpec): Rule {
+  return withPrefixEvidence(
+    {
+      id: spec.id,
+      description: spec.description,
+      keywords: spec.keywords,
+      pattern: new RegExp(`${BEFORE}(${spec.token})${AFTER}`, spec.flags ?? ''),
+      precheck: tokenBoundaryBefore,
+      ...(spec.entropy !== undefined ? { entropy: spec.entropy } : {}),
+      specificity: Specificity.prefixed,
+      accept: spec.accept ?? notPlaceholder,
+    },
+    spec.strongPrefix === true,
+  );
 }
 
 // `=>` (Ruby, PHP), `:=`, `::=`, `?=`, `.=`, `=`, `:`, and in prose a

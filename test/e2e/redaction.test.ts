@@ -39,6 +39,15 @@ const SHAPES = {
   contextSpaced: fake(40, B62, 16),
   contextNextLine: fake(36, B62, 17),
   contextXml: fake(40, HEX, 18),
+  // A distinctive vendor prefix is evidence enough, whatever the body looks like.
+  placeholderAws: `AKIA${'Z'.repeat(16)}`,
+  placeholderGithub: `ghp_${'x'.repeat(36)}`,
+  // A Discord bot token alone on its line: its first part decodes to a snowflake id.
+  discordBare: `${Buffer.from(`1${fake(18, '0123456789', 19)}`).toString('base64url')}.${fake(6, B62, 20)}.${fake(38, B62, 21)}`,
+  // An Azure DevOps PAT of the 84-character format, alone on its line, and both halves of an App Configuration key.
+  azdoBare: `${fake(76, B62, 22)}AZDO${fake(4, B62, 23)}`,
+  appConfigId: `${fake(4, B62, 24)}-l0-s0:${fake(20, B62, 25)}`,
+  appConfigSecret: `${fake(43, B62, 26)}=`,
 };
 
 function shapesBody(): string {
@@ -66,7 +75,7 @@ function shapesBody(): string {
           {
             type: 'tool_result',
             tool_use_id: 'toolu_1',
-            content: `2024-03-11T09:14:22Z DEBUG Using Key=${s.logLine}\npsexec \\\\10.0.0.5 -u Administrator -p ${s.psexecPassword} cmd\nAZURE_DEVOPS_EXT_PAT=${s.azureIdentifiable}\ncurl -H "Authorization: Bearer ${s.jiraPat}" https://jira.example.com/rest/api/2/myself\nVAULT_TOKEN=${s.vaultToken}\nacme secret ${s.contextSpaced}\nacmeApiKey:\n  "${s.contextNextLine}"`,
+            content: `2024-03-11T09:14:22Z DEBUG Using Key=${s.logLine}\npsexec \\\\10.0.0.5 -u Administrator -p ${s.psexecPassword} cmd\nAZURE_DEVOPS_EXT_PAT=${s.azureIdentifiable}\ncurl -H "Authorization: Bearer ${s.jiraPat}" https://jira.example.com/rest/api/2/myself\nVAULT_TOKEN=${s.vaultToken}\nacme secret ${s.contextSpaced}\nacmeApiKey:\n  "${s.contextNextLine}"\n${s.discordBare}\nkeys from the docs: ${s.placeholderAws} ${s.placeholderGithub}\n${s.azdoBare}\nEndpoint=https://acme.azconfig.io;Id=${s.appConfigId};Secret=${s.appConfigSecret}`,
           },
         ],
       },
@@ -177,6 +186,9 @@ describe.each(DATA_PLANES)('secret scanning through $name', (plane) => {
     // Found by a name ending in key or secret alone, with no vendor prefix.
     expect(parsed.system).toContain('<acmekey>[REDACTED: credential-context]</acmekey>');
     expect(JSON.stringify(parsed.messages[2]?.content)).toContain('acme secret [REDACTED: credential-context]\\nacmeApiKey:\\n  \\"[REDACTED: credential-context]\\"');
+    expect(JSON.stringify(parsed.messages[2]?.content)).toContain(
+      '\\n[REDACTED: discord-bot-token-structure]\\nkeys from the docs: [REDACTED: aws-access-key-id] [REDACTED: github-pat]\\n[REDACTED: azure-devops-pat-structure]\\nEndpoint=https://acme.azconfig.io;Id=[REDACTED: azure-app-configuration-id];Secret=[REDACTED: ',
+    );
   });
 
   it('[S2.3-c] forwards the body untouched when the setting is off', async () => {

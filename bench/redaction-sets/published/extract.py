@@ -3,7 +3,7 @@
 # projects' published test data (see SOURCES.md). Run by hand when a source
 # is refreshed; the gateway's tests and benches read only the .jsonl output.
 #
-#   python3 extract.py <noseyparker repo> <kingfisher repo> <detect-secrets repo> [<secretlint repo>]
+#   python3 extract.py <noseyparker repo> <kingfisher repo> <detect-secrets repo> [<secretlint repo> [<ripsecrets repo>]]
 #
 # A repository given as `-` is skipped (its .jsonl file is left as it is).
 # Each argument is a git directory (a bare clone works); files are read at
@@ -196,6 +196,34 @@ def secretlint(repo, seen):
         out.append({'source': 'secretlint', 'rule': f"secretlint.{stem}.{path.split('/')[-2]}", 'service': service, 'kind': kind, 'text': text, 'secrets': secrets})
     return out
 
+# ripsecrets keeps its test data as files: every line of test/one_per_line/<kind>
+# holds one secret, every file of test/one_per_file is one, and no line of
+# test/none holds any. Labels are per line (or per file), like detect-secrets'.
+# The service is the file name (`aws_json` is aws, the two key files pem).
+def ripsecrets(repo, seen):
+    out = []
+    names = [f for f in git(repo, 'ls-tree', '-r', '--name-only', 'HEAD', 'test').split('\n') if f]
+    for path in sorted(names):
+        body = git(repo, 'show', f'HEAD:{path}')
+        stem = path.split('/')[-1]
+        if path.startswith('test/one_per_line/'):
+            rows = [('tp', stem, line) for line in body.split('\n') if line.strip()]
+        elif path.startswith('test/one_per_file/'):
+            rows = [('tp', 'aws' if stem == 'aws_json' else 'pem', body)]
+        elif path == 'test/none':
+            rows = [('fp', 'none', line) for line in body.split('\n') if line.strip()]
+        else:
+            continue
+        for kind, service, text in rows:
+            key = ' '.join(text.split())
+            if key in seen:
+                count('ripsecrets', 'duplicate of another source')
+                continue
+            seen.add(key)
+            count('ripsecrets', kind)
+            out.append({'source': 'ripsecrets', 'rule': f'ripsecrets.{path[len("test/"):]}', 'service': service, 'kind': kind, 'text': text, 'secrets': []})
+    return out
+
 def load_texts(name):
     with open(f'{name}.jsonl') as fh:
         return {' '.join(json.loads(l)['text'].split()) for l in fh if l.strip()}
@@ -203,6 +231,7 @@ def load_texts(name):
 if __name__ == '__main__':
     np_repo, kf_repo, ds_repo = sys.argv[1:4]
     sl_repo = sys.argv[4] if len(sys.argv) > 4 else '-'
+    rs_repo = sys.argv[5] if len(sys.argv) > 5 else '-'
     seen = set()
     sets = {}
     if np_repo != '-':
@@ -215,6 +244,12 @@ if __name__ == '__main__':
         sets['detect-secrets'] = detect_secrets(ds_repo)
     if sl_repo != '-':
         sets['secretlint'] = secretlint(sl_repo, seen)
+    if rs_repo != '-':
+        # Texts of every other source count as seen, whichever were re-read.
+        for other in ('kingfisher', 'detect-secrets', 'secretlint'):
+            if other not in sets:
+                seen |= load_texts(other)
+        sets['ripsecrets'] = ripsecrets(rs_repo, seen)
     for name, rows in sets.items():
         with open(f'{name}.jsonl', 'w') as fh:
             for row in rows:

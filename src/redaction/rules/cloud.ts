@@ -123,6 +123,30 @@ export const cloudRules: readonly Rule[] = [
     entropy: 3.5,
     specificity: Specificity.contextual,
   },
+  {
+    // Azure DevOps' PAT format since 2024 (Microsoft's announcement of the
+    // new format: 84 characters, the AZDO signature at positions 76-79).
+    // Four fixed letters at a fixed offset of an 84-character run are shape
+    // enough without the service's name nearby.
+    id: 'azure-devops-pat-structure',
+    description: 'Azure DevOps personal access token by its structure alone: 76 letters and digits, AZDO, 4 more.',
+    keywords: ['AZDO'],
+    pattern: /(?<![A-Za-z0-9])([A-Za-z0-9]{76}AZDO[A-Za-z0-9]{4})(?![A-Za-z0-9])/,
+    window: { before: 76, after: 8 },
+    entropy: 3.5,
+    specificity: Specificity.structured,
+    service: 'Azure DevOps',
+  },
+  {
+    // The connection string's Id is the first half of the access key pair
+    // (`Id=…;Secret=…`); the Secret is found by the service-table rule.
+    id: 'azure-app-configuration-id',
+    description: 'Azure App Configuration connection string: the access key Id before ;Secret=.',
+    keywords: ['azconfig.io;id='],
+    pattern: /azconfig\.io;Id=([A-Za-z0-9+/:_-]{8,64})(?=;Secret=)/i,
+    specificity: Specificity.structured,
+    service: 'Azure App Configuration',
+  },
   prefixedToken({
     id: 'alibaba-access-key-id',
     description: 'Alibaba Cloud AccessKey id: LTAI and 12-20 characters.',

@@ -5,7 +5,7 @@
 // formats that carry a structure instead of a prefix.
 import { isCodeReference, looksLikeTemplate } from '../filters.js';
 import type { Precheck } from '../prechecks.js';
-import { Specificity, type MatchContext, type Rule } from '../rule.js';
+import { Specificity, withPrefixEvidence, type MatchContext, type Rule } from '../rule.js';
 import { keyLikeValue, passwordLikeValue } from './generic.js';
 
 const OPEN = '(?:\\\\{0,3}["\'])?';
@@ -274,7 +274,7 @@ export const shapeRules: readonly Rule[] = [
     service: 'Smartsheet',
     accept: (value) => /[0-9]/.test(value) && /[a-z]/.test(value) && /[A-Z]/.test(value) && keyLikeValue(value),
   },
-  {
+  withPrefixEvidence({
     id: 'dependency-track-api-key',
     description: 'Dependency-Track API key: odt_ and 32-40 letters and digits.',
     keywords: ['odt_'],
@@ -282,15 +282,15 @@ export const shapeRules: readonly Rule[] = [
     specificity: Specificity.prefixed,
     entropy: 3.5,
     service: 'Dependency-Track',
-  },
-  {
+  }),
+  withPrefixEvidence({
     id: 'django-insecure-secret-key',
     description: 'Django SECRET_KEY as startproject generates it for development: django-insecure- and 50 characters.',
     keywords: ['django-insecure-'],
     pattern: /(django-insecure-[^\x00-\x20"'`\\]{40,60})(?=[\x00-\x20"'`]|$)/,
     specificity: Specificity.prefixed,
     service: 'Django',
-  },
+  }),
   {
     id: 'vault-unseal-key',
     description: 'HashiCorp Vault unseal key (44 base64 characters) after "Unseal Key N:" or "vault operator unseal".',
@@ -304,7 +304,7 @@ export const shapeRules: readonly Rule[] = [
     id: 'jenkins-crumb',
     description: 'Jenkins CSRF crumb or initial admin password: Jenkins-Crumb: <32-64 hex>, or the 32 hex after "Please use the following password to proceed to installation:".',
     keywords: ['jenkins-crumb', 'proceed to installation:'],
-    pattern: /(?:jenkins-crumb[ \t]{0,2}[:=][ \t]{0,2}|proceed to installation:(?:[ \t]{0,8}(?:\r?\n|\\r?\\n)){1,3}[ \t]{0,8})([0-9a-f]{32,64})(?![0-9a-f])/i,
+    pattern: /(?:jenkins-crumb[ \t]{0,2}[:=][ \t]{0,2}|proceed to installation:(?:[ \t]{0,8}(?:\r?\n|(?:\\r)?\\n)){1,3}[ \t]{0,8})([0-9a-f]{32,64})(?![0-9a-f])/i,
     specificity: Specificity.contextual,
     service: 'Jenkins',
   },
@@ -317,7 +317,7 @@ export const shapeRules: readonly Rule[] = [
     specificity: Specificity.structured,
     service: 'Microsoft Teams',
   },
-  {
+  withPrefixEvidence({
     id: 'new-relic-admin-query-key',
     description: 'New Relic admin API key (NRAA- and 27 hex) or Insights query key (NRIQ- and 32 characters).',
     keywords: ['NRAA-', 'NRIQ-'],
@@ -325,7 +325,7 @@ export const shapeRules: readonly Rule[] = [
     specificity: Specificity.prefixed,
     entropy: 3,
     service: 'New Relic',
-  },
+  }),
   {
     id: 'kubernetes-bootstrap-token',
     description: 'Kubernetes (kubeadm) bootstrap token: 6 and 16 lower-case letters and digits joined by a dot, next to the words that name it.',

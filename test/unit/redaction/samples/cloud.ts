@@ -9,8 +9,14 @@ export const cloudSamples: SampleTable = {
     fp: [`gwct_${b62(45)}`, `gwct_${b62(47)}`, `xgwct_${b62(46)}`],
   },
   'aws-access-key-id': {
-    tp: [tp('aws_access_key_id = ', `AKIA${base32(16)}`), tp('temporary: ', `ASIA${base32(16)}`, ' (STS)')],
-    fp: ['aws_access_key_id = AKIAIOSFODNN7EXAMPLE', `AKIA${base32(15)}`, 'TODAYINASIAASACKOFRICEFELLOVER'],
+    tp: [
+      tp('aws_access_key_id = ', `AKIA${base32(16)}`),
+      tp('temporary: ', `ASIA${base32(16)}`, ' (STS)'),
+      // The prefix is the evidence, whatever the body says.
+      tp('aws_access_key_id = ', 'AKIAIOSFODNN7EXAMPLE'),
+      tp('aws_access_key_id = ', 'AKIAZZZZZZZZZZZZZZZZ'),
+    ],
+    fp: [`AKIA${base32(15)}`, 'TODAYINASIAASACKOFRICEFELLOVER', `A3T${'Z'.repeat(17)}`],
   },
   'aws-secret-access-key': {
     tp: [tp('aws_secret_access_key = ', secretKey()), tp('export AWS_SECRET_ACCESS_KEY="', secretKey(), '"')],
@@ -29,8 +35,8 @@ export const cloudSamples: SampleTable = {
     fp: [`bedrock-api-key-${b64(60)}`],
   },
   'gcp-api-key': {
-    tp: [tp('GOOGLE_API_KEY=', `AIzaSy${b64url(33)}`), tp('?key=', `AIzaSy${b64url(33)}`, '&q=1')],
-    fp: ['AIzaSyabcdefghijklmnopqrstuvwxyz1234567', `AIza${b64url(35)}`, `AIzaSy${b64url(34)}`],
+    tp: [tp('GOOGLE_API_KEY=', `AIzaSy${b64url(33)}`), tp('?key=', `AIzaSy${b64url(33)}`, '&q=1'), tp('key: ', 'AIzaSyabcdefghijklmnopqrstuvwxyz1234567')],
+    fp: [`AIza${b64url(35)}`, `AIzaSy${b64url(34)}`],
   },
   'gcp-service-account-key-id': {
     tp: [tp('{"type": "service_account", "private_key_id": "', hex(40), '", "client_email": "svc@p.iam.gserviceaccount.com"}')],
@@ -67,6 +73,15 @@ export const cloudSamples: SampleTable = {
   'azure-devops-pat': {
     tp: [tp('AZURE_DEVOPS_PAT=', lowerBase32(52)), tp('git clone https://dev.azure.com/acme/p/_git/r # token ', `${b62(76)}AZDO${b62(4)}`)],
     fp: [`azure_devops: ${lowerBase32(40)}`],
+  },
+  // Found alone: no Azure DevOps name near it.
+  'azure-devops-pat-structure': {
+    tp: [tp('', `${b62(76)}AZDO${b62(4)}`, '\n'), tp('token: "', `${b62(76)}AZDO${b62(4)}`, '"')],
+    fp: [`${b62(75)}AZDO${b62(4)}`, `${b62(76)}AZDO${b62(5)}`, `${b62(76)}azdo${b62(4)}`],
+  },
+  'azure-app-configuration-id': {
+    tp: [tp('Endpoint=https://acme-config.azconfig.io;Id=', `${b62(4)}-l0-s0:${b64(20)}`, `;Secret=${b64(43)}=`)],
+    fp: ['Endpoint=https://acme-config.azconfig.io;Id=abc;Secret=x', 'https://acme-config.azconfig.io;Id=1234abcd-l0-s0'],
   },
   'alibaba-access-key-id': {
     tp: [tp('ALIBABA_CLOUD_ACCESS_KEY_ID=', `LTAI${b62(20)}`)],

@@ -1,6 +1,9 @@
 import { b62, b64url, digits, hex, upperAlnum, uuid } from '../fake.js';
 import { tp, type SampleTable } from './types.js';
 
+/** A Discord user id (a snowflake of `1 + more` digits starting with `first`), base64url-encoded as in a bot token. */
+const discordId = (first: string, more = 18): string => Buffer.from(first + digits(more)).toString('base64url');
+
 export const messagingSamples: SampleTable = {
   'slack-bot-token': {
     tp: [tp('SLACK_BOT_TOKEN=', `xoxb-${digits(12)}-${digits(13)}-${b62(24)}`), tp('token: ', `xoxb-${digits(12)}-${b62(24)}`)],
@@ -33,6 +36,25 @@ export const messagingSamples: SampleTable = {
   'discord-bot-token': {
     tp: [tp('DISCORD_BOT_TOKEN=', `M${b64url(25)}.${b64url(6)}.${b64url(38)}`)],
     fp: [`discord: M${b64url(10)}.x.y`, `M${b64url(25)}.${b64url(6)}.${b64url(38)} (no service named)`],
+  },
+  // By structure alone: the first part must decode to a snowflake id.
+  'discord-bot-token-structure': {
+    tp: [
+      tp('client.run("', `${discordId('1')}.${b64url(6)}.${b64url(38)}`, '")'),
+      tp('', `${discordId('2')}.${b64url(6)}.${b64url(27)}`, '\n'),
+      tp('token ', `${discordId('3', 16)}.${b64url(6)}.${b64url(38)}`),
+      tp('"', `${discordId('4', 17)}.${b64url(6)}.${b64url(38)}`, '"'),
+      tp('bot.run(', `${discordId('7', 17)}.${b64url(7)}.${b64url(27)}`, ')'),
+      tp('', `${discordId('9', 17)}.${b64url(6)}.${b64url(38)}`),
+    ],
+    fp: [
+      `MT${b64url(22)}.${b64url(6)}.${b64url(38)}`,
+      `${discordId('1')}.${b64url(6)}.${b64url(20)}`,
+      'MTAwMDAwMDAwMDAwMDAwMDAw.Y6aBcD.xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx',
+      'The MTA relays mail; MTU is 1500.',
+      `const NDEx = ${b64url(24)}.${b64url(6)}.${b64url(30)}`,
+      `${Buffer.from(`4${digits(17)}x`).toString('base64url')}.${b64url(6)}.${b64url(38)}`,
+    ],
   },
   'discord-webhook-url': {
     tp: [tp(`https://discord.com/api/webhooks/${digits(18)}/`, b64url(68))],

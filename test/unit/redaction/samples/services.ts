@@ -5,6 +5,7 @@
 // values come from provider formats instead). False positives: the token
 // one character short of its shape, and for context rows the value under an
 // unrelated name.
+import { shannonEntropy } from '../../../../src/redaction/entropy.js';
 import { CONTEXT, PREFIXED } from '../../../../src/redaction/rules/services.js';
 import { from } from '../fake.js';
 import { tp, type SampleTable } from './types.js';
@@ -124,8 +125,17 @@ for (const [id, , keyword, token] of PREFIXED) {
   const context = literal.startsWith(keyword) ? '' : `${keyword} `;
   table[id] = { tp: [tp(`${context}value: `, value, '\n')], fp: [`${context}value: ${sample(token, 2)}-`, `value: x${value}`] };
 }
+// A short draw (14 hex) now and then falls below the table's entropy floor
+// of 3 bits, as a real token would not: draw again, so that the samples do
+// not depend on how many random values earlier tables used.
+function randomEnough(draw: () => string): string {
+  for (;;) {
+    const v = draw();
+    if (shannonEntropy(v) >= 3) return v;
+  }
+}
 for (const [id, , keywords, nameSource, valueSource] of CONTEXT) {
-  const value = sample(valueSource.replace(/\{(\d+),(\d+)\}/g, (_, a: string, b: string) => `{${Math.max(Number(a), Math.min(Number(b), 24))}}`));
+  const value = randomEnough(() => sample(valueSource.replace(/\{(\d+),(\d+)\}/g, (_, a: string, b: string) => `{${Math.max(Number(a), Math.min(Number(b), 24))}}`)));
   const fits = new RegExp(`^(?:${nameSource})`, 'i');
   const name = keywords
     .flatMap((k) => ['', 'token', '_token', '_secret', '_password', '_key', '_skey'].map((s) => `${k}${s}`))

@@ -70,11 +70,12 @@ export const shapeSamples: SampleTable = {
     fp: ['smartsheet sheet id 4583173393803140', `smartsheet docs: https://smartsheet.redoc.ly/${'abcdefghij'.repeat(3)}`],
   },
   'dependency-track-api-key': {
-    tp: [tp('X-Api-Key: ', `odt_${b62(32)}`, '')],
-    fp: ['odt_placeholder', 'odt_'],
+    // The prefix is the evidence: a placeholder-looking body is removed too.
+    tp: [tp('X-Api-Key: ', `odt_${b62(32)}`, ''), tp('X-Api-Key: ', `odt_${'X'.repeat(32)}`, '')],
+    fp: ['odt_placeholder', 'odt_', `odt_${b62(31)}`],
   },
   'django-insecure-secret-key': {
-    tp: [tp("SECRET_KEY = '", `django-insecure-${b62(30)}^!%(+=@*&${b62(11)}`, "'")],
+    tp: [tp("SECRET_KEY = '", `django-insecure-${b62(30)}^!%(+=@*&${b62(11)}`, "'"), tp("SECRET_KEY = '", `django-insecure-${'x'.repeat(50)}`, "'")],
     fp: ["SECRET_KEY = 'django-insecure-'", 'django-insecure-key warnings in docs'],
   },
   'vault-unseal-key': {
@@ -85,6 +86,8 @@ export const shapeSamples: SampleTable = {
     tp: [
       tp("curl -H 'Jenkins-Crumb:", hex(32), "' -X POST https://ci.example.com/job/x/build"),
       tp('Please use the following password to proceed to installation:\n\n', hex(32), '\n\nThis may also be found at: /var/jenkins_home/secrets/initialAdminPassword'),
+      // The same log JSON-escaped once more (a tool result holding JSON): the line breaks are the two characters \n.
+      tp('proceed to installation:\\n\\r\\n', hex(32), '\\n'),
     ],
     fp: ['Jenkins-Crumb: ${CRUMB}', 'proceed to installation: see docs'],
   },
@@ -93,8 +96,8 @@ export const shapeSamples: SampleTable = {
     fp: ['https://outlook.office.com/webhook/', 'https://outlook.office.com/mail/inbox'],
   },
   'new-relic-admin-query-key': {
-    tp: [tp('admin_access:', `NRAA-${hex(27)}`, ''), tp('"querykey": "', `NRIQ-${b62(32)}`, '"')],
-    fp: ['NRAA-', `NRAA-${'0'.repeat(27)}`],
+    tp: [tp('admin_access:', `NRAA-${hex(27)}`, ''), tp('"querykey": "', `NRIQ-${b62(32)}`, '"'), tp('admin_access:', `NRAA-${'0'.repeat(27)}`, '')],
+    fp: ['NRAA-', `NRAA-${hex(26)}`],
   },
   'kubernetes-bootstrap-token': {
     tp: [

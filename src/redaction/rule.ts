@@ -106,11 +106,11 @@ export function distinctivePrefix(keyword: string): boolean {
 /**
  * Makes a rule's distinctive literal prefix evidence enough: when a match
  * starts with one of its keywords that `distinctivePrefix` accepts (or any
- * of them, with `strong`), a body that looks like a placeholder or has
- * little entropy (`AKIAZZZZZZZZZZZZZZZZ`, `ghp_xxxx…`) is removed too,
- * since a real key may look like that and a model loses nothing by not
- * seeing a stand-in (owner decision 1 of issue 29, docs/redaction.md).
- * Otherwise the rule's entropy floor and acceptance apply as before.
+ * of them, with `strong`), the rule's entropy floor is lifted (a real key
+ * can draw a body with little entropy), but its test for stand-ins stays
+ * (`AKIAZZZZZZZZZZZZZZZZ`, `ghp_xxxx…`, `…EXAMPLE`): no service issues one,
+ * and documentation and tests are full of them (owner decision 1 of issue
+ * 29, revised; docs/redaction.md).
  */
 export function withPrefixEvidence(rule: Rule, strong = false): Rule {
   const evidence = rule.keywords.filter((k) => strong || distinctivePrefix(k));
@@ -120,7 +120,7 @@ export function withPrefixEvidence(rule: Rule, strong = false): Rule {
   const { entropy: _dropped, ...rest } = rule;
   return {
     ...rest,
-    accept: (secret, context) => evidence.some((k) => secret.startsWith(k)) || ((floor === 0 || shannonEntropy(secret) >= floor) && base(secret, context)),
+    accept: (secret, context) => (floor === 0 || evidence.some((k) => secret.startsWith(k)) || shannonEntropy(secret) >= floor) && base(secret, context),
   };
 }
 

@@ -55,8 +55,8 @@ export const aiProviderSamples: SampleTable = {
     fp: [`xai-${b62(10)}`],
   },
   'perplexity-api-key': {
-    tp: [tp('PERPLEXITY_API_KEY=', `pplx-${b62(48)}`), tp('PERPLEXITY_API_KEY=', `pplx-${'x'.repeat(48)}`)],
-    fp: [`PERPLEXITY_API_KEY=pplx-${b62(47)}`],
+    tp: [tp('PERPLEXITY_API_KEY=', `pplx-${b62(48)}`)],
+    fp: [`PERPLEXITY_API_KEY=pplx-${'x'.repeat(48)}`],
   },
   'replicate-api-token': {
     tp: [tp('REPLICATE_API_TOKEN=', `r8_${b62(37)}`)],

@@ -9,14 +9,9 @@ export const cloudSamples: SampleTable = {
     fp: [`gwct_${b62(45)}`, `gwct_${b62(47)}`, `xgwct_${b62(46)}`],
   },
   'aws-access-key-id': {
-    tp: [
-      tp('aws_access_key_id = ', `AKIA${base32(16)}`),
-      tp('temporary: ', `ASIA${base32(16)}`, ' (STS)'),
-      // The prefix is the evidence, whatever the body says.
-      tp('aws_access_key_id = ', 'AKIAIOSFODNN7EXAMPLE'),
-      tp('aws_access_key_id = ', 'AKIAZZZZZZZZZZZZZZZZ'),
-    ],
-    fp: [`AKIA${base32(15)}`, 'TODAYINASIAASACKOFRICEFELLOVER', `A3T${'Z'.repeat(17)}`],
+    tp: [tp('aws_access_key_id = ', `AKIA${base32(16)}`), tp('temporary: ', `ASIA${base32(16)}`, ' (STS)')],
+    // Stand-ins stay, prefix or not (issue 29, decision 1 as revised).
+    fp: ['aws_access_key_id = AKIAIOSFODNN7EXAMPLE', 'aws_access_key_id = AKIAZZZZZZZZZZZZZZZZ', `AKIA${base32(15)}`, 'TODAYINASIAASACKOFRICEFELLOVER', `A3T${'Z'.repeat(17)}`],
   },
   'aws-secret-access-key': {
     tp: [tp('aws_secret_access_key = ', secretKey()), tp('export AWS_SECRET_ACCESS_KEY="', secretKey(), '"')],
@@ -35,8 +30,8 @@ export const cloudSamples: SampleTable = {
     fp: [`bedrock-api-key-${b64(60)}`],
   },
   'gcp-api-key': {
-    tp: [tp('GOOGLE_API_KEY=', `AIzaSy${b64url(33)}`), tp('?key=', `AIzaSy${b64url(33)}`, '&q=1'), tp('key: ', 'AIzaSyabcdefghijklmnopqrstuvwxyz1234567')],
-    fp: [`AIza${b64url(35)}`, `AIzaSy${b64url(34)}`],
+    tp: [tp('GOOGLE_API_KEY=', `AIzaSy${b64url(33)}`), tp('?key=', `AIzaSy${b64url(33)}`, '&q=1')],
+    fp: ['AIzaSyabcdefghijklmnopqrstuvwxyz1234567', `AIza${b64url(35)}`, `AIzaSy${b64url(34)}`],
   },
   'gcp-service-account-key-id': {
     tp: [tp('{"type": "service_account", "private_key_id": "', hex(40), '", "client_email": "svc@p.iam.gserviceaccount.com"}')],

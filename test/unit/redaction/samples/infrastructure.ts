@@ -8,8 +8,8 @@ const digitalOcean = (prefix: string): RuleSamples => ({
 
 export const infrastructureSamples: SampleTable = {
   'vault-service-token': {
-    tp: [tp('VAULT_TOKEN=', `hvs.${b64url(95)}`), tp('VAULT_TOKEN=', `hvs.${'x'.repeat(95)}`)],
-    fp: [`hvs.${b62(20)}`],
+    tp: [tp('VAULT_TOKEN=', `hvs.${b64url(95)}`)],
+    fp: [`hvs.${'x'.repeat(95)}`, `hvs.${b62(20)}`],
   },
   'vault-batch-token': {
     tp: [tp('X-Vault-Token: ', `hvb.${b64url(150)}`)],
@@ -63,8 +63,8 @@ export const infrastructureSamples: SampleTable = {
     fp: [`v1.0-${hex(24)}-${hex(20)}`],
   },
   'flyio-token': {
-    tp: [tp('FLY_API_TOKEN="FlyV1 ', `fm2_${b64(150)}`, '"'), tp('token ', `fo1_${b64url(43)}`), tp('token ', `fo1_${'x'.repeat(43)}`)],
-    fp: [`fo1_${b64url(30)}`],
+    tp: [tp('FLY_API_TOKEN="FlyV1 ', `fm2_${b64(150)}`, '"'), tp('token ', `fo1_${b64url(43)}`)],
+    fp: [`fo1_${'x'.repeat(43)}`],
   },
   'tailscale-key': {
     tp: [tp('TS_AUTHKEY=', `tskey-auth-k${b62(12)}-${b62(32)}`)],
@@ -87,12 +87,12 @@ export const infrastructureSamples: SampleTable = {
     fp: [`tk-us-${b62(10)}`],
   },
   'prefect-api-key': {
-    tp: [tp('PREFECT_API_KEY=', `pnu_${b62(36)}`), tp('PREFECT_API_KEY = "', `pnu_${'X'.repeat(36)}`, '"')],
-    fp: [`PREFECT_API_KEY = "pnu_${b62(35)}"`],
+    tp: [tp('PREFECT_API_KEY=', `pnu_${b62(36)}`)],
+    fp: [`PREFECT_API_KEY = "pnu_${'X'.repeat(36)}"`],
   },
   'infracost-api-token': {
-    tp: [tp('INFRACOST_API_KEY=', `ico-${b62(32)}`), tp('INFRACOST_API_KEY=', `ico-${'X'.repeat(32)}`)],
-    fp: [`video_box.ico-${hex(32)}.png`],
+    tp: [tp('INFRACOST_API_KEY=', `ico-${b62(32)}`)],
+    fp: [`video_box.ico-${hex(32)}.png`, `ico-${'X'.repeat(32)}`],
   },
   'octopus-deploy-api-key': {
     tp: [tp('OCTOPUS_API_KEY=', `API-${upperAlnum(26)}`)],

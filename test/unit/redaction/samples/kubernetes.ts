@@ -18,7 +18,7 @@ export const kubernetesSamples: SampleTable = {
     fp: [`    client-key-data: ${b64(20)}\n`],
   },
   'openshift-token': {
-    tp: [tp('oc login --token=', `sha256~${b64url(43)}`, ' --server=https://api.example.com:6443'), tp('--set token="', 'sha256~XXXXXXXXXX_PUT_YOUR_TOKEN_HERE_XXXXXXXXXXXX', '"')],
-    fp: [`token: sha256~${b64url(40)}`],
+    tp: [tp('oc login --token=', `sha256~${b64url(43)}`, ' --server=https://api.example.com:6443')],
+    fp: ['--set token="sha256~XXXXXXXXXX_PUT_YOUR_TOKEN_HERE_XXXXXXXXXXXX"'],
   },
 };

@@ -23,20 +23,20 @@ export const observabilitySamples: SampleTable = {
     fp: [`NRJS-${hex(10)}`],
   },
   'grafana-service-account-token': {
-    tp: [tp("'Authorization': 'Bearer ", `glsa_${b62(32)}_${hex(8)}`, "'"), tp("'Authorization': 'Bearer ", `glsa_${'X'.repeat(32)}_AAAAAAAA`, "'")],
-    fp: [`glsa_${b62(32)}_${hex(7)}`],
+    tp: [tp("'Authorization': 'Bearer ", `glsa_${b62(32)}_${hex(8)}`, "'")],
+    fp: [`glsa_${'X'.repeat(32)}_AAAAAAAA`],
   },
   'grafana-cloud-token': {
-    tp: [tp('GRAFANA_CLOUD_TOKEN=', `glc_${b64(120)}`), tp('API_KEY="', `glc_${'1'.repeat(42)}=`, '"')],
-    fp: ['void GLC_CreateLightmapTextureArray(void);'],
+    tp: [tp('GRAFANA_CLOUD_TOKEN=', `glc_${b64(120)}`)],
+    fp: ['void GLC_CreateLightmapTextureArray(void);', `API_KEY="glc_${'1'.repeat(42)}="`],
   },
   'grafana-api-key': {
     tp: [tp('GRAFANA_API_KEY=', `eyJrIjoi${b64(80)}`)],
     fp: [`eyJrIjoi${b64(10)}`],
   },
   'sentry-user-token': {
-    tp: [tp('SENTRY_AUTH_TOKEN=', `sntryu_${hex(64)}`), tp('SENTRY_AUTH_TOKEN=', `sntryu_${'a'.repeat(64)}`)],
-    fp: [`sntryu_${hex(63)}`],
+    tp: [tp('SENTRY_AUTH_TOKEN=', `sntryu_${hex(64)}`)],
+    fp: [`sntryu_${'a'.repeat(64)}`, `sntryu_${hex(63)}`],
   },
   'sentry-org-token': {
     tp: [tp('SENTRY_AUTH_TOKEN=', `sntrys_eyJpYXQiOjE3MTcy${b64(100)}=_${b64(43)}`)],

@@ -3,8 +3,8 @@ import { tp, type SampleTable } from './types.js';
 
 export const packageRegistrySamples: SampleTable = {
   'npm-access-token': {
-    tp: [tp('//registry.npmjs.org/:_authToken=', `npm_${b62(36)}`), tp('//registry.npmjs.org/:_authToken=', `npm_${'x'.repeat(36)}`)],
-    fp: [`npm_${b62(20)}`],
+    tp: [tp('//registry.npmjs.org/:_authToken=', `npm_${b62(36)}`)],
+    fp: [`npm_${'x'.repeat(36)}`, `npm_${b62(20)}`],
   },
   'npmrc-auth-token': {
     tp: [tp('//registry.npmjs.org/:_authToken=', uuid())],
@@ -39,8 +39,8 @@ export const packageRegistrySamples: SampleTable = {
     fp: [`CLOJARS_${lowerAlnum(20)}`],
   },
   'jfrog-api-key': {
-    tp: [tp('X-JFrog-Art-Api: ', `AKCp${b62(69)}`), tp('X-JFrog-Art-Api: ', `AKCp${'X'.repeat(69)}`)],
-    fp: [`AkCp${b62(69)}`],
+    tp: [tp('X-JFrog-Art-Api: ', `AKCp${b62(69)}`)],
+    fp: [`AKCp${'X'.repeat(69)}`, `AkCp${b62(69)}`],
   },
   'jfrog-reference-token': {
     tp: [tp('JFROG_TOKEN=', `cmVmd${b62(59)}`)],

@@ -70,13 +70,12 @@ export const shapeSamples: SampleTable = {
     fp: ['smartsheet sheet id 4583173393803140', `smartsheet docs: https://smartsheet.redoc.ly/${'abcdefghij'.repeat(3)}`],
   },
   'dependency-track-api-key': {
-    // The prefix is the evidence: a placeholder-looking body is removed too.
-    tp: [tp('X-Api-Key: ', `odt_${b62(32)}`, ''), tp('X-Api-Key: ', `odt_${'X'.repeat(32)}`, '')],
-    fp: ['odt_placeholder', 'odt_', `odt_${b62(31)}`],
+    tp: [tp('X-Api-Key: ', `odt_${b62(32)}`, '')],
+    fp: ['odt_placeholder', 'odt_', `odt_${b62(31)}`, `odt_${'X'.repeat(32)}`],
   },
   'django-insecure-secret-key': {
-    tp: [tp("SECRET_KEY = '", `django-insecure-${b62(30)}^!%(+=@*&${b62(11)}`, "'"), tp("SECRET_KEY = '", `django-insecure-${'x'.repeat(50)}`, "'")],
-    fp: ["SECRET_KEY = 'django-insecure-'", 'django-insecure-key warnings in docs'],
+    tp: [tp("SECRET_KEY = '", `django-insecure-${b62(30)}^!%(+=@*&${b62(11)}`, "'")],
+    fp: ["SECRET_KEY = 'django-insecure-'", 'django-insecure-key warnings in docs', `SECRET_KEY = 'django-insecure-${'x'.repeat(50)}'`],
   },
   'vault-unseal-key': {
     tp: [tp('Unseal Key 2: ', `${b64(43)}=`, '\n'), tp('vault operator unseal ', b64(44), '')],
@@ -96,8 +95,8 @@ export const shapeSamples: SampleTable = {
     fp: ['https://outlook.office.com/webhook/', 'https://outlook.office.com/mail/inbox'],
   },
   'new-relic-admin-query-key': {
-    tp: [tp('admin_access:', `NRAA-${hex(27)}`, ''), tp('"querykey": "', `NRIQ-${b62(32)}`, '"'), tp('admin_access:', `NRAA-${'0'.repeat(27)}`, '')],
-    fp: ['NRAA-', `NRAA-${hex(26)}`],
+    tp: [tp('admin_access:', `NRAA-${hex(27)}`, ''), tp('"querykey": "', `NRIQ-${b62(32)}`, '"')],
+    fp: ['NRAA-', `NRAA-${hex(26)}`, `NRAA-${'0'.repeat(27)}`],
   },
   'kubernetes-bootstrap-token': {
     tp: [

@@ -2,18 +2,13 @@ import { b62, b64url, hex, lowerAlnum, mixedHex } from '../fake.js';
 import { tp, type SampleTable, type RuleSamples } from './types.js';
 
 const github = (prefix: string): RuleSamples => ({
-  tp: [
-    tp('GITHUB_TOKEN=', `${prefix}${b62(36)}`),
-    tp('git clone https://x-access-token:', `${prefix}${b62(36)}`, '@github.com/o/r'),
-    // The prefix is the evidence: a placeholder-looking body is removed too.
-    tp('token: ', `${prefix}${'x'.repeat(36)}`),
-  ],
-  fp: [`${prefix}${b62(35)}`, `${prefix}${b62(37)}`],
+  tp: [tp('GITHUB_TOKEN=', `${prefix}${b62(36)}`), tp('git clone https://x-access-token:', `${prefix}${b62(36)}`, '@github.com/o/r')],
+  fp: [`${prefix}${'x'.repeat(36)}`, `${prefix}${b62(35)}`, `${prefix}${b62(37)}`],
 });
 
 const gitlab = (prefix: string, legacy: number): RuleSamples => ({
-  tp: [tp('GITLAB_TOKEN=', `${prefix}${b64url(legacy)}`), tp('token: ', `${prefix}${b62(30)}.01${lowerAlnum(7)}`), tp('token: ', `${prefix}${'X'.repeat(legacy)}`)],
-  fp: [`${prefix}${b62(legacy - 4)}`],
+  tp: [tp('GITLAB_TOKEN=', `${prefix}${b64url(legacy)}`), tp('token: ', `${prefix}${b62(30)}.01${lowerAlnum(7)}`)],
+  fp: [`${prefix}${'X'.repeat(legacy)}`, `${prefix}${b62(legacy - 4)}`],
 });
 
 export const sourceHostingSamples: SampleTable = {
@@ -23,8 +18,8 @@ export const sourceHostingSamples: SampleTable = {
   'github-app-installation-token': github('ghs_'),
   'github-refresh-token': github('ghr_'),
   'github-fine-grained-pat': {
-    tp: [tp('GH_TOKEN=', `github_pat_${b62(22)}_${b62(59)}`), tp('GH_TOKEN=', `github_pat_${'x'.repeat(22)}_${'x'.repeat(59)}`)],
-    fp: [`github_pat_${b62(30)}`],
+    tp: [tp('GH_TOKEN=', `github_pat_${b62(22)}_${b62(59)}`)],
+    fp: [`github_pat_${'x'.repeat(22)}_${'x'.repeat(59)}`, `github_pat_${b62(30)}`],
   },
   'gitlab-pat': gitlab('glpat-', 20),
   'gitlab-deploy-token': gitlab('gldt-', 20),
@@ -44,8 +39,8 @@ export const sourceHostingSamples: SampleTable = {
     fp: [`glptt-${'x'.repeat(40)}`],
   },
   'gitlab-runner-registration-token': {
-    tp: [tp('--registration-token ', `GR1348941${b64url(20)}`), tp('--registration-token ', 'GR1348941XXXXXXXXXXXXXXXXXXXX')],
-    fp: [`GR1348941${b62(10)}`],
+    tp: [tp('--registration-token ', `GR1348941${b64url(20)}`)],
+    fp: ['GR1348941XXXXXXXXXXXXXXXXXXXX', `GR1348941${b62(10)}`],
   },
   'gitlab-session-cookie': {
     tp: [tp('Cookie: _gitlab_session=', lowerAlnum(32), '; path=/')],

@@ -49,6 +49,9 @@ function envoyTraceParent(call: ProcessServerStream): TraceParent | null {
   return { traceparent, tracestate: typeof tracestate === 'string' ? tracestate : undefined };
 }
 
+/** How long the response headers of a stream wait for its observing stream before the body is metered here. */
+const OBSERVER_WAIT_MS = 100;
+
 // Frozen: the service encodes these once (see processorService).
 const CONTINUE_RESPONSE_BODY: ProcessingResponse = Object.freeze({ response_body: Object.freeze({ response: Object.freeze({}) }) }) as ProcessingResponse;
 const CONTINUE_REQUEST_HEADERS: ProcessingResponse = Object.freeze({ request_headers: Object.freeze({ response: Object.freeze({}) }) }) as ProcessingResponse;
@@ -75,6 +78,8 @@ export class ProcessStream implements ObservedRequest {
   private observedEndedEarly = false;
   /** The id under which the observer finds this stream (set with the request answer). */
   private observeId: string | null = null;
+  /** Resolves a wait for the observer (see awaitObserver). */
+  private observerArrived: (() => void) | null = null;
   private finished = false;
   private body: Buffer[] = [];
   /**
@@ -132,6 +137,7 @@ export class ProcessStream implements ObservedRequest {
   attachObserver(observer: ObserverStream): boolean {
     if (this.finished || this.observer !== null || this.bodyRoute !== 'undecided') return false;
     this.observer = observer;
+    this.observerArrived?.();
     return true;
   }
 
@@ -334,6 +340,24 @@ export class ProcessStream implements ObservedRequest {
     this.write(phase === 'request_body' ? { request_body: { response: common } } : { request_headers: { response: common } });
   }
 
+  /**
+   * The observing stream's request headers left Envoy before the request went upstream, so they
+   * are nearly always here before the response headers; but the two gRPC streams are read
+   * independently (a new stream's first message can trail another stream's), so a stream that
+   * expects an observer gives it a moment before metering the body itself.
+   */
+  private async awaitObserver(): Promise<void> {
+    if (this.observeRegistry === null || this.observer !== null || this.observeId === null) return;
+    await new Promise<void>((resolve) => {
+      const timer = setTimeout(resolve, OBSERVER_WAIT_MS);
+      this.observerArrived = () => {
+        clearTimeout(timer);
+        resolve();
+      };
+    });
+    this.observerArrived = null;
+  }
+
   /** With the observing filter: the header it will send back, under which this stream waits for it. */
   private observeHeader(ctx: RequestContext): ReturnType<typeof setHeader>[] {
     if (this.observeRegistry === null) return [];
@@ -373,6 +397,7 @@ export class ProcessStream implements ObservedRequest {
     }
     const decision = this.pipeline.onResponseHeaders(ctx, status, map);
     const endOfStream = message.response_headers?.end_of_stream === true;
+    if (decision.streaming && !endOfStream) await this.awaitObserver();
     // A stream whose observer is attached is metered from the observer's copy: this stream's
     // body mode stays NONE (trailers SKIP too), so Envoy passes every chunk on at once.
     const observed = decision.streaming && !endOfStream && this.observer !== null;

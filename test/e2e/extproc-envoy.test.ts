@@ -103,6 +103,8 @@ describe.each([
     expect(harness.stats.route_cache_cleared - cleared).toBe(2);
     expect(aggregator.messageRequests().at(-1)?.headers['x-gw-upstream']).toBeUndefined();
     expect(aggregator.messageRequests().at(-1)?.headers['x-gw-upstream-host']).toBeUndefined();
+    // The observing filter's join key stays between Envoy and the processor.
+    expect(aggregator.messageRequests().at(-1)?.headers['x-gw-observe-id']).toBeUndefined();
   });
 
   it('meters a stream whose events Envoy split mid-event, relaying it byte for byte', async () => {

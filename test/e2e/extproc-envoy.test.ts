@@ -124,6 +124,10 @@ describe.each([
     }
     expect(record).toMatchObject({ input_tokens: 1200, output_tokens: 37, cache_creation_input_tokens: 300, cache_read_input_tokens: 5000, outcome: 'complete' });
     await harness.idle();
+    // Envoy's access log line carries the request id the processor gave the caller.
+    const line = JSON.parse(harness.accessLogLines.at(-1) ?? '{}') as { request_id?: string };
+    expect(line.request_id).toBe(res.headers.get('x-gw-request-id'));
+    expect(record?.request_id).toBe(line.request_id);
     // At least this many 7-byte pieces (more where an upstream write ends mid-piece), plus the empty last one.
     const chunks = Math.ceil(Buffer.byteLength(text) / 7) + 1;
     if (observe) {

@@ -21,6 +21,12 @@ export const BUDGETS = Object.freeze({
   'extproc-chunk-abs': { what: 'ext_proc: answer latency per response body chunk, p99 (1 stream at a time)', atMost: 0.3, unit: 'ms' },
   'extproc-chunk-floor': { what: 'ext_proc: chunk answer p99 against the grpc-js floor (1 stream)', atMost: 1.5, unit: '×', shown: '≤ 1.5× floor' },
   'extproc-cpu': { what: 'ext_proc: CPU per exchange against the baseline (1 stream)', atMost: 2 / 3, unit: '×', shown: '≤ 0.67× (cut by a third)' },
+  'extproc-observe-cpu': {
+    what: 'ext_proc: CPU per streamed exchange with the observing filter (`--observe-response-body`) against today\'s (16 streams, same run)',
+    atMost: 0.5,
+    unit: '×',
+    shown: '≤ 0.5× (halved)',
+  },
   'extproc-request-phase': { what: 'ext_proc: request-phase p50 against the baseline (1 stream)', atMost: 2 / 3, unit: '×', shown: '≤ 0.67× (cut by a third)' },
   'rss-idle-extproc': { what: 'gw extproc RSS idle (a fresh process, 2 s after start)', atMost: 100, unit: 'MB' },
   'rss-streams': { what: 'memory with 1,000 concurrent streams (peak RSS of gw serve)', atMost: 150, unit: 'MB', shown: '≤ 150 MB at 1,000 open streams' },

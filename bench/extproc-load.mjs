@@ -12,6 +12,13 @@
 //   JOB: { target: "127.0.0.1:PORT", recording: FILE, token, concurrency, durationMs, warmupMs, perWorker? }
 //   perWorker: each stream slot runs exactly this many streams (then durationMs only bounds the run);
 //   for many streams at once, whose batches outlast any short window.
+//   observe: as Envoy drives it with `gw envoy-config --observe-response-body`: the deciding stream
+//   carries the request phases and the response headers; a second, observing stream (observability_mode)
+//   gets the request headers (only x-gw-observe-id), the response headers and every chunk, written
+//   without waiting for anything (Envoy never waits on it). The stream counts as done when the
+//   processor ends the observing stream (it has metered the last chunk and released the request).
+//   chunkMs is then the time from a chunk's write to the processor's end of the stream, for the last
+//   chunk only: no chunk waits for an answer.
 // Request phase: request_headers written → request_body answered (both request-side decisions).
 import { readFileSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
@@ -21,6 +28,7 @@ import { Samples } from './samples.mjs';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const { openProcessStream } = await import(resolve(root, 'dist/extproc/proto.js'));
+const { EXTPROC_ROLE_METADATA, EXTPROC_ROLES, OBSERVE_ID_HEADER } = await import(resolve(root, 'dist/envoy/observe.js'));
 const job = JSON.parse(readFileSync(process.argv[2], 'utf8'));
 if (!job.target.startsWith('127.0.0.1:')) throw new Error('extproc-load: loopback (127.0.0.1) targets only');
 const rec = JSON.parse(readFileSync(job.recording, 'utf8'));
@@ -71,12 +79,25 @@ const t0 = nowMs();
 const countFrom = t0 + (job.warmupMs ?? 0);
 const endAt = t0 + job.durationMs;
 
+const roleMetadata = (role) => {
+  const m = new grpc.Metadata();
+  m.set(EXTPROC_ROLE_METADATA, role);
+  return m;
+};
+
+/** The observe id the processor set in its request answer (x-gw-observe-id). */
+function observeIdOf(answer) {
+  const set = answer?.request_body?.response?.header_mutation?.set_headers ?? [];
+  const h = set.find((o) => o.header?.key === OBSERVE_ID_HEADER);
+  return h ? Buffer.from(h.header.raw_value).toString('latin1') : null;
+}
+
 /** One Process stream, Envoy's order: each message waits for its answer. */
 function oneStream() {
   return new Promise((resolveStream) => {
     const start = nowMs();
     const counted = start >= countFrom;
-    const call = openProcessStream(client);
+    const call = job.observe ? openProcessStream(client, {}, roleMetadata(EXTPROC_ROLES.decideObserved)) : openProcessStream(client);
     let waiting = null;
     let failed = null;
     call.on('data', (answer) => {
@@ -112,6 +133,38 @@ function oneStream() {
         const t = nowMs();
         decideLatency.push(t - tb);
         requestPhase.push(t - th);
+      }
+      if (job.observe) {
+        const id = observeIdOf(b);
+        if (!id) return fail('no observe id in the request answer');
+        const observer = openProcessStream(client, {}, roleMetadata(EXTPROC_ROLES.observe));
+        // The processor ends the observing stream (OK) once it has the last chunk: the request is done.
+        const ended = new Promise((r) => {
+          observer.on('end', () => r('end'));
+          observer.on('error', () => r('error'));
+        });
+        observer.on('data', () => undefined);
+        observer.write({ observability_mode: true, request_headers: { headers: { headers: [header(OBSERVE_ID_HEADER, id)] }, end_of_stream: false } });
+        // Encoder filters run in reverse: the observing filter sends the response headers first.
+        observer.write({ observability_mode: true, response_headers: { headers: { headers: [] }, end_of_stream: false } });
+        const rh = await ask(responseHeaders);
+        if (!rh?.response_headers) return fail('response_headers');
+        if (rh.mode_override?.response_body_mode === 'STREAMED') return fail('not handed to the observer');
+        // Nothing more is expected on the deciding stream: Envoy closes it (half-close, reset).
+        call.end();
+        call.cancel();
+        let last = 0;
+        for (const chunk of chunks) {
+          last = nowMs();
+          observer.write({ ...chunk, observability_mode: true });
+        }
+        if ((await ended) !== 'end') return fail('observer');
+        if (counted) chunkLatency.push(nowMs() - last);
+        const end = nowMs();
+        streams++;
+        if (counted) streamLatency.push(end - start);
+        if (end >= countFrom && end <= endAt) inWindow++;
+        return resolveStream();
       }
       const rh = await ask(responseHeaders);
       if (!rh?.response_headers) return fail('response_headers');

@@ -33,6 +33,8 @@ export default {
       { name: 'extproc-floor-http2', target: http2Floor.target, pids: [http2Floor.pid] },
       ...(baseline ? [{ name: 'gw-extproc-baseline', target: baseline.target, pids: [baseline.pid] }] : []),
       { name: 'gw-extproc', target: processor.target, pids: [processor.pid] },
+      // The same processor driven as Envoy does with --observe-response-body (issue 26 point 3).
+      { name: 'gw-extproc-observe', target: processor.target, pids: [processor.pid], observe: true },
     ];
     const job = (c, concurrency, durationMs, warmupMs) => ({
       kind: 'extproc',
@@ -42,6 +44,7 @@ export default {
       concurrency,
       durationMs: Math.round(durationMs * SCALE),
       warmupMs: Math.round(warmupMs * SCALE),
+      ...(c.observe ? { observe: true } : {}),
     });
     for (const c of list) await runLoad(job(c, 8, 2000, 0), []);
     const out = {

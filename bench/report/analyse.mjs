@@ -259,6 +259,27 @@ export function analyse(results) {
         vsPortkeyText: '–',
       }),
     );
+    // Issue 26 point 3: the same processor driven as Envoy does with the observing filter, paired with
+    // today's protocol (gw-extproc) round by round.
+    const observeRatio = (c) =>
+      R[0][`gw-extproc-observe@${c}`]
+        ? median(
+            R.map((r) => {
+              const per = (x) => (proc(x)?.cpuMs ?? NaN) / (x?.streams || NaN);
+              return per(r[`gw-extproc-observe@${c}`]) / per(r[`gw-extproc@${c}`]);
+            }),
+          )
+        : null;
+    const ob1 = rows.find((r) => r.key === 'gw-extproc-observe@1');
+    const ob16 = rows.find((r) => r.key === 'gw-extproc-observe@16');
+    if (ob16) {
+      out.budgets.push(
+        budget('extproc-observe-cpu', observeRatio(16), {
+          vsDirectText: `observed ${f(ob16?.cpuUsPerExchange, 0)} µs, today's ${f(gw16?.cpuUsPerExchange, 0)} µs per exchange at 16 streams; at 1 stream ${f(ob1?.cpuUsPerExchange, 0)} against ${f(gw1?.cpuUsPerExchange, 0)} µs (${fr(observeRatio(1))}). No response chunk waits on the processor: Envoy sends each on at once (docs/extproc.md)`,
+          vsPortkeyText: '–',
+        }),
+      );
+    }
     out.budgets.push(
       budget('extproc-request-phase', gw1?.requestPhaseVsBaseline, {
         vsDirectText: `gw ${f(gw1?.requestPhaseP50)} ms, baseline ${f(b1?.requestPhaseP50)} ms, floor ${f(fl1?.requestPhaseP50)} ms (request_headers sent → request_body answered); at 16 streams ${fr(gw16?.requestPhaseVsBaseline)}`,

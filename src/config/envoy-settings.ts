@@ -344,6 +344,16 @@ export const ENVOY_SETTING_DEFS = [
     check: (n, name) => (Number.isFinite(n) && n >= 0 && n <= 100 ? [] : [`${name} must be between 0 and 100, got ${n}`]),
   }),
   setting({
+    key: 'observeResponseBody',
+    flag: 'observe-response-body',
+    placeholder: 'true|false',
+    help: 'meter streamed responses through a second, observing ext_proc filter (no chunk waits on the processor)',
+    becomes: 'a second ext_proc filter in `observability_mode` that streams response bodies to the processor without holding them; see docs/extproc.md',
+    kind: 'boolean',
+    // Off: every response chunk of a stream is answered by the processor before Envoy sends it on.
+    default: false,
+  }),
+  setting({
     key: 'memoryLimitMb',
     field: 'memoryLimitBytes',
     flag: 'memory-limit-mb',

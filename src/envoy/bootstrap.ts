@@ -15,6 +15,7 @@ import { downstreamRequestLimits, listenerConnectionLimitKey, maxDownstreamConne
 import { ENVOY_REPLY_MARK_HEADERS, localReplyConfig, PROCESSOR_REPLY_NAMESPACE } from './local-reply.js';
 import { assertEnvoySettings, type EnvoySettings, HEAP_SHARE } from '../config/envoy-settings.js';
 import { preresolvedHosts } from './preresolve.js';
+import { EXTPROC_ROLE_METADATA, EXTPROC_ROLES, OBSERVE_FILTER, OBSERVE_ID_HEADER } from './observe.js';
 
 /** The cluster Envoy's ext_proc filter streams to. Provider clusters start with gw_http(s)_, so no clash. */
 export const EXTPROC_CLUSTER = 'gw_extproc';
@@ -220,7 +221,7 @@ function routes(s: EnvoySettings): object[] {
     // The filter copies the processor's host into Host before DNS (and so into SNI).
     typed_per_filter_config: { [DFP_FILTER]: { '@type': TYPE.dfpPerRoute, host_rewrite_header: UPSTREAM_HOST_HEADER } },
     // Applied by the router, after the processor: the provider never sees the routing headers.
-    request_headers_to_remove: [ROUTE_HEADER, UPSTREAM_HOST_HEADER],
+    request_headers_to_remove: [ROUTE_HEADER, UPSTREAM_HOST_HEADER, ...(s.observeResponseBody ? [OBSERVE_ID_HEADER] : [])],
     // Applied to a provider's response before the processor sees it (and before
     // local_reply_config adds them to Envoy's own replies): only Envoy's replies carry these.
     response_headers_to_remove: [...ENVOY_REPLY_MARK_HEADERS],
@@ -248,7 +249,11 @@ function extProcFilter(s: EnvoySettings): object {
     typed_config: {
       '@type': TYPE.extProc,
       // No grpc_service timeout: it would bound the whole stream, and a stream lives as long as the response.
-      grpc_service: { envoy_grpc: { cluster_name: EXTPROC_CLUSTER } },
+      // With the observing filter, the processor is told so it may hand a stream's body to it.
+      grpc_service: {
+        envoy_grpc: { cluster_name: EXTPROC_CLUSTER },
+        ...(s.observeResponseBody ? { initial_metadata: [{ key: EXTPROC_ROLE_METADATA, value: EXTPROC_ROLES.decideObserved }] } : {}),
+      },
       // Fail closed: auth, redaction and metering must never be skipped.
       failure_mode_allow: false,
       message_timeout: duration(s.messageTimeoutSeconds),
@@ -274,6 +279,46 @@ function extProcFilter(s: EnvoySettings): object {
 }
 
 /**
+ * The observing filter (observeResponseBody): Envoy's ext_proc in
+ * observability_mode sends without waiting and ignores every answer
+ * (source/extensions/filters/http/ext_proc/ext_proc.cc: decodeHeaders/encodeHeaders
+ * -> sendHeadersInObservabilityMode returns Continue; onData ->
+ * sendDataInObservabilityMode, STREAMED only; onReceiveMessage returns at once
+ * in observability mode). Placed after the deciding filter, it sees the
+ * request headers with the processor's OBSERVE_ID_HEADER and, on the encode
+ * path (filters in reverse), each response chunk before the deciding filter.
+ */
+function observeFilter(): object {
+  return {
+    name: OBSERVE_FILTER,
+    typed_config: {
+      '@type': TYPE.extProc,
+      grpc_service: { envoy_grpc: { cluster_name: EXTPROC_CLUSTER }, initial_metadata: [{ key: EXTPROC_ROLE_METADATA, value: EXTPROC_ROLES.observe }] },
+      observability_mode: true,
+      // A failed observing stream must not fail the request: onGrpcError sends a 500 local reply
+      // unless failure_mode_allow (ext_proc.cc, Filter::onGrpcError). The processor then records
+      // what it saw, as for a disconnect.
+      failure_mode_allow: true,
+      processing_mode: {
+        // Carries OBSERVE_ID_HEADER: how the processor finds the request's deciding stream.
+        request_header_mode: 'SEND',
+        request_body_mode: 'NONE',
+        // SEND, not SKIP: with SKIP and a STREAMED body the filter removes content-length from
+        // every response, JSON included (ext_proc.cc encodeHeaders, shouldRemoveContentLength);
+        // in observability mode the headers are sent and that branch is never reached.
+        response_header_mode: 'SEND',
+        response_body_mode: 'STREAMED',
+        request_trailer_mode: 'SKIP',
+        // Trailers end a body whose last data message has no end_of_stream.
+        response_trailer_mode: 'SEND',
+      },
+      // Only the header the processor needs: the rest of the request (credentials included) is not sent twice.
+      forward_rules: { allowed_headers: { patterns: [{ exact: OBSERVE_ID_HEADER }] } },
+    },
+  };
+}
+
+/**
  * Runs before the first route match (and before any filter): a client can
  * never name a cluster or a host, even if the processor let a request through
  * undecided. Envoy's own x-envoy-* request headers are not honoured from
@@ -281,13 +326,18 @@ function extProcFilter(s: EnvoySettings): object {
  * peer counts as internal), and removing them here keeps them from reaching
  * the processor or a provider.
  */
-function earlyHeaderMutation(): object {
+function earlyHeaderMutation(observed: boolean): object {
   return {
     name: 'envoy.http.early_header_mutation.header_mutation',
     typed_config: {
       '@type': TYPE.earlyMutation,
       // Only the routing headers: other x-gw-* headers are the caller's attribution input.
-      mutations: [{ remove: ROUTE_HEADER }, { remove: UPSTREAM_HOST_HEADER }, { remove_on_match: { key_matcher: { prefix: 'x-envoy-' } } }],
+      mutations: [
+        { remove: ROUTE_HEADER },
+        { remove: UPSTREAM_HOST_HEADER },
+        ...(observed ? [{ remove: OBSERVE_ID_HEADER }] : []),
+        { remove_on_match: { key_matcher: { prefix: 'x-envoy-' } } },
+      ],
     },
   };
 }
@@ -317,7 +367,7 @@ function connectionManager(s: EnvoySettings): object {
       stream_idle_timeout: duration(s.streamIdleTimeoutSeconds),
       drain_timeout: duration(s.drainTimeoutSeconds),
       http2_protocol_options: { connection_keepalive: HTTP2_KEEPALIVE },
-      early_header_mutation_extensions: [earlyHeaderMutation()],
+      early_header_mutation_extensions: [earlyHeaderMutation(s.observeResponseBody)],
       // Envoy's own answers (timeouts, codec refusals, overflow, the catch-all) in our error shape.
       local_reply_config: localReplyConfig(),
       access_log: [{ name: 'envoy.access_loggers.stdout', typed_config: { '@type': TYPE.stdoutLog, log_format: { json_format: accessLogFormat() } } }],
@@ -327,6 +377,7 @@ function connectionManager(s: EnvoySettings): object {
       },
       http_filters: [
         extProcFilter(s),
+        ...(s.observeResponseBody ? [observeFilter()] : []),
         { name: DFP_FILTER, typed_config: { '@type': TYPE.dfpFilter, dns_cache_config: dnsCache(s) } },
         // No x-envoy-* headers of the router's own to providers or callers.
         { name: 'envoy.filters.http.router', typed_config: { '@type': TYPE.router, suppress_envoy_headers: true } },

@@ -1,6 +1,8 @@
 import * as grpc from '@grpc/grpc-js';
 import type { Pipeline } from '../pipeline/pipeline.js';
 import { ProcessStream } from './process-stream.js';
+import { ObserverStream, type ObserveRegistry } from './observe-stream.js';
+import { EXTPROC_ROLE_METADATA, EXTPROC_ROLES } from '../envoy/observe.js';
 import { processorService, type ExternalProcessorHandlers } from './proto.js';
 
 export interface ExtProcServer {
@@ -25,9 +27,16 @@ export async function startExtProcServer(
     'grpc.keepalive_permit_without_calls': 1,
   });
   const active = new Set<ProcessStream>();
+  const observers = new Set<ObserverStream>();
+  // Deciding streams waiting for (or fed by) their request's observing stream.
+  const registry: ObserveRegistry = new Map();
   const logFailure = (message: string, error: unknown): void => logger.error({ detail: error instanceof Error ? error.message : String(error) }, message);
   const handlers: ExternalProcessorHandlers = {
     Process: (call) => {
+      if (call.metadata.get(EXTPROC_ROLE_METADATA)[0] === EXTPROC_ROLES.observe) {
+        observers.add(new ObserverStream(call, registry, (o) => observers.delete(o)));
+        return;
+      }
       const stream = new ProcessStream(
         call,
         pipeline,
@@ -36,6 +45,7 @@ export async function startExtProcServer(
           onInFlight?.(active.size);
         },
         logFailure,
+        registry,
       );
       active.add(stream);
       onInFlight?.(active.size);
@@ -55,6 +65,7 @@ export async function startExtProcServer(
       const timer = new Promise<'timeout'>((resolve) => setTimeout(() => resolve('timeout'), graceMs).unref());
       if ((await Promise.race([drained, timer])) === 'timeout') {
         for (const stream of [...active]) stream.abort();
+        for (const observer of [...observers]) observer.release();
         server.forceShutdown();
       }
     },

@@ -8,6 +8,8 @@ import { PROCESSOR_REPLY_KEY, PROCESSOR_REPLY_NAMESPACE, PROCESSOR_REPLY_ORIGIN 
 import { envoyLocalReplyFault, withRequestId } from './envoy-local-reply.js';
 import { decodeHeaders, setHeader } from './header-codec.js';
 import type { ProcessingRequest, ProcessingResponse, ProcessServerStream, TrailersResponse } from './proto.js';
+import { EXTPROC_ROLE_METADATA, EXTPROC_ROLES, OBSERVE_ID_HEADER } from '../envoy/observe.js';
+import type { ObservedRequest, ObserveRegistry, ObserverStream } from './observe-stream.js';
 
 /** Where a stream reports a failure it cannot answer Envoy about (the process's logger). */
 export type StreamFailureLog = (message: string, error: unknown) => void;
@@ -47,6 +49,9 @@ function envoyTraceParent(call: ProcessServerStream): TraceParent | null {
   return { traceparent, tracestate: typeof tracestate === 'string' ? tracestate : undefined };
 }
 
+/** How long the response headers of a stream wait for its observing stream before the body is metered here. */
+const OBSERVER_WAIT_MS = 100;
+
 // Frozen: the service encodes these once (see processorService).
 const CONTINUE_RESPONSE_BODY: ProcessingResponse = Object.freeze({ response_body: Object.freeze({ response: Object.freeze({}) }) }) as ProcessingResponse;
 const CONTINUE_REQUEST_HEADERS: ProcessingResponse = Object.freeze({ request_headers: Object.freeze({ response: Object.freeze({}) }) }) as ProcessingResponse;
@@ -58,8 +63,23 @@ const CONTINUE_REQUEST_BODY: ProcessingResponse = Object.freeze({ request_body: 
  * pipeline's phases, the same ones gw serve drives. Response body chunks are
  * answered at once, unchanged, and metered after the answer is written.
  */
-export class ProcessStream {
+export class ProcessStream implements ObservedRequest {
   private ctx: RequestContext | null = null;
+  /**
+   * Where a response body goes: undecided until the response headers; 'self'
+   * (this stream's own response_body messages, the only way without the
+   * observing filter); 'observer' (a stream's chunks reach the pipeline from
+   * the observing filter, and nothing waits on the processor).
+   */
+  private bodyRoute: 'undecided' | 'self' | 'observer' = 'undecided';
+  private observer: ObserverStream | null = null;
+  /** Chunks the observer saw before this stream's response headers were decided (the two streams race). */
+  private observedEarly: Buffer[] = [];
+  private observedEndedEarly = false;
+  /** The id under which the observer finds this stream (set with the request answer). */
+  private observeId: string | null = null;
+  /** Resolves a wait for the observer (see awaitObserver). */
+  private observerArrived: (() => void) | null = null;
   private finished = false;
   private body: Buffer[] = [];
   /**
@@ -85,20 +105,82 @@ export class ProcessStream {
     private readonly pipeline: Pipeline,
     private readonly onDone: (stream: ProcessStream) => void,
     private readonly logFailure: StreamFailureLog,
+    /** Present when Envoy has the observing filter (the stream's role says so). */
+    private readonly observeRegistry: ObserveRegistry | null = null,
   ) {
+    if (observeRegistry !== null && call.metadata.get(EXTPROC_ROLE_METADATA)[0] !== EXTPROC_ROLES.decideObserved) this.observeRegistry = null;
     call.on('data', (message: ProcessingRequest) => this.receive(message));
     call.on('end', () => {
+      // Handed to the observer, the response's end is the observer's to see: Envoy closes
+      // this stream after the response headers' answer (nothing more is expected on it).
+      if (this.bodyRoute === 'observer') {
+        if (!call.writableEnded) call.end();
+        return;
+      }
       // Every normal ending finishes earlier (immediate response, end_of_stream); a stream
       // closed before that was cut short, by the client or by an upstream reset Envoy relayed.
       this.finish('client_disconnect');
       if (!call.writableEnded) call.end();
     });
     // A client disconnect never delivers end_of_stream: Envoy cancels the call.
-    call.on('cancelled', () => this.finish('client_disconnect'));
+    call.on('cancelled', () => {
+      if (this.bodyRoute !== 'observer') this.finish('client_disconnect');
+    });
     // grpc-js emits 'error' on a server stream when the peer resets it or the transport breaks:
     // either way the caller is gone and there is no one to answer, so it ends as a disconnect
     // (recorded in the usage record), which is not the processor's failure to log.
-    call.on('error', () => this.finish('client_disconnect'));
+    call.on('error', () => {
+      if (this.bodyRoute !== 'observer') this.finish('client_disconnect');
+    });
+  }
+
+  attachObserver(observer: ObserverStream): boolean {
+    if (this.finished || this.observer !== null || this.bodyRoute !== 'undecided') return false;
+    this.observer = observer;
+    this.observerArrived?.();
+    return true;
+  }
+
+  observedChunk(chunk: Buffer | Uint8Array | undefined, endOfStream: boolean): void {
+    if (this.finished) return;
+    if (this.bodyRoute === 'undecided') {
+      if (chunk && chunk.length > 0) this.observedEarly.push(Buffer.from(chunk.buffer, chunk.byteOffset, chunk.byteLength));
+      if (endOfStream) this.observedEndedEarly = true;
+      return;
+    }
+    if (this.bodyRoute !== 'observer' || !this.ctx) return;
+    if (chunk && chunk.length > 0) this.pipeline.onResponseChunk(this.ctx, chunk);
+    if (endOfStream) this.finish('complete');
+  }
+
+  observedEnd(): void {
+    if (this.bodyRoute === 'undecided') this.observedEndedEarly = true;
+    else if (this.bodyRoute === 'observer') this.finish('complete');
+  }
+
+  observerGone(observer: ObserverStream): void {
+    if (this.observer !== observer) return;
+    this.observer = null;
+    // Without its end: the caller disconnected or the upstream reset (Envoy's deferred close
+    // of the observing stream; ext_proc.cc Filter::onDestroy -> deferredCloseStream).
+    if (this.bodyRoute === 'observer') this.finish('client_disconnect');
+  }
+
+  /** Response headers decided: the body goes to the observer (a stream it is attached to) or stays here. */
+  private routeBody(toObserver: boolean): void {
+    this.bodyRoute = toObserver ? 'observer' : 'self';
+    const early = this.observedEarly;
+    this.observedEarly = [];
+    if (!toObserver) {
+      // Nothing of this body is the observer's: closing it stops Envoy sending the chunks.
+      const observer = this.observer;
+      this.observer = null;
+      observer?.release();
+      return;
+    }
+    const ctx = this.ctx;
+    if (ctx) for (const chunk of early) this.pipeline.onResponseChunk(ctx, chunk);
+    if (this.observedEndedEarly) this.finish('complete');
   }
 
   /** Server shutdown: record what was seen and release everything. */
@@ -248,6 +330,7 @@ export class ProcessStream {
           setHeader(UPSTREAM_HOST_HEADER, upstreamHostForOrigin(plan.origin)),
           setHeader(':path', plan.path),
           ...plan.setHeaders.map(([k, v]) => setHeader(k, v)),
+          ...this.observeHeader(ctx),
         ],
       },
       // Re-routing needs the flag together with a header mutation in the same answer.
@@ -255,6 +338,32 @@ export class ProcessStream {
       ...(plan.body !== body ? { body_mutation: { body: plan.body } } : {}),
     };
     this.write(phase === 'request_body' ? { request_body: { response: common } } : { request_headers: { response: common } });
+  }
+
+  /**
+   * The observing stream's request headers left Envoy before the request went upstream, so they
+   * are nearly always here before the response headers; but the two gRPC streams are read
+   * independently (a new stream's first message can trail another stream's), so a stream that
+   * expects an observer gives it a moment before metering the body itself.
+   */
+  private async awaitObserver(): Promise<void> {
+    if (this.observeRegistry === null || this.observer !== null || this.observeId === null) return;
+    await new Promise<void>((resolve) => {
+      const timer = setTimeout(resolve, OBSERVER_WAIT_MS);
+      this.observerArrived = () => {
+        clearTimeout(timer);
+        resolve();
+      };
+    });
+    this.observerArrived = null;
+  }
+
+  /** With the observing filter: the header it will send back, under which this stream waits for it. */
+  private observeHeader(ctx: RequestContext): ReturnType<typeof setHeader>[] {
+    if (this.observeRegistry === null) return [];
+    this.observeId = ctx.requestId;
+    this.observeRegistry.set(ctx.requestId, this);
+    return [setHeader(OBSERVE_ID_HEADER, ctx.requestId)];
   }
 
   private async responseHeaders(message: ProcessingRequest): Promise<void> {
@@ -271,6 +380,7 @@ export class ProcessStream {
       ctx.fault = envoyFault;
       const endOfStream = message.response_headers?.end_of_stream === true;
       this.envoyReply = !endOfStream;
+      this.routeBody(false);
       this.write({
         response_headers: {
           response: {
@@ -287,6 +397,11 @@ export class ProcessStream {
     }
     const decision = this.pipeline.onResponseHeaders(ctx, status, map);
     const endOfStream = message.response_headers?.end_of_stream === true;
+    if (decision.streaming && !endOfStream) await this.awaitObserver();
+    // A stream whose observer is attached is metered from the observer's copy: this stream's
+    // body mode stays NONE (trailers SKIP too), so Envoy passes every chunk on at once.
+    const observed = decision.streaming && !endOfStream && this.observer !== null;
+    this.routeBody(observed);
     this.write({
       response_headers: {
         response: {
@@ -299,12 +414,19 @@ export class ProcessStream {
         },
       },
       // Body modes in an override are literal: streams chunk by chunk, JSON whole (for its usage).
-      ...(endOfStream ? {} : { mode_override: { response_body_mode: decision.streaming ? 'STREAMED' : 'BUFFERED' } }),
+      ...(endOfStream
+        ? {}
+        : { mode_override: observed ? { response_trailer_mode: 'SKIP' } : { response_body_mode: decision.streaming ? 'STREAMED' : 'BUFFERED' } }),
     });
     if (endOfStream) this.finish('complete');
   }
 
   private responseBody(message: ProcessingRequest): void {
+    if (this.bodyRoute === 'observer') {
+      // Not asked for (body mode NONE); answered all the same, metered only from the observer.
+      this.write(CONTINUE_RESPONSE_BODY);
+      return;
+    }
     if (this.envoyReply && this.ctx) {
       const body = withRequestId(Buffer.from(message.response_body?.body ?? Buffer.alloc(0)), this.ctx.requestId);
       this.write(body ? { response_body: { response: { body_mutation: { body } } } } : CONTINUE_RESPONSE_BODY);
@@ -323,6 +445,11 @@ export class ProcessStream {
     if (this.finished) return;
     this.finished = true;
     this.onDone(this);
+    if (this.observeId !== null) this.observeRegistry?.delete(this.observeId);
+    const observer = this.observer;
+    this.observer = null;
+    this.observedEarly = [];
+    observer?.release();
     if (this.ctx) {
       this.pipeline.finish(this.ctx, outcome).catch((error: unknown) => this.logFailure('finishing an ext_proc request failed (lease, slot or usage record)', error));
     }

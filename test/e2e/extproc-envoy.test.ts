@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { DEFAULT_ENVOY_SETTINGS } from '../../src/config/envoy-settings.js';
 import { DYNAMIC_CLUSTERS } from '../../src/envoy/cluster-name.js';
 import { generatedConfigHarnessOptions } from '../support/envoy-harness/generated-config.js';
 import { splitEvery, startEnvoyHarness, type EnvoyHarness } from '../support/envoy-harness/index.js';
@@ -11,7 +12,12 @@ import { DEFAULT_DELTAS, startMockProvider, type MockProvider } from '../support
  * how the route was chosen, chunking of the response by Envoy, and stream
  * cancellation. The processor is the built `gw extproc`; Envoy is the harness.
  */
-describe('gw extproc behind the Envoy harness', () => {
+// Twice: as `gw envoy-config` renders by default, and with --observe-response-body (the
+// response body of a stream reaches the processor through an observing filter that never waits).
+describe.each([
+  { variant: 'default config', observe: false },
+  { variant: 'observing filter', observe: true },
+])('gw extproc behind the Envoy harness ($variant)', ({ observe }) => {
   let vendor: MockProvider;
   let aggregator: MockProvider;
   let processor: GatewayProcess;
@@ -33,7 +39,7 @@ describe('gw extproc behind the Envoy harness', () => {
     const port = processor.output.map((l) => /listening on [^:]+:(\d+)/.exec(l)?.[1]).find(Boolean);
     harness = await startEnvoyHarness({
       processor: `127.0.0.1:${port}`,
-      ...generatedConfigHarnessOptions(),
+      ...generatedConfigHarnessOptions({ ...DEFAULT_ENVOY_SETTINGS, observeResponseBody: observe }),
       messageTimeoutMs: 10_000,
       // Envoy hands the filter pieces of its own choosing: cut every 7 bytes, so SSE events straddle chunks.
       responseChunking: { split: splitEvery(7), emptyFinalChunk: true },
@@ -97,9 +103,14 @@ describe('gw extproc behind the Envoy harness', () => {
     expect(harness.stats.route_cache_cleared - cleared).toBe(2);
     expect(aggregator.messageRequests().at(-1)?.headers['x-gw-upstream']).toBeUndefined();
     expect(aggregator.messageRequests().at(-1)?.headers['x-gw-upstream-host']).toBeUndefined();
+    // The observing filter's join key stays between Envoy and the processor.
+    expect(aggregator.messageRequests().at(-1)?.headers['x-gw-observe-id']).toBeUndefined();
   });
 
   it('meters a stream whose events Envoy split mid-event, relaying it byte for byte', async () => {
+    await harness.idle();
+    const sentBefore = harness.stats.stream_msgs_sent;
+    const observedBefore = harness.stats.observer_msgs_sent;
     const res = await post({ model: 'claude-haiku-4-5', max_tokens: 5, stream: true, messages: [] }, { 'x-gw-application': 'split-meter' });
     const text = await res.text();
     expect(res.headers.get('content-length')).toBeNull();
@@ -112,6 +123,22 @@ describe('gw extproc behind the Envoy harness', () => {
       if (!record) await new Promise((r) => setTimeout(r, 50));
     }
     expect(record).toMatchObject({ input_tokens: 1200, output_tokens: 37, cache_creation_input_tokens: 300, cache_read_input_tokens: 5000, outcome: 'complete' });
+    await harness.idle();
+    // Envoy's access log line carries the request id the processor gave the caller.
+    const line = JSON.parse(harness.accessLogLines.at(-1) ?? '{}') as { request_id?: string };
+    expect(line.request_id).toBe(res.headers.get('x-gw-request-id'));
+    expect(record?.request_id).toBe(line.request_id);
+    // At least this many 7-byte pieces (more where an upstream write ends mid-piece), plus the empty last one.
+    const chunks = Math.ceil(Buffer.byteLength(text) / 7) + 1;
+    if (observe) {
+      // Answered: request headers, request body, response headers; never a chunk. The observer
+      // sent request headers, response headers and every chunk (plus the empty last one).
+      expect(harness.stats.stream_msgs_sent - sentBefore).toBe(3);
+      expect(harness.stats.observer_msgs_sent - observedBefore).toBeGreaterThanOrEqual(2 + chunks);
+    } else {
+      expect(harness.stats.stream_msgs_sent - sentBefore).toBeGreaterThanOrEqual(3 + chunks);
+      expect(harness.stats.observer_msgs_sent - observedBefore).toBe(0);
+    }
   });
 
   it('records usage and releases the lease when the client cancels mid-stream', async () => {
@@ -124,7 +151,9 @@ describe('gw extproc behind the Envoy harness', () => {
       while (!seen.includes('content_block_start')) seen += new TextDecoder().decode((await reader.read()).value);
       controller.abort();
       let record: Record<string, unknown> | undefined;
-      for (let i = 0; i < 100 && !record; i++) {
+      // With the observing filter, the end is seen when Envoy closes the observing stream:
+      // deferred_close_timeout (5 s) after the request ended.
+      for (let i = 0; i < 300 && !record; i++) {
         record = (await waitForLogs(processor, 1)).find((r) => r.application === 'canceller');
         if (!record) await new Promise((r) => setTimeout(r, 50));
       }

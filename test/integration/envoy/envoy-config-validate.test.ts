@@ -95,6 +95,8 @@ describe('gw envoy-config output passes the strict Envoy validator', () => {
     ],
     ['tracing-dns-collector.yaml', ['--tracing-collector', 'otel-collector.observability.svc:4317', '--tracing-sampling-percent', '10']],
     ['tracing-tls-ip-collector.yaml', ['--tracing-collector', '10.0.0.9:4317', '--tracing-collector-tls', 'true', '--tracing-service-name', 'edge']],
+    // The observing ext_proc filter: observability_mode, forward_rules, grpc_service.initial_metadata.
+    ['observe-response-body.yaml', ['--observe-response-body', 'true', '--provider', 'https://api.anthropic.com']],
   ])('%s', async (name, argv) => {
     const { path } = await render(name, argv);
     const result = await runGoTool('envoy-validate', [path]);

@@ -9,6 +9,7 @@ import type { EnvoySettings } from '../../../src/config/envoy-settings.js';
 import type { LocalReplyConfigDoc } from './local-reply.js';
 import type { EnvoyHarnessOptions } from './options.js';
 import { readOverloadConfig } from './overload.js';
+import { GATEWAY_PROCESSING_MODE, type HarnessProcessingMode } from './processing-mode.js';
 
 interface RouteDoc {
   match: { headers?: Array<{ name: string; string_match?: { exact: string } }> };
@@ -31,6 +32,46 @@ interface AccessLogDoc {
   typed_config?: { '@type'?: string; log_format?: { json_format?: Record<string, unknown> } };
 }
 
+interface ExtProcDoc {
+  '@type'?: string;
+  metadata_options?: { receiving_namespaces?: { untyped?: string[] } };
+  grpc_service?: { initial_metadata?: Array<{ key: string; value: string }> };
+  observability_mode?: boolean;
+  failure_mode_allow?: boolean;
+  processing_mode?: Partial<HarnessProcessingMode>;
+  forward_rules?: { allowed_headers?: { patterns: Array<{ exact?: string }> } };
+  deferred_close_timeout?: string;
+}
+
+const EXT_PROC = 'type.googleapis.com/envoy.extensions.filters.http.ext_proc.v3.ExternalProcessor';
+
+function initialMetadata(doc: ExtProcDoc): Record<string, string> {
+  return Object.fromEntries((doc.grpc_service?.initial_metadata ?? []).map((m) => [m.key, m.value]));
+}
+
+/** The deciding filter's metadata and the observing filter, as the harness models them. */
+function extProcFilters(filters: HcmDoc['http_filters']): Pick<EnvoyHarnessOptions, 'processorMetadata' | 'observer'> {
+  const extProcs = filters.filter((f) => f.typed_config['@type'] === EXT_PROC);
+  const [decide, ...rest] = extProcs;
+  if (!decide || decide.typed_config.observability_mode) throw new Error('envoy-harness: the first ext_proc filter must be the deciding one');
+  const observe = rest[0]?.typed_config;
+  if (rest.length > 1 || (observe && !observe.observability_mode)) throw new Error('envoy-harness: only one more ext_proc filter, in observability_mode, is modelled');
+  const metadata = initialMetadata(decide.typed_config);
+  if (!observe) return { processorMetadata: metadata };
+  const patterns = observe.forward_rules?.allowed_headers?.patterns;
+  if (patterns?.some((p) => p.exact === undefined)) throw new Error('envoy-harness: only exact forward_rules patterns are modelled');
+  return {
+    processorMetadata: metadata,
+    observer: {
+      processingMode: { ...GATEWAY_PROCESSING_MODE, ...observe.processing_mode },
+      metadata: initialMetadata(observe),
+      failureModeAllow: observe.failure_mode_allow ?? false,
+      ...(patterns ? { allowedHeaders: patterns.map((p) => (p.exact ?? '').toLowerCase()) } : {}),
+      deferredCloseTimeoutMs: millis(observe.deferred_close_timeout) ?? 5000,
+    },
+  };
+}
+
 interface HcmDoc {
   access_log?: AccessLogDoc[];
   generate_request_id?: boolean;
@@ -41,7 +82,7 @@ interface HcmDoc {
   max_request_headers_kb?: number;
   common_http_protocol_options?: { max_headers_count?: number };
   local_reply_config?: LocalReplyConfigDoc;
-  http_filters: Array<{ name: string; typed_config: { metadata_options?: { receiving_namespaces?: { untyped?: string[] } } } }>;
+  http_filters: Array<{ name: string; typed_config: ExtProcDoc }>;
   scheme_header_transformation?: { match_upstream?: boolean };
   early_header_mutation_extensions?: Array<{ typed_config: { mutations: Array<{ remove?: string; remove_on_match?: { key_matcher: { prefix?: string } } }> } }>;
   route_config: { virtual_hosts: Array<{ routes: RouteDoc[] }> };
@@ -123,6 +164,7 @@ export function harnessOptionsFromBootstrap(bootstrap: object): Omit<EnvoyHarnes
     allowModeOverride: true,
     ...(hcm.access_log ? { accessLogFormat: accessLogFormat(hcm.access_log) } : {}),
     ...(doc.overload_manager !== undefined ? { overload: readOverloadConfig(doc.overload_manager) } : {}),
+    ...extProcFilters(hcm.http_filters),
     receivingNamespaces: hcm.http_filters.flatMap((f) => f.typed_config.metadata_options?.receiving_namespaces?.untyped ?? []),
     localReplyConfig: hcm.local_reply_config,
     requestHeadersTimeoutMs: millis(hcm.request_headers_timeout),

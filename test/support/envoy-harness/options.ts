@@ -23,7 +23,23 @@ export interface ResponseChunking {
   emptyFinalChunk?: boolean;
 }
 
+/** A second ext_proc filter in observability_mode, after the deciding one (observer-stream.ts). */
+export interface ObserverFilterOptions {
+  processingMode: HarnessProcessingMode;
+  /** grpc_service.initial_metadata of its streams. */
+  metadata: Record<string, string>;
+  failureModeAllow: boolean;
+  /** forward_rules.allowed_headers (exact names); undefined sends every header. */
+  allowedHeaders?: string[];
+  /** deferred_close_timeout; Envoy's default 5000 ms. */
+  deferredCloseTimeoutMs: number;
+}
+
 export interface EnvoyHarnessOptions {
+  /** The deciding filter's grpc_service.initial_metadata. */
+  processorMetadata?: Record<string, string>;
+  /** The observing ext_proc filter, when the config has one. */
+  observer?: ObserverFilterOptions;
   /** The processor: `host:port`, a unix socket path, or `unix:/path`. */
   processor: string;
   /** Cluster name → base URL (only scheme, host and port are used). */
@@ -160,6 +176,8 @@ export interface EnvoyHarnessOptions {
 }
 
 export interface ResolvedOptions {
+  processorMetadata: Record<string, string>;
+  observer: ObserverFilterOptions | undefined;
   processor: string;
   clusters: Map<string, URL>;
   routeHeader: string;
@@ -207,6 +225,8 @@ export function resolveOptions(o: EnvoyHarnessOptions): ResolvedOptions {
     throw new Error(`defaultCluster ${o.defaultCluster} is not in clusters`);
   }
   return {
+    processorMetadata: o.processorMetadata ?? {},
+    observer: o.observer,
     processor: o.processor,
     clusters,
     routeHeader: (o.routeHeader ?? 'x-gw-upstream').toLowerCase(),
@@ -257,6 +277,8 @@ export interface EnvoyHarnessStats {
   streams_closed: number;
   streams_failed: number;
   stream_msgs_sent: number;
+  /** Messages the observing filter sent (none of them waits for an answer). */
+  observer_msgs_sent: number;
   stream_msgs_received: number;
   spurious_msgs_received: number;
   message_timeouts: number;
@@ -284,6 +306,7 @@ export function newStats(): EnvoyHarnessStats {
     streams_closed: 0,
     streams_failed: 0,
     stream_msgs_sent: 0,
+    observer_msgs_sent: 0,
     stream_msgs_received: 0,
     spurious_msgs_received: 0,
     message_timeouts: 0,

@@ -18,6 +18,7 @@ import type { AccessLogEntry, EnvoyHarnessStats, ResolvedOptions } from './optio
 import { ACTIONS, type OverloadManager } from './overload.js';
 import { mergeModeOverride, UnsupportedModeError, type HarnessProcessingMode } from './processing-mode.js';
 import { ProcessorStream, type ExchangeOutcome, type Failure } from './processor-stream.js';
+import { ObserverStream } from './observer-stream.js';
 import { responseFlags, transportFailureReason } from './response-flags.js';
 import { forward, isHopByHop, resolveUpstreamAddress, rewrittenRouterReply, routerReply, selectCluster, targetOf, type RoutedResponse } from './upstream.js';
 
@@ -41,6 +42,10 @@ export class RequestFlow {
   private readonly stats: EnvoyHarnessStats;
   private readonly down: Downstream;
   private readonly proc: ProcessorStream;
+  /** The observing ext_proc filter (after the deciding one), when configured. */
+  private readonly observer: ObserverStream | undefined;
+  /** The observer's last body piece, held when the last data chunk (not an empty one) carries end_of_stream. */
+  private observerHeld: Buffer | undefined;
   private readonly upstreamAbort = new AbortController();
   private mode: HarnessProcessingMode;
   private readonly headers: HeaderMap;
@@ -99,11 +104,18 @@ export class RequestFlow {
           request_body_mode: this.mode.request_body_mode,
           response_body_mode: this.mode.response_body_mode,
         },
-        ...(this.trace ? { metadata: { traceparent: `00-${this.trace.traceId}-${this.trace.extProcSpanId}-01` } } : {}),
+        metadata: { ...this.options.processorMetadata, ...(this.trace ? { traceparent: `00-${this.trace.traceId}-${this.trace.extProcSpanId}-01` } : {}) },
       },
       env.stats,
       (failure) => this.failClosed(failure),
     );
+    this.observer = this.options.observer
+      ? new ObserverStream(env.client, this.options.observer, env.stats, (details) => {
+          this.upstreamAbort.abort();
+          if (this.down.headersSent) this.down.resetStream(details);
+          else this.down.localReply(this.options.statusOnError, new HeaderMap(), Buffer.alloc(0), details);
+        })
+      : undefined;
     this.headers = requestHeaderMap(req, this.options.generateRequestId);
     // early_header_mutation_extensions run before the route is first matched:
     // envoy/source/common/http/conn_manager_impl.cc ActiveStream::decodeHeaders.
@@ -130,6 +142,7 @@ export class RequestFlow {
       }
     } finally {
       this.proc.close();
+      this.observer?.destroy();
     }
     await this.down.closed;
     for (const release of this.held) release();
@@ -234,6 +247,10 @@ export class RequestFlow {
       const mutation = answer?.request_trailers?.header_mutation;
       if (mutation) this.mutate(trailers, { header_mutation: mutation }, false);
     }
+
+    // The observing filter comes after the deciding one: it sees the request headers only once
+    // the deciding filter lets them go on (after the body answer in BUFFERED mode), mutations applied.
+    this.observer?.requestHeaders(this.headers, !hasBody);
 
     if (this.proc.active && this.mode.response_header_mode === 'SKIP' && this.mode.response_body_mode === 'NONE') {
       this.proc.close(); // nothing more will be asked (stream-close optimisation)
@@ -343,6 +360,11 @@ export class RequestFlow {
 
   private async encode(routed: RoutedResponse): Promise<void> {
     const headers = routed.headers;
+    // Encoder filters run in reverse order: the observing filter sees the response first.
+    if (this.observer) {
+      this.observer.responseHeaders(headers, routed.endOfStream);
+      if (this.observer.removesResponseContentLength()) headers.remove('content-length');
+    }
     this.removeContentLengthIfStreamed('response', headers);
 
     if (this.mode.response_header_mode === 'SEND' && this.proc.active) {
@@ -492,6 +514,7 @@ export class RequestFlow {
     try {
       for await (const chunk of routed.body) {
         this.checkStopped();
+        this.observeChunk(chunk);
         await onChunk(chunk);
       }
     } catch (err) {
@@ -500,6 +523,33 @@ export class RequestFlow {
       throw new Stop();
     }
     this.checkStopped();
+    this.observeEnd(routed);
+  }
+
+  /** The observing filter is handed each piece before the deciding filter, and sends it at once. */
+  private observeChunk(chunk: Buffer): void {
+    const observer = this.observer;
+    if (!observer) return;
+    for (const piece of this.options.split(chunk)) {
+      if (piece.length === 0) continue;
+      if (this.options.emptyFinalChunk) observer.responseBody(piece, false);
+      else {
+        if (this.observerHeld) observer.responseBody(this.observerHeld, false);
+        this.observerHeld = piece;
+      }
+    }
+  }
+
+  /** The body's end as the observing filter sees it: end_of_stream on the last chunk, or the trailers. */
+  private observeEnd(routed: RoutedResponse): void {
+    const observer = this.observer;
+    if (!observer) return;
+    const trailers = routed.trailers();
+    const hasTrailers = trailers.toProto().length > 0;
+    const held = this.observerHeld;
+    this.observerHeld = undefined;
+    if (held || !hasTrailers) observer.responseBody(held ?? Buffer.alloc(0), !hasTrailers);
+    if (hasTrailers) observer.responseTrailers(trailers);
   }
 
   // -------------------------------------------------------------- answers
@@ -660,6 +710,7 @@ export class RequestFlow {
     this.upstreamAbort.abort();
     // Envoy's onDestroy: the stream is closed, no end_of_stream is ever sent.
     this.proc.close();
+    this.observer?.destroy();
   }
 
   private checkStopped(): void {

@@ -3,6 +3,7 @@ import { parse } from 'yaml';
 import { ConfigError } from '../../../src/config/config-error.js';
 import { envoyBootstrap, EXTPROC_CLUSTER, OTEL_COLLECTOR_CLUSTER, renderEnvoyBootstrap } from '../../../src/envoy/bootstrap.js';
 import { DEFAULT_ENVOY_SETTINGS, type EnvoySettings, parseHostPort, resolveEnvoySettings } from '../../../src/config/envoy-settings.js';
+import { EXTPROC_ROLE_METADATA, EXTPROC_ROLES, OBSERVE_FILTER, OBSERVE_ID_HEADER } from '../../../src/envoy/observe.js';
 import { clusterNameForOrigin, DYNAMIC_CLUSTERS, ROUTE_HEADER, UPSTREAM_HOST_HEADER } from '../../../src/envoy/cluster-name.js';
 
 /* eslint-disable @typescript-eslint/no-explicit-any -- walking a generated document */
@@ -223,6 +224,35 @@ describe('envoyBootstrap ext_proc and connection manager', () => {
     expect(prefixed).toEqual(plain);
     expect(plain.every((r) => r.match.prefix === '/')).toBe(true);
     expect(renderEnvoyBootstrap(settings({ pathPrefix: '/api' }))).toContain('path prefix: /api');
+  });
+});
+
+describe('envoyBootstrap observing filter (observeResponseBody)', () => {
+  it('is absent by default: one ext_proc filter, no stream role, no observe header handling', () => {
+    const { filters, routes, hcm } = parts(settings());
+    expect(filters.filter((f) => f.typed_config['@type'].endsWith('ExternalProcessor'))).toHaveLength(1);
+    expect(filters[0].typed_config.grpc_service.initial_metadata).toBeUndefined();
+    expect(JSON.stringify([routes, hcm.early_header_mutation_extensions])).not.toContain(OBSERVE_ID_HEADER);
+  });
+
+  it('adds an observability_mode filter after the deciding one, streaming response bodies, fail-open, sending only the observe header', () => {
+    const { filters, routes, hcm } = parts(settings({ observeResponseBody: true }));
+    expect(filters.map((f) => f.name).slice(0, 2)).toEqual(['envoy.filters.http.ext_proc', OBSERVE_FILTER]);
+    const decide = filters[0].typed_config;
+    const observe = filters[1].typed_config;
+    expect(decide.observability_mode).toBeUndefined();
+    expect(decide.failure_mode_allow).toBe(false);
+    expect(decide.grpc_service.initial_metadata).toEqual([{ key: EXTPROC_ROLE_METADATA, value: EXTPROC_ROLES.decideObserved }]);
+    expect(observe).toMatchObject({
+      observability_mode: true,
+      failure_mode_allow: true,
+      grpc_service: { envoy_grpc: { cluster_name: EXTPROC_CLUSTER }, initial_metadata: [{ key: EXTPROC_ROLE_METADATA, value: EXTPROC_ROLES.observe }] },
+      processing_mode: { request_header_mode: 'SEND', request_body_mode: 'NONE', response_header_mode: 'SEND', response_body_mode: 'STREAMED', response_trailer_mode: 'SEND' },
+      forward_rules: { allowed_headers: { patterns: [{ exact: OBSERVE_ID_HEADER }] } },
+    });
+    // The provider never sees the observe header, and a caller cannot send one.
+    for (const route of routes.filter((r) => r.route)) expect(route.request_headers_to_remove).toContain(OBSERVE_ID_HEADER);
+    expect(hcm.early_header_mutation_extensions[0].typed_config.mutations).toContainEqual({ remove: OBSERVE_ID_HEADER });
   });
 });
 

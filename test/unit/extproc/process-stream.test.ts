@@ -2,6 +2,8 @@ import { EventEmitter } from 'node:events';
 import * as grpc from '@grpc/grpc-js';
 import { describe, expect, it, vi } from 'vitest';
 import { ProcessStream } from '../../../src/extproc/process-stream.js';
+import { ObserverStream, type ObserveRegistry } from '../../../src/extproc/observe-stream.js';
+import { EXTPROC_ROLE_METADATA, EXTPROC_ROLES, OBSERVE_ID_HEADER } from '../../../src/envoy/observe.js';
 import {
   decodeProcessingRequest,
   decodeProcessingResponse,
@@ -84,7 +86,7 @@ interface Open {
 }
 
 /** A stream over the real pipeline; `wrap` may replace pipeline methods (to fail, or to watch them). */
-async function open(options: Parameters<typeof harness>[0] = {}, wrap?: (pipeline: Pipeline) => Pipeline): Promise<Open> {
+async function open(options: Parameters<typeof harness>[0] = {}, wrap?: (pipeline: Pipeline) => Pipeline, registry?: ObserveRegistry): Promise<Open> {
   const h = await harness({ credentials: [credential({ name: 'key', baseUrl: 'https://llm.example/base' })], ...options });
   const outcomes: EndOutcome[] = [];
   const real = h.pipeline;
@@ -101,6 +103,7 @@ async function open(options: Parameters<typeof harness>[0] = {}, wrap?: (pipelin
     },
   });
   const call = new FakeCall();
+  if (registry) call.metadata.set(EXTPROC_ROLE_METADATA, EXTPROC_ROLES.decideObserved);
   const done: ProcessStream[] = [];
   const failures: string[] = [];
   const stream = new ProcessStream(
@@ -108,6 +111,7 @@ async function open(options: Parameters<typeof harness>[0] = {}, wrap?: (pipelin
     wrap ? wrap(watched) : watched,
     (s) => done.push(s),
     (message, error) => failures.push(`${message}: ${error instanceof Error ? error.message : String(error)}`),
+    registry ?? null,
   );
   return { call, stream, h, done, outcomes, failures };
 }
@@ -339,6 +343,91 @@ describe('response', () => {
     const written = await answers(call, 5);
     expect(written.slice(2).map((r) => r.response)).toEqual(['response_headers', 'response_body', 'response_trailers']);
     await vi.waitFor(() => expect(outcomes).toEqual(['complete']));
+  });
+});
+
+describe('with the observing filter', () => {
+  const START = { type: 'message_start', message: { model: 'm', usage: { input_tokens: 3, output_tokens: 1 } } };
+  const startChunk = Buffer.from(`event: message_start\ndata: ${JSON.stringify(START)}\n\n`);
+  const sse = { response_headers: { headers: protoHeaders({ ':status': '200', 'content-type': 'text/event-stream' }) } };
+
+  /** A deciding stream past its request answer, and the observer Envoy opens for it (not yet sent anything). */
+  async function observed(): Promise<Open & { observer: FakeCall; id: string; registry: ObserveRegistry }> {
+    const registry: ObserveRegistry = new Map();
+    const opened = await open({}, undefined, registry);
+    opened.call.send(AUTHED);
+    opened.call.send({ request_body: { body: BODY, end_of_stream: true } });
+    const written = await answers(opened.call, 2);
+    const id = setHeaders(written[1], 'request_body')[OBSERVE_ID_HEADER] ?? '';
+    const observer = new FakeCall();
+    new ObserverStream(observer as unknown as ProcessServerStream, registry, () => undefined);
+    return { ...opened, observer, id, registry };
+  }
+
+  it('sets the observe header only when Envoy has the observing filter', async () => {
+    const plain = await open();
+    plain.call.send(AUTHED);
+    plain.call.send({ request_body: { body: BODY, end_of_stream: true } });
+    expect(setHeaders((await answers(plain.call, 2))[1], 'request_body')[OBSERVE_ID_HEADER]).toBeUndefined();
+    const { id } = await observed();
+    expect(id).toMatch(/.+/);
+  });
+
+  it('meters the chunks the observer saw before the response headers, leaves the body NONE and ends the observer', async () => {
+    const { call, observer, id, outcomes, h, registry } = await observed();
+    observer.send({ observability_mode: true, request_headers: { headers: protoHeaders({ [OBSERVE_ID_HEADER]: id }) } });
+    // The two streams race: the whole body is here before the deciding stream's response headers.
+    observer.send({ observability_mode: true, response_body: { body: startChunk } });
+    observer.send({ observability_mode: true, response_body: { body: Buffer.alloc(0), end_of_stream: true } });
+    expect(outcomes).toEqual([]);
+    call.send(sse);
+    const written = await answers(call, 3);
+    expect(written[2]?.mode_override).toEqual({ response_trailer_mode: 'SKIP' });
+    await vi.waitFor(() => expect(outcomes).toEqual(['complete']));
+    await vi.waitFor(() => expect(h.events.finished).toHaveLength(1));
+    expect(h.events.finished[0]?.record).toMatchObject({ input_tokens: 3, outcome: 'complete' });
+    expect(observer.written).toEqual([]);
+    expect(observer.ended).toBe(true);
+    expect(registry.size).toBe(0);
+  });
+
+  it("ignores the deciding stream's close once the body is the observer's; a close of the observer without the end is a disconnect", async () => {
+    const { call, observer, id, outcomes, h } = await observed();
+    observer.send({ observability_mode: true, request_headers: { headers: protoHeaders({ [OBSERVE_ID_HEADER]: id }) } });
+    call.send(sse);
+    await answers(call, 3);
+    call.emit('cancelled');
+    observer.send({ observability_mode: true, response_body: { body: startChunk } });
+    expect(outcomes).toEqual([]);
+    observer.emit('cancelled');
+    await vi.waitFor(() => expect(outcomes).toEqual(['client_disconnect']));
+    await vi.waitFor(() => expect(h.events.finished).toHaveLength(1));
+    expect(h.events.finished[0]?.record).toMatchObject({ input_tokens: 3, outcome: 'client_disconnect' });
+  });
+
+  it('meters a stream itself (STREAMED) when its observer has not come, and ends an observer that comes late', async () => {
+    const { call, observer, id } = await observed();
+    call.send(sse);
+    const written = await answers(call, 3);
+    expect(written[2]?.mode_override?.response_body_mode).toBe('STREAMED');
+    observer.send({ observability_mode: true, request_headers: { headers: protoHeaders({ [OBSERVE_ID_HEADER]: id }) } });
+    expect(observer.ended).toBe(true);
+  });
+
+  it('keeps a JSON answer BUFFERED on the deciding stream and ends the observer at the response headers', async () => {
+    const { call, observer, id } = await observed();
+    observer.send({ observability_mode: true, request_headers: { headers: protoHeaders({ [OBSERVE_ID_HEADER]: id }) } });
+    call.send({ response_headers: { headers: protoHeaders({ ':status': '200', 'content-type': 'application/json', 'content-length': '2' }) } });
+    const written = await answers(call, 3);
+    expect(written[2]?.mode_override?.response_body_mode).toBe('BUFFERED');
+    expect(observer.ended).toBe(true);
+  });
+
+  it('ends an observer whose id matches no request', async () => {
+    const { observer } = await observed();
+    observer.send({ observability_mode: true, request_headers: { headers: protoHeaders({ [OBSERVE_ID_HEADER]: 'someone-else' }) } });
+    expect(observer.ended).toBe(true);
+    expect(observer.written).toEqual([]);
   });
 });
 

@@ -22,7 +22,7 @@ export const BUDGETS = Object.freeze({
   'extproc-chunk-floor': { what: 'ext_proc: chunk answer p99 against the grpc-js floor (1 stream)', atMost: 1.5, unit: '×', shown: '≤ 1.5× floor' },
   'extproc-cpu': { what: 'ext_proc: CPU per exchange against the baseline (1 stream)', atMost: 2 / 3, unit: '×', shown: '≤ 0.67× (cut by a third)' },
   'extproc-observe-cpu': {
-    what: 'ext_proc: CPU per streamed exchange with the observing filter (`--observe-response-body`) against today\'s (16 streams, same run)',
+    what: "ext_proc: CPU per streamed exchange with the observing filter (`--observe-response-body`) against today's (16 streams, same run)",
     atMost: 0.5,
     unit: '×',
     shown: '≤ 0.5× (halved)',

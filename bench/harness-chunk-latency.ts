@@ -36,7 +36,12 @@ const sseEvent = (type: string, data: unknown): string => `event: ${type}\ndata:
 
 async function anthropicStream(res: ServerResponse): Promise<void> {
   res.writeHead(200, { 'content-type': 'text/event-stream', 'request-id': 'req_bench' });
-  res.write(sseEvent('message_start', { type: 'message_start', message: { id: 'msg_bench', type: 'message', role: 'assistant', model: 'claude-haiku-4-5', content: [], stop_reason: null, usage: { input_tokens: 10, output_tokens: 1 } } }));
+  res.write(
+    sseEvent('message_start', {
+      type: 'message_start',
+      message: { id: 'msg_bench', type: 'message', role: 'assistant', model: 'claude-haiku-4-5', content: [], stop_reason: null, usage: { input_tokens: 10, output_tokens: 1 } },
+    }),
+  );
   res.write(sseEvent('content_block_start', { type: 'content_block_start', index: 0, content_block: { type: 'text', text: '' } }));
   for (let i = 0; i < EVENTS; i++) {
     await new Promise((r) => setTimeout(r, SPACING_MS));

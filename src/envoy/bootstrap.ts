@@ -332,12 +332,7 @@ function earlyHeaderMutation(observed: boolean): object {
     typed_config: {
       '@type': TYPE.earlyMutation,
       // Only the routing headers: other x-gw-* headers are the caller's attribution input.
-      mutations: [
-        { remove: ROUTE_HEADER },
-        { remove: UPSTREAM_HOST_HEADER },
-        ...(observed ? [{ remove: OBSERVE_ID_HEADER }] : []),
-        { remove_on_match: { key_matcher: { prefix: 'x-envoy-' } } },
-      ],
+      mutations: [{ remove: ROUTE_HEADER }, { remove: UPSTREAM_HOST_HEADER }, ...(observed ? [{ remove: OBSERVE_ID_HEADER }] : []), { remove_on_match: { key_matcher: { prefix: 'x-envoy-' } } }],
     },
   };
 }

@@ -414,9 +414,7 @@ export class ProcessStream implements ObservedRequest {
         },
       },
       // Body modes in an override are literal: streams chunk by chunk, JSON whole (for its usage).
-      ...(endOfStream
-        ? {}
-        : { mode_override: observed ? { response_trailer_mode: 'SKIP' } : { response_body_mode: decision.streaming ? 'STREAMED' : 'BUFFERED' } }),
+      ...(endOfStream ? {} : { mode_override: observed ? { response_trailer_mode: 'SKIP' } : { response_body_mode: decision.streaming ? 'STREAMED' : 'BUFFERED' } }),
     });
     if (endOfStream) this.finish('complete');
   }

@@ -2,7 +2,6 @@ import { AuthorizationV1Api, CustomObjectsApi, KubeConfig, PatchStrategy, setHea
 import type { GatewaySettingsSpec } from '../../resources/types.js';
 import { ClusterRefusal, type ClusterSettings } from './cluster-answers.js';
 
-
 interface SettingsObject {
   metadata?: { name?: string; resourceVersion?: string; generation?: number };
   spec?: GatewaySettingsSpec;
@@ -25,7 +24,6 @@ interface TokenObject {
 function settingsOf(item: SettingsObject): ClusterSettings {
   return { name: item.metadata?.name ?? '', resourceVersion: item.metadata?.resourceVersion ?? '', generation: item.metadata?.generation ?? 0, spec: item.spec ?? {} };
 }
-
 
 /**
  * Token changes in a cluster, made with the signed-in person's own bearer

@@ -14,3 +14,18 @@ export interface ReportRow {
   cache_read_input_tokens: number;
   cost_usd: number;
 }
+
+/**
+ * The groups of one period that a Usage page does not list one by one (see
+ * src/usage/top-groups.ts), summed: how many there are, and their totals.
+ */
+export interface OthersRow {
+  period?: string;
+  groups: number;
+  requests: number;
+  input_tokens: number;
+  output_tokens: number;
+  cache_creation_input_tokens: number;
+  cache_read_input_tokens: number;
+  cost_usd: number;
+}

@@ -102,7 +102,7 @@ function groupValue(record: UsageRecord, group: ReportGroup): string | null {
 }
 
 /** Code-point order with null last: the order PostgreSQL gives under COLLATE "C" with NULLS LAST. */
-function compareKeys(a: string | null, b: string | null): number {
+export function compareKeys(a: string | null, b: string | null): number {
   if (a === b) return 0;
   if (a === null) return 1;
   if (b === null) return -1;

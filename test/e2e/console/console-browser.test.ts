@@ -3,8 +3,9 @@ import { randomBytes } from 'node:crypto';
 import { mkdirSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
-import { chromium, type Browser, type Page } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { launchChromium } from '../../support/chromium.mjs';
 import { writeGatewayConfig, type TestConfig } from '../../support/gateway-config.js';
 import { ADMIN_TOKEN, ROOT, startGateway, waitForLogs, type GatewayProcess } from '../../support/gateway-process.js';
 import { startMockProvider, type MockProvider } from '../../support/mock-provider.js';
@@ -17,7 +18,6 @@ import { startRedis, type TestRedis } from '../../support/redis-server.js';
  * PostgreSQL), the gateway called with the real SDK. Controls are found by
  * role and accessible name, as the issue names them.
  */
-const CHROMIUM = process.env.GW_TEST_CHROMIUM ?? '/usr/bin/chromium';
 const AXE = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
 /** Set to a folder (docs/console) to write a screenshot of each page there. */
 const SHOTS = process.env.GW_CONSOLE_SCREENSHOTS ?? null;
@@ -103,7 +103,7 @@ describe.each(['memory', 'redis+postgres'] as const)('owner console in Chromium 
       env.PGPASSWORD = postgres.password;
     }
     gateway = await startGateway(config.file, { args, env });
-    browser = await chromium.launch({ executablePath: CHROMIUM, args: ['--no-sandbox', '--disable-dev-shm-usage', '--disable-gpu'] });
+    browser = await launchChromium();
     page = await browser.newPage();
     page.on('request', (r) => {
       if (!r.url().startsWith(`${gateway.adminUrl}/console/`)) external.push(r.url());

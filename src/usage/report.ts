@@ -1,5 +1,5 @@
 import type { UsageRecord } from '../metering/usage-record.js';
-import type { ReportRow } from './report-row.js';
+import type { FoldedReport, ReportRow } from './report-row.js';
 import { sameModel } from '../state/queries.js';
 
 /**
@@ -67,6 +67,11 @@ export class UsageStoreUnavailable extends Error {
 export interface UsageReader {
   logs(query: LogsQuery): Promise<Answer<UsageRecord[]>>;
   report(query: ReportQuery): Promise<Answer<ReportRow[]>>;
+  /**
+   * The console's folded report (top-groups.ts), when the store can compute it without reading every group out;
+   * it must equal foldGroups(report(query), top).
+   */
+  reportFolded?(query: ReportQuery, top: number): Promise<Answer<FoldedReport>>;
 }
 
 /** Cost in whole micro-dollars: every store sums integers, so every store gives the same total. */

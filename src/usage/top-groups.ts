@@ -1,5 +1,7 @@
-import { compareKeys, type ReportRow } from './report.js';
-import type { OthersRow } from './report-row.js';
+import { compareKeys, type Answer, type ReportQuery, type ReportRow, type UsageReader } from './report.js';
+import type { FoldedReport, OthersRow } from './report-row.js';
+
+export type { FoldedReport } from './report-row.js';
 
 /**
  * What the owner console's Usage page shows of a report with many groups
@@ -19,78 +21,75 @@ import type { OthersRow } from './report-row.js';
  * The Usage API, `gw usage` and the console's Download CSV are not folded:
  * they give every group.
  */
-export interface FoldedReport {
-  /** The rows of the listed groups, in the report's order. */
-  readonly data: ReportRow[];
-  /** One row per period holding unlisted groups, oldest period first; empty when nothing was folded. */
-  readonly others: OthersRow[];
-  /** Distinct groups in the report, listed or not. */
-  readonly groups: number;
-  /** Every row of the report summed (without a period). */
-  readonly totals: Omit<OthersRow, 'period'>;
-}
 
 const micros = (usd: number): number => Math.round(usd * 1e6);
 
-interface Sum {
-  groups: number;
-  requests: number;
-  input_tokens: number;
-  output_tokens: number;
-  cache_creation_input_tokens: number;
-  cache_read_input_tokens: number;
-  micros: number;
+type Sums = Omit<OthersRow, 'period' | 'groups'>;
+
+/** Rows summed: integers, and cost as whole micro-dollars (exact, whatever the order). */
+export function sumRows(rows: Iterable<Omit<ReportRow, 'key' | 'period'>>): Sums {
+  let requests = 0;
+  let input = 0;
+  let output = 0;
+  let creation = 0;
+  let read = 0;
+  let cost = 0;
+  for (const r of rows) {
+    requests += r.requests;
+    input += r.input_tokens;
+    output += r.output_tokens;
+    creation += r.cache_creation_input_tokens;
+    read += r.cache_read_input_tokens;
+    cost += micros(r.cost_usd);
+  }
+  return { requests, input_tokens: input, output_tokens: output, cache_creation_input_tokens: creation, cache_read_input_tokens: read, cost_usd: cost / 1e6 };
 }
 
-const emptySum = (): Sum => ({ groups: 0, requests: 0, input_tokens: 0, output_tokens: 0, cache_creation_input_tokens: 0, cache_read_input_tokens: 0, micros: 0 });
-
-function add(sum: Sum, r: ReportRow): void {
-  sum.requests += r.requests;
-  sum.input_tokens += r.input_tokens;
-  sum.output_tokens += r.output_tokens;
-  sum.cache_creation_input_tokens += r.cache_creation_input_tokens;
-  sum.cache_read_input_tokens += r.cache_read_input_tokens;
-  sum.micros += micros(r.cost_usd);
+/**
+ * Which groups are listed, from each group's totals over the range (one row per key): the `top` with the highest
+ * cost, then most requests, then by key; null when there are no more than `top` groups (nothing is folded).
+ */
+export function listedKeys(perKey: readonly ReportRow[], top: number): Set<string | null> | null {
+  if (perKey.length <= top) return null;
+  const ranked = [...perKey].sort((a, b) => micros(b.cost_usd) - micros(a.cost_usd) || b.requests - a.requests || compareKeys(a.key, b.key));
+  return new Set(ranked.slice(0, top).map((r) => r.key));
 }
-
-const toRow = (s: Sum): Omit<OthersRow, 'period'> => ({
-  groups: s.groups,
-  requests: s.requests,
-  input_tokens: s.input_tokens,
-  output_tokens: s.output_tokens,
-  cache_creation_input_tokens: s.cache_creation_input_tokens,
-  cache_read_input_tokens: s.cache_read_input_tokens,
-  cost_usd: s.micros / 1e6,
-});
 
 /** `rows`: a report in compareRows' order (what every store answers). */
 export function foldGroups(rows: readonly ReportRow[], top: number): FoldedReport {
   // Keys are string | null (null: no value); a Map tells them apart.
-  const byKey = new Map<string | null, Sum>();
-  const totals = emptySum();
+  const byKey = new Map<string | null, ReportRow[]>();
   for (const r of rows) {
-    let s = byKey.get(r.key);
-    if (s === undefined) byKey.set(r.key, (s = emptySum()));
-    add(s, r);
-    add(totals, r);
+    const list = byKey.get(r.key);
+    if (list === undefined) byKey.set(r.key, [r]);
+    else list.push(r);
   }
-  totals.groups = byKey.size;
-  if (byKey.size <= top) return { data: [...rows], others: [], groups: byKey.size, totals: toRow(totals) };
-  const ranked = [...byKey.entries()].sort(([ka, a], [kb, b]) => b.micros - a.micros || b.requests - a.requests || compareKeys(ka, kb));
-  const listed = new Set(ranked.slice(0, top).map(([k]) => k));
+  const perKey = [...byKey.entries()].map(([key, list]) => ({ key, ...sumRows(list) }));
+  const totals = { groups: byKey.size, ...sumRows(rows) };
+  const listed = listedKeys(perKey, top);
+  if (listed === null) return { data: [...rows], others: [], groups: byKey.size, totals };
   const data: ReportRow[] = [];
-  const others = new Map<string | undefined, Sum>();
+  // Rows come period by period, so the map's order is the periods' order; each (period, key) is one row, so rows are groups.
+  const others = new Map<string | undefined, ReportRow[]>();
   for (const r of rows) {
-    if (listed.has(r.key)) {
-      data.push(r);
-      continue;
+    if (listed.has(r.key)) data.push(r);
+    else {
+      const list = others.get(r.period);
+      if (list === undefined) others.set(r.period, [r]);
+      else list.push(r);
     }
-    let s = others.get(r.period);
-    if (s === undefined) others.set(r.period, (s = emptySum()));
-    s.groups += 1;
-    add(s, r);
   }
-  // Rows come period by period, so the map's order is the periods' order; each (period, key) is one row, so rows counted are groups.
-  const folded = [...others.entries()].map(([period, s]) => (period === undefined ? toRow(s) : { period, ...toRow(s) }));
-  return { data, others: folded, groups: byKey.size, totals: toRow(totals) };
+  const folded = [...others.entries()].map(([period, list]): OthersRow => {
+    const row: OthersRow = { period, groups: list.length, ...sumRows(list) };
+    if (period === undefined) delete row.period;
+    return row;
+  });
+  return { data, others: folded, groups: byKey.size, totals };
+}
+
+/** The folded report from `reader`: computed by the store when it can read out only what is listed, else from the full report. */
+export async function foldedReport(reader: UsageReader, query: ReportQuery, top: number): Promise<Answer<FoldedReport>> {
+  if (reader.reportFolded !== undefined) return reader.reportFolded(query, top);
+  const answer = await reader.report(query);
+  return { data: foldGroups(answer.data, top), droppedRecords: answer.droppedRecords };
 }

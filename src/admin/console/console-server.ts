@@ -13,7 +13,7 @@ import type { GatewayState } from '../../state/state.js';
 import { reportCsv } from '../../usage/csv.js';
 import { encodeCursor, readLogsQuery, readReportQuery, searchParamsSource, type QueryLimits, type QuerySource } from '../../usage/query-params.js';
 import { cursorOf, type UsageReader } from '../../usage/report.js';
-import { foldGroups } from '../../usage/top-groups.js';
+import { foldedReport } from '../../usage/top-groups.js';
 import type { AdminAccess } from '../admin-access.js';
 import { CONSOLE_PATH, cookie, cookieOf, fromOwnPage, json, parsedBody, readJson, readJsonOnce, Refusal, SECURITY_HEADERS, send, stringField, TYPES } from './console-http.js';
 import type { ClusterTokenWriter } from './kube-writer.js';
@@ -224,15 +224,15 @@ export class ConsoleServer {
 
   private async usage(res: ServerResponse, url: URL, company: string): Promise<void> {
     const query = { ...readQuery(url, (source, problems) => readReportQuery(source, problems, CONSOLE_QUERY_LIMITS)), company };
-    const answer = await this.options.usage.report(query);
-    const timeZone = (await this.options.state.getCompany(company))?.settings.timeZone ?? 'UTC';
     const { groupBy, period } = query;
     if (url.searchParams.get('format') === 'csv') {
+      const answer = await this.options.usage.report(query);
       return send(res, 200, reportCsv(answer.data), 'text/csv; charset=utf-8', { 'content-disposition': `attachment; filename="usage-${company}-${groupBy}-${period ?? 'all'}.csv"` });
     }
     const top = topOf(url);
-    const folded = foldGroups(answer.data, top);
-    return json(res, 200, { company, timeZone, groupBy, period, top, ...folded, droppedRecords: answer.droppedRecords });
+    const answer = await foldedReport(this.options.usage, query, top);
+    const timeZone = (await this.options.state.getCompany(company))?.settings.timeZone ?? 'UTC';
+    return json(res, 200, { company, timeZone, groupBy, period, top, ...answer.data, droppedRecords: answer.droppedRecords });
   }
 
   private async logs(res: ServerResponse, url: URL, company: string): Promise<void> {

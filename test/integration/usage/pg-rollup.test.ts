@@ -5,6 +5,7 @@ import { connectPostgres } from '../../../src/usage/postgres/connect.js';
 import { migrate } from '../../../src/usage/postgres/migrations.js';
 import { PgUsageStore } from '../../../src/usage/postgres/pg-usage-store.js';
 import { PERIODS, REPORT_GROUPS, reportOf, type ReportQuery } from '../../../src/usage/report.js';
+import { foldGroups } from '../../../src/usage/top-groups.js';
 import { startPostgres, type TestPostgres } from '../../support/postgres-server.js';
 import { usageRecord } from '../../support/usage-records.js';
 
@@ -104,13 +105,22 @@ describe('Usage from the daily totals', () => {
           for (const period of [...PERIODS, undefined]) {
             const query: ReportQuery = { company, groupBy, ...range, ...(period === undefined ? {} : { period }) };
             const { data } = await store.report(query);
-            expect(data, JSON.stringify(query)).toEqual(reportOf(all, query, zoneOf));
+            const expected = reportOf(all, query, zoneOf);
+            expect(data, JSON.stringify(query)).toEqual(expected);
             compared += data.length;
+            // The console's page: only the listed groups read out, the rest summed in PostgreSQL; the same as folding the full report.
+            const top = groupBy === 'address' ? 3 : 1;
+            expect((await store.reportFolded(query, top)).data, `${JSON.stringify(query)} top ${top}`).toEqual(foldGroups(expected, top));
           }
         }
       }
     }
     expect(compared).toBeGreaterThan(1000);
+    // Across companies (no company: each record in its own company's zone), from the records.
+    for (const groupBy of REPORT_GROUPS) {
+      const query: ReportQuery = { groupBy, period: 'day' };
+      expect((await store.reportFolded(query, 2)).data, groupBy).toEqual(foldGroups(reportOf(all, query, zoneOf), 2));
+    }
   });
 
   test('the report reads the daily totals (a change to them shows) and reads records only for days a bound cuts', async () => {

@@ -259,47 +259,73 @@ function reportRow(r: SumRow): ReportRow {
   return row;
 }
 
+/** Sums of the rows of `x` (a selection of groups), in the names SumRow reads. */
+const FOLDED_SUMS = `sum(x.requests) AS requests, sum(x.input_tokens) AS input_tokens, sum(x.output_tokens) AS output_tokens,
+  sum(x.cache_creation_input_tokens) AS cache_creation_input_tokens, sum(x.cache_read_input_tokens) AS cache_read_input_tokens,
+  sum(x.cost_micros) AS cost_micros`;
+
+/** The groups of `source` (grouped rows with a boolean `listed`) folded: each listed group's own row, and one sum per period of the rest. */
+const foldedRows = (source: string): string => `SELECT 'r' AS part, to_char(x.bucket, 'YYYY-MM-DD') AS period, x.listed, CASE WHEN x.listed THEN x.key END AS key,
+    count(*) AS groups, NULL::bigint AS rank, ${FOLDED_SUMS}
+  FROM (${source}) x
+  GROUP BY x.bucket, x.listed, CASE WHEN x.listed THEN x.key END`;
+
+interface FoldedRow extends SumRow {
+  /** 'k': one group's totals over the range, with its rank; 'r': a listed group's row or a period's others. */
+  part: 'k' | 'r';
+  listed: boolean | null;
+  groups: string | null;
+  rank: string | null;
+}
+
 /**
- * What foldGroups makes of the full report, computed next to the data: each group's totals (one row per group,
- * ranked here by foldGroups' own rule), then only the listed groups' rows and one sum per period of the others, so a
- * month by end user sends a few hundred rows instead of every (day, end user). The numbers are the full report's:
- * the same groups, the same integer sums.
+ * What foldGroups makes of the full report, computed next to the data, so a month by end user sends a few hundred
+ * rows instead of every (day, end user). One pass over the groups gives each group's totals and the rows folded by
+ * PostgreSQL's ranking of them; the gateway ranks the totals again by foldGroups' own rule (its last tie-break
+ * compares UTF-16 units, PostgreSQL's bytes) and, in the rare case the two pick different groups, reads the rows
+ * again folded by its own pick. The numbers are the full report's: the same groups, the same integer sums.
  */
 async function foldedReport(client: pg.PoolClient, grouped: Grouped, top: number): Promise<FoldedReport> {
-  const perKey = await client.query<SumRow & { n: string }>(
-    `SELECT NULL::text AS period, g.key, sum(g.requests) AS requests, sum(g.input_tokens) AS input_tokens, sum(g.output_tokens) AS output_tokens,
-       sum(g.cache_creation_input_tokens) AS cache_creation_input_tokens, sum(g.cache_read_input_tokens) AS cache_read_input_tokens,
-       sum(g.cost_micros) AS cost_micros
-     FROM (${grouped.sql}) g GROUP BY g.key`,
-    grouped.params,
-  );
-  const totals = perKey.rows.map(reportRow);
-  const listed = listedKeys(totals, top);
-  const sum = (rows: ReportRow[]): FoldedReport['totals'] => ({ ...sumRows(rows), groups: rows.length });
-  if (listed === null) return { data: (await fullReport(client, grouped)).map(reportRow).sort(compareRows), others: [], groups: totals.length, totals: sum(totals) };
-  const keys = [...listed].filter((k): k is string => k !== null);
   const n = grouped.params.length;
-  const { rows } = await client.query<SumRow & { listed: boolean; groups: string }>(
-    `SELECT to_char(x.bucket, 'YYYY-MM-DD') AS period, x.listed, CASE WHEN x.listed THEN x.key END AS key, count(*) AS groups,
-       sum(x.requests) AS requests, sum(x.input_tokens) AS input_tokens, sum(x.output_tokens) AS output_tokens,
-       sum(x.cache_creation_input_tokens) AS cache_creation_input_tokens, sum(x.cache_read_input_tokens) AS cache_read_input_tokens,
-       sum(x.cost_micros) AS cost_micros
-     FROM (SELECT g.*, CASE WHEN g.key IS NULL THEN $${n + 2}::boolean ELSE g.key = ANY($${n + 1}::text[]) END AS listed FROM (${grouped.sql}) g) x
-     GROUP BY x.bucket, x.listed, CASE WHEN x.listed THEN x.key END
-     ORDER BY x.bucket`,
-    [...grouped.params, keys, listed.has(null)],
+  const { rows } = await client.query<FoldedRow>(
+    `WITH g AS MATERIALIZED (${grouped.sql}),
+       r AS (
+         SELECT k.*, row_number() OVER (ORDER BY k.cost_micros DESC, k.requests DESC, k.key COLLATE "C" NULLS LAST) AS rank
+         FROM (SELECT x.key, ${FOLDED_SUMS} FROM g x GROUP BY x.key) k),
+       l AS (SELECT coalesce(array_agg(r.key) FILTER (WHERE r.key IS NOT NULL), '{}') AS keys, coalesce(bool_or(r.key IS NULL), false) AS none FROM r WHERE r.rank <= $${n + 1})
+     SELECT 'k' AS part, NULL::text AS period, NULL::boolean AS listed, r.key, NULL::bigint AS groups, r.rank,
+       r.requests, r.input_tokens, r.output_tokens, r.cache_creation_input_tokens, r.cache_read_input_tokens, r.cost_micros
+     FROM r
+     UNION ALL
+     ${foldedRows('SELECT g.*, CASE WHEN g.key IS NULL THEN l.none ELSE g.key = ANY(l.keys) END AS listed FROM g CROSS JOIN l')}`,
+    [...grouped.params, top],
   );
+  const perKey = rows.filter((r) => r.part === 'k');
+  const totals = perKey.map(reportRow);
+  const listed = listedKeys(totals, top);
+  const theirs = new Set(perKey.filter((r) => Number(r.rank) <= top).map((r) => r.key));
+  let folded = rows.filter((r) => r.part === 'r');
+  if (listed !== null && (listed.size !== theirs.size || [...listed].some((k) => !theirs.has(k)))) {
+    const keys = [...listed].filter((k): k is string => k !== null);
+    const again = await client.query<FoldedRow>(foldedRows(`SELECT g.*, CASE WHEN g.key IS NULL THEN $${n + 2}::boolean ELSE g.key = ANY($${n + 1}::text[]) END AS listed FROM (${grouped.sql}) g`), [
+      ...grouped.params,
+      keys,
+      listed.has(null),
+    ]);
+    folded = again.rows;
+  }
   const data: ReportRow[] = [];
   const others: OthersRow[] = [];
-  for (const r of rows) {
+  for (const r of folded) {
     const row = reportRow(r);
-    if (r.listed) data.push(row);
+    if (r.listed === true) data.push(row);
     else {
       const { key: _key, ...sums } = row;
       others.push({ ...sums, groups: Number(r.groups) });
     }
   }
-  return { data: data.sort(compareRows), others, groups: totals.length, totals: sum(totals) };
+  others.sort((a, b) => ((a.period ?? '') < (b.period ?? '') ? -1 : (a.period ?? '') > (b.period ?? '') ? 1 : 0));
+  return { data: data.sort(compareRows), others, groups: totals.length, totals: { ...sumRows(totals), groups: totals.length } };
 }
 
 /** The durable Usage and Logs: written by the exporter, read by the admin API and the CLI. */

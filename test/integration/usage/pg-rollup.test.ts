@@ -123,6 +123,21 @@ describe('Usage from the daily totals', () => {
     }
   });
 
+  test('the folded report picks the groups foldGroups picks when PostgreSQL breaks a tie the other way (UTF-8 bytes against UTF-16 units)', async () => {
+    const store = new PgUsageStore(pool);
+    // Equal cost and requests; U+FF21 sorts first by UTF-8 bytes (EF … < F0 …), U+1F600 first by UTF-16 units (D83D < FF21).
+    const rs = ['\uFF21', '\u{1F600}', 'plain'].map((endUser, i) =>
+      usageRecord('c-utc', 0, { time: new Date(Date.UTC(2026, 9, 30, 10, i)).toISOString(), end_user: endUser, cost_usd: endUser === 'plain' ? 0.000001 : 0.5 }),
+    );
+    await store.insert(rs);
+    for (const period of ['day', undefined] as const) {
+      const query: ReportQuery = { company: 'c-utc', groupBy: 'end_user', ...(period === undefined ? {} : { period }) };
+      const folded = (await store.reportFolded(query, 1)).data;
+      expect(folded).toEqual(foldGroups(reportOf(rs, query, zoneOf), 1));
+      expect(folded.data.map((r) => r.key)).toEqual(['\u{1F600}']);
+    }
+  });
+
   test('the report reads the daily totals (a change to them shows) and reads records only for days a bound cuts', async () => {
     const store = new PgUsageStore(pool);
     await saveZones(store);

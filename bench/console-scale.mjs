@@ -187,10 +187,11 @@ if (process.argv.includes('--explain')) {
     const t0 = Date.now();
     await store.report({ company: COMPANY, since: FROM, until: TO, groupBy, period: 'day' });
     process.stderr.write(`--- PgUsageStore.report by ${groupBy}, in process: ${Date.now() - t0} ms\n`);
-    // What the console's page asks for: the 20 groups with the highest cost, the others summed per day.
+    // What the console's page asks for: the groups with the highest cost, the others summed per day.
+    const { CONSOLE_TOP_GROUPS } = await dist('admin/console/console-server.js');
     const t1 = Date.now();
-    await store.reportFolded({ company: COMPANY, since: FROM, until: TO, groupBy, period: 'day' }, 20);
-    process.stderr.write(`--- PgUsageStore.reportFolded by ${groupBy} (top 20), in process: ${Date.now() - t1} ms\n`);
+    await store.reportFolded({ company: COMPANY, since: FROM, until: TO, groupBy, period: 'day' }, CONSOLE_TOP_GROUPS);
+    process.stderr.write(`--- PgUsageStore.reportFolded by ${groupBy} (top ${CONSOLE_TOP_GROUPS}), in process: ${Date.now() - t1} ms\n`);
   }
   const d = JSON.parse(Buffer.from(deep.cost, 'base64url').toString('utf8'));
   await plan(

@@ -60,7 +60,7 @@ const TOKEN_NAME = /^[a-z0-9]([-a-z0-9]{0,61}[a-z0-9])?$/;
 const CONSOLE_QUERY_LIMITS: QueryLimits = Object.freeze({ maxLimit: 200, defaultLimit: 50, defaultPeriod: 'day' });
 
 /** Groups a Usage page lists one by one unless asked for another number (`top`); the rest are summed (top-groups.ts). */
-export const CONSOLE_TOP_GROUPS = 20;
+export const CONSOLE_TOP_GROUPS = 10;
 const MAX_TOP_GROUPS = 1000;
 
 function topOf(url: URL): number {

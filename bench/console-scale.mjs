@@ -15,7 +15,7 @@
 // navigation's start) at the first task after the frame that holds the rendered table.
 // Each call or navigation is made once cold and then RUNS times; the median is judged, the worst
 // is shown. Prints one JSON line. Needs `npm run build`.
-//   node bench/console-scale.mjs [--records 1000000] [--runs 9] [--no-browser]
+//   node bench/console-scale.mjs [--records 1000000] [--runs 9] [--end-users 1000] [--no-browser]
 import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
@@ -35,6 +35,8 @@ const arg = (name, fallback) => {
 };
 const N = arg('--records', 1_000_000);
 const RUNS = arg('--runs', 9);
+// Distinct end users in the month (1,000 by default; tens of thousands shows what a high-cardinality grouping costs).
+const END_USERS = arg('--end-users', 1000);
 const COMPANY = 'bench';
 const ZONE = 'Europe/Paris';
 // October 2026 in Paris: 2026-10-01T00:00+02:00 to 2026-11-01T00:00+01:00.
@@ -66,11 +68,11 @@ async function load(pool) {
          CASE WHEN g % 4 = 0 THEN 'provider_a' ELSE 'vendor' END AS provider,
          'github.com/bench/app' || (g % 20) AS repo,
          (ARRAY['claude-code', 'ci', 'notebook', 'support-bot'])[1 + g % 4] AS application,
-         'end-user-' || (g % 1000) AS end_user,
+         'end-user-' || (g % $5::int) AS end_user,
          1000 + g % 977 AS input_tokens, 200 + g % 331 AS output_tokens, g % 500 AS cache_read,
          100 + (g::bigint * 7919) % 50000 AS cost_micros
        FROM generate_series(1, $4::int) AS g) r`,
-    [COMPANY, FROM, TO, N],
+    [COMPANY, FROM, TO, N, END_USERS],
   );
   await pool.query(`INSERT INTO gw_usage_company (company, time_zone) VALUES ($1, $2) ON CONFLICT (company) DO UPDATE SET time_zone = EXCLUDED.time_zone`, [COMPANY, ZONE]);
   const loadMs = Date.now() - started;
@@ -298,6 +300,7 @@ await pg.pool.end();
 console.log(
   JSON.stringify({
     records: N,
+    endUsers: END_USERS,
     runs: RUNS,
     company: COMPANY,
     timeZone: ZONE,

@@ -50,7 +50,11 @@ export function sumRows(rows: Iterable<Omit<ReportRow, 'key' | 'period'>>): Sums
  * cost, then most requests, then by key; null when there are no more than `top` groups (nothing is folded).
  */
 export function listedKeys(perKey: readonly ReportRow[], top: number): Set<string | null> | null {
-  if (perKey.length <= top) return null;
+  return perKey.length <= top ? null : topKeys(perKey, top);
+}
+
+/** The `top` keys of `perKey` by the rule (every group, or every group that can be among the first `top`). */
+export function topKeys(perKey: readonly ReportRow[], top: number): Set<string | null> {
   const ranked = [...perKey].sort((a, b) => micros(b.cost_usd) - micros(a.cost_usd) || b.requests - a.requests || compareKeys(a.key, b.key));
   return new Set(ranked.slice(0, top).map((r) => r.key));
 }

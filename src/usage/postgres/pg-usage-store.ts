@@ -6,7 +6,7 @@ import { copyField, copyFrom } from './copy-in.js';
 import { readFailure } from './read-failure.js';
 import { ROLLUP_DIMS } from './rollup.js';
 import { storableJson } from './storable-text.js';
-import { listedKeys, sumRows, type FoldedReport } from '../top-groups.js';
+import { sumRows, topKeys, type FoldedReport } from '../top-groups.js';
 import type { OthersRow } from '../report-row.js';
 import { compareRows, costMicros, type Answer, type LogsQuery, type ReportGroup, type ReportQuery, type ReportRow, type UsageReader } from '../report.js';
 
@@ -271,8 +271,8 @@ const foldedRows = (source: string): string => `SELECT 'r' AS part, to_char(x.bu
   GROUP BY x.bucket, x.listed, CASE WHEN x.listed THEN x.key END`;
 
 interface FoldedRow extends SumRow {
-  /** 'k': one group's totals over the range, with its rank; 'r': a listed group's row or a period's others. */
-  part: 'k' | 'r';
+  /** 'k': one group's totals over the range, with its rank; 't': every group's, summed; 'r': a listed group's row or a period's others. */
+  part: 'k' | 't' | 'r';
   listed: boolean | null;
   groups: string | null;
   rank: string | null;
@@ -287,23 +287,31 @@ interface FoldedRow extends SumRow {
  */
 async function foldedReport(client: pg.PoolClient, grouped: Grouped, top: number): Promise<FoldedReport> {
   const n = grouped.params.length;
+  // Out of every group's totals only what the re-ranking needs leaves PostgreSQL: the first `top`, any group tied on
+  // cost and requests with the last of them (only a tie can be broken the other way), and one row of the sums of all.
   const { rows } = await client.query<FoldedRow>(
     `WITH g AS MATERIALIZED (${grouped.sql}),
        r AS (
          SELECT k.*, row_number() OVER (ORDER BY k.cost_micros DESC, k.requests DESC, k.key COLLATE "C" NULLS LAST) AS rank
          FROM (SELECT x.key, ${FOLDED_SUMS} FROM g x GROUP BY x.key) k),
+       edge AS (SELECT r.cost_micros, r.requests FROM r WHERE r.rank = $${n + 1}),
        l AS (SELECT coalesce(array_agg(r.key) FILTER (WHERE r.key IS NOT NULL), '{}') AS keys, coalesce(bool_or(r.key IS NULL), false) AS none FROM r WHERE r.rank <= $${n + 1})
      SELECT 'k' AS part, NULL::text AS period, NULL::boolean AS listed, r.key, NULL::bigint AS groups, r.rank,
        r.requests, r.input_tokens, r.output_tokens, r.cache_creation_input_tokens, r.cache_read_input_tokens, r.cost_micros
      FROM r
+     WHERE r.rank <= $${n + 1} OR EXISTS (SELECT 1 FROM edge WHERE edge.cost_micros = r.cost_micros AND edge.requests = r.requests)
+     UNION ALL
+     SELECT 't', NULL, NULL, NULL, count(*), NULL, ${FOLDED_SUMS} FROM r x
      UNION ALL
      ${foldedRows('SELECT g.*, CASE WHEN g.key IS NULL THEN l.none ELSE g.key = ANY(l.keys) END AS listed FROM g CROSS JOIN l')}`,
     [...grouped.params, top],
   );
-  const perKey = rows.filter((r) => r.part === 'k');
-  const totals = perKey.map(reportRow);
-  const listed = listedKeys(totals, top);
-  const theirs = new Set(perKey.filter((r) => Number(r.rank) <= top).map((r) => r.key));
+  const all = rows.find((r) => r.part === 't');
+  const groups = Number(all?.groups ?? 0);
+  const totals = { ...sumRows(all === undefined || groups === 0 ? [] : [reportRow(all)]), groups };
+  const candidates = rows.filter((r) => r.part === 'k');
+  const listed = groups <= top ? null : topKeys(candidates.map(reportRow), top);
+  const theirs = new Set(candidates.filter((r) => Number(r.rank) <= top).map((r) => r.key));
   let folded = rows.filter((r) => r.part === 'r');
   if (listed !== null && (listed.size !== theirs.size || [...listed].some((k) => !theirs.has(k)))) {
     const keys = [...listed].filter((k): k is string => k !== null);
@@ -325,7 +333,7 @@ async function foldedReport(client: pg.PoolClient, grouped: Grouped, top: number
     }
   }
   others.sort((a, b) => ((a.period ?? '') < (b.period ?? '') ? -1 : (a.period ?? '') > (b.period ?? '') ? 1 : 0));
-  return { data: data.sort(compareRows), others, groups: totals.length, totals: { ...sumRows(totals), groups: totals.length } };
+  return { data: data.sort(compareRows), others, groups, totals };
 }
 
 /** The durable Usage and Logs: written by the exporter, read by the admin API and the CLI. */

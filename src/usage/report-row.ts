@@ -14,3 +14,30 @@ export interface ReportRow {
   cache_read_input_tokens: number;
   cost_usd: number;
 }
+
+/**
+ * The groups of one period that a Usage page does not list one by one (see
+ * src/usage/top-groups.ts), summed: how many there are, and their totals.
+ */
+export interface OthersRow {
+  period?: string;
+  groups: number;
+  requests: number;
+  input_tokens: number;
+  output_tokens: number;
+  cache_creation_input_tokens: number;
+  cache_read_input_tokens: number;
+  cost_usd: number;
+}
+
+/** A Usage report as the console's page gets it: the listed groups' rows and the others summed (src/usage/top-groups.ts). */
+export interface FoldedReport {
+  /** The rows of the listed groups, in the report's order. */
+  readonly data: ReportRow[];
+  /** One row per period holding unlisted groups, oldest period first; empty when nothing was folded. */
+  readonly others: OthersRow[];
+  /** Distinct groups in the report, listed or not. */
+  readonly groups: number;
+  /** Every row of the report summed (without a period). */
+  readonly totals: Omit<OthersRow, 'period'>;
+}

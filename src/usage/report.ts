@@ -1,5 +1,5 @@
 import type { UsageRecord } from '../metering/usage-record.js';
-import type { ReportRow } from './report-row.js';
+import type { FoldedReport, ReportRow } from './report-row.js';
 import { sameModel } from '../state/queries.js';
 
 /**
@@ -67,6 +67,11 @@ export class UsageStoreUnavailable extends Error {
 export interface UsageReader {
   logs(query: LogsQuery): Promise<Answer<UsageRecord[]>>;
   report(query: ReportQuery): Promise<Answer<ReportRow[]>>;
+  /**
+   * The console's folded report (top-groups.ts), when the store can compute it without reading every group out;
+   * it must equal foldGroups(report(query), top).
+   */
+  reportFolded?(query: ReportQuery, top: number): Promise<Answer<FoldedReport>>;
 }
 
 /** Cost in whole micro-dollars: every store sums integers, so every store gives the same total. */
@@ -102,7 +107,7 @@ function groupValue(record: UsageRecord, group: ReportGroup): string | null {
 }
 
 /** Code-point order with null last: the order PostgreSQL gives under COLLATE "C" with NULLS LAST. */
-function compareKeys(a: string | null, b: string | null): number {
+export function compareKeys(a: string | null, b: string | null): number {
   if (a === b) return 0;
   if (a === null) return 1;
   if (b === null) return -1;

@@ -1,16 +1,13 @@
-import { chromium, type Browser, type Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import { expect } from 'vitest';
 
-/**
- * Shared by the console's browser tests: Debian's Chromium driven by
- * playwright-core (Playwright's own browser download cannot work here), and
- * the steps every journey takes through the console's navigation.
- */
-export const CHROMIUM = process.env.GW_TEST_CHROMIUM ?? '/usr/bin/chromium';
+export { CHROMIUM, launchChromium } from './chromium.mjs';
 
-export function launchChromium(): Promise<Browser> {
-  return chromium.launch({ executablePath: CHROMIUM, args: ['--no-sandbox', '--disable-dev-shm-usage', '--disable-gpu'] });
-}
+/**
+ * Shared by the console's browser tests: the browser (chromium.mjs, which
+ * the s15 bench shares) and the steps every journey takes through the
+ * console's navigation.
+ */
 
 /** Follows a navigation link and waits until the page it names has loaded. */
 export async function openPage(page: Page, link: string): Promise<void> {

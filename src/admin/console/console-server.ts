@@ -3,7 +3,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { extname, join, normalize, sep } from 'node:path';
 import { Document, isMap, isSeq } from 'yaml';
 import { generateToken, hashToken } from '../../auth/token.js';
-import { CONSOLE_MESSAGES as M } from '../../errors/messages.js';
+import { CONSOLE_MESSAGES as M, USAGE_QUERY_MESSAGES as Q } from '../../errors/messages.js';
 import { listedModels } from '../../models/catalogue.js';
 import { normalizeModelId } from '../../models/normalize.js';
 import { PROVIDERS, type ProviderName } from '../../models/providers.js';
@@ -13,6 +13,7 @@ import type { GatewayState } from '../../state/state.js';
 import { reportCsv } from '../../usage/csv.js';
 import { encodeCursor, readLogsQuery, readReportQuery, searchParamsSource, type QueryLimits, type QuerySource } from '../../usage/query-params.js';
 import { cursorOf, type UsageReader } from '../../usage/report.js';
+import { foldedReport } from '../../usage/top-groups.js';
 import type { AdminAccess } from '../admin-access.js';
 import { CONSOLE_PATH, cookie, cookieOf, fromOwnPage, json, parsedBody, readJson, readJsonOnce, Refusal, SECURITY_HEADERS, send, stringField, TYPES } from './console-http.js';
 import type { ClusterTokenWriter } from './kube-writer.js';
@@ -57,6 +58,18 @@ const TOKEN_NAME = /^[a-z0-9]([-a-z0-9]{0,61}[a-z0-9])?$/;
  */
 /** The console's pages: 50 log rows a page (at most 200), Usage by day unless another period is chosen. */
 const CONSOLE_QUERY_LIMITS: QueryLimits = Object.freeze({ maxLimit: 200, defaultLimit: 50, defaultPeriod: 'day' });
+
+/** Groups a Usage page lists one by one unless asked for another number (`top`); the rest are summed (top-groups.ts). */
+export const CONSOLE_TOP_GROUPS = 10;
+const MAX_TOP_GROUPS = 1000;
+
+function topOf(url: URL): number {
+  const raw = url.searchParams.get('top');
+  if (raw === null || raw === '') return CONSOLE_TOP_GROUPS;
+  const n = Number(raw);
+  if (!/^[0-9]+$/.test(raw) || n < 1 || n > MAX_TOP_GROUPS) throw new Refusal(400, M.badRequest(Q.badLimit('"top"', MAX_TOP_GROUPS)));
+  return n;
+}
 
 /** A query of the console's URL (its range is `from` / `to`), through the reader the CLI and the API use; a problem is a 400 in words. */
 function readQuery<T>(url: URL, read: (source: QuerySource, problems: string[]) => T): T {
@@ -211,13 +224,15 @@ export class ConsoleServer {
 
   private async usage(res: ServerResponse, url: URL, company: string): Promise<void> {
     const query = { ...readQuery(url, (source, problems) => readReportQuery(source, problems, CONSOLE_QUERY_LIMITS)), company };
-    const answer = await this.options.usage.report(query);
-    const timeZone = (await this.options.state.getCompany(company))?.settings.timeZone ?? 'UTC';
     const { groupBy, period } = query;
     if (url.searchParams.get('format') === 'csv') {
+      const answer = await this.options.usage.report(query);
       return send(res, 200, reportCsv(answer.data), 'text/csv; charset=utf-8', { 'content-disposition': `attachment; filename="usage-${company}-${groupBy}-${period ?? 'all'}.csv"` });
     }
-    return json(res, 200, { company, timeZone, groupBy, period, data: answer.data, droppedRecords: answer.droppedRecords });
+    const top = topOf(url);
+    const answer = await foldedReport(this.options.usage, query, top);
+    const timeZone = (await this.options.state.getCompany(company))?.settings.timeZone ?? 'UTC';
+    return json(res, 200, { company, timeZone, groupBy, period, top, ...answer.data, droppedRecords: answer.droppedRecords });
   }
 
   private async logs(res: ServerResponse, url: URL, company: string): Promise<void> {

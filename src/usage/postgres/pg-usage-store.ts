@@ -6,6 +6,8 @@ import { copyField, copyFrom } from './copy-in.js';
 import { readFailure } from './read-failure.js';
 import { ROLLUP_DIMS } from './rollup.js';
 import { storableJson } from './storable-text.js';
+import { sumRows, topKeys, type FoldedReport } from '../top-groups.js';
+import type { OthersRow } from '../report-row.js';
 import { compareRows, costMicros, type Answer, type LogsQuery, type ReportGroup, type ReportQuery, type ReportRow, type UsageReader } from '../report.js';
 
 /** Group names are mapped to columns here and nowhere else: nothing a caller sends reaches SQL text. */
@@ -105,8 +107,18 @@ const REPORT_ORDER = 'ORDER BY g.bucket, g.cost_micros DESC, g.requests DESC, g.
 /** The start of the period holding local timestamp `local`, truncated as the report's periods are. */
 const periodBucket = (query: ReportQuery, local: string): string => (query.period === undefined ? 'NULL::timestamp' : `date_trunc('${PERIOD_UNITS[query.period]}', ${local})`);
 
-/** The report from every record in range: what any query can be answered with. `zone`: the company's, when one company is asked for. */
-async function reportFromRecords(client: pg.PoolClient, query: ReportQuery, zone: string | undefined): Promise<SumRow[]> {
+/**
+ * A report's groups as SQL, before they are written out or ordered: one row per (bucket, key) with its sums, as
+ * columns bucket, key, requests, input_tokens, output_tokens, cache_creation_input_tokens, cache_read_input_tokens,
+ * cost_micros; and the parameters it takes.
+ */
+interface Grouped {
+  readonly sql: string;
+  readonly params: unknown[];
+}
+
+/** The groups from every record in range: what any query can be answered with. `zone`: the company's, when one company is asked for. */
+function groupedFromRecords(query: ReportQuery, zone: string | undefined): Grouped {
   // One company's zone is read once, not joined to each of its (up to millions of) rows; across companies each row takes its own.
   let zoneSql = "coalesce(c.time_zone, 'UTC')";
   let join = 'LEFT JOIN gw_usage_company c ON c.company = u.company';
@@ -118,11 +130,7 @@ async function reportFromRecords(client: pg.PoolClient, query: ReportQuery, zone
     join = '';
   }
   // Grouped by the truncated local time (a timestamp, cheap to hash) and written as a date only once per group.
-  const result = await client.query<SumRow>(
-    `SELECT to_char(g.bucket, 'YYYY-MM-DD') AS period, g.key, g.requests, g.input_tokens, g.output_tokens,
-       g.cache_creation_input_tokens, g.cache_read_input_tokens, g.cost_micros
-     FROM (
-       SELECT ${periodBucket(query, `u.time AT TIME ZONE ${zoneSql}`)} AS bucket, ${GROUP_COLUMNS[query.groupBy]} AS key, count(*) AS requests,
+  const sql = `SELECT ${periodBucket(query, `u.time AT TIME ZONE ${zoneSql}`)} AS bucket, ${GROUP_COLUMNS[query.groupBy]} AS key, count(*) AS requests,
          sum(u.input_tokens) AS input_tokens, sum(u.output_tokens) AS output_tokens,
          sum(u.cache_creation_input_tokens) AS cache_creation_input_tokens, sum(u.cache_read_input_tokens) AS cache_read_input_tokens,
          sum(u.cost_micros) AS cost_micros
@@ -130,11 +138,8 @@ async function reportFromRecords(client: pg.PoolClient, query: ReportQuery, zone
        WHERE ($1::text IS NULL OR u.company = $1)
          AND ($2::timestamptz IS NULL OR u.time >= $2)
          AND ($3::timestamptz IS NULL OR u.time < $3)
-       GROUP BY 1, 2) g
-     ${REPORT_ORDER}`,
-    params,
-  );
-  return result.rows;
+       GROUP BY 1, 2`;
+  return { sql, params };
 }
 
 /**
@@ -185,8 +190,8 @@ async function rollupPlan(client: pg.PoolClient, query: ReportQuery, zone: strin
   };
 }
 
-/** The report from the daily totals, and the records of the days a bound cuts: the same numbers as reportFromRecords. */
-async function reportFromRollup(client: pg.PoolClient, query: ReportQuery, zone: string, plan: RollupPlan): Promise<SumRow[]> {
+/** The groups from the daily totals, and the records of the days a bound cuts: the same numbers as groupedFromRecords. */
+function groupedFromRollup(query: ReportQuery, zone: string, plan: RollupPlan): Grouped {
   const params: unknown[] = [query.company, zone, ROLLUP_DIMS[query.groupBy], plan.whole, plan.after, plan.before];
   // The range of days to read, so the primary key is an index range and not the company's whole history.
   const from = [...plan.whole, ...(plan.after === null ? [] : [plan.after])].sort()[0] ?? null;
@@ -213,26 +218,122 @@ async function reportFromRollup(client: pg.PoolClient, query: ReportQuery, zone:
          WHERE d.company = $1 AND d.zone = $2 AND d.dim = $3 AND d.requests <> 0
            AND ($7::date IS NULL OR d.day >= $7) AND ($8::date IS NULL OR d.day <= $8)
            AND (d.day = ANY($4::date[]) OR (($5::date IS NULL OR d.day > $5) AND ($6::date IS NULL OR d.day < $6)))`;
-  // By day with no day cut, each total is already one row of the answer: nothing to add up again.
+  // By day with no day cut, each total is already one group: nothing to add up again.
   const sql =
     query.period === 'day' && edges === ''
-      ? `SELECT to_char(g.bucket, 'YYYY-MM-DD') AS period, g.key, g.requests, g.input_tokens, g.output_tokens,
-           g.cache_creation_input_tokens, g.cache_read_input_tokens, g.cost_micros
-         FROM (SELECT x.day AS bucket, x.* FROM (${daily}) x) g
-         ${REPORT_ORDER}`
-      : `SELECT to_char(g.bucket, 'YYYY-MM-DD') AS period, g.key, g.requests, g.input_tokens, g.output_tokens,
-           g.cache_creation_input_tokens, g.cache_read_input_tokens, g.cost_micros
-         FROM (
-           SELECT ${periodBucket(query, 'x.day::timestamp')} AS bucket, x.key, sum(x.requests)::bigint AS requests,
+      ? `SELECT x.day AS bucket, x.key, x.requests, x.input_tokens, x.output_tokens, x.cache_creation_input_tokens, x.cache_read_input_tokens, x.cost_micros
+         FROM (${daily}) x`
+      : `SELECT ${periodBucket(query, 'x.day::timestamp')} AS bucket, x.key, sum(x.requests)::bigint AS requests,
              sum(x.input_tokens)::bigint AS input_tokens, sum(x.output_tokens)::bigint AS output_tokens,
              sum(x.cache_creation_input_tokens)::bigint AS cache_creation_input_tokens, sum(x.cache_read_input_tokens)::bigint AS cache_read_input_tokens,
              sum(x.cost_micros)::bigint AS cost_micros
            FROM (${daily}
              ${edges}) x(day, key, requests, input_tokens, output_tokens, cache_creation_input_tokens, cache_read_input_tokens, cost_micros)
-           GROUP BY 1, 2) g
-         ${REPORT_ORDER}`;
-  const result = await client.query<SumRow>(sql, params);
+           GROUP BY 1, 2`;
+  return { sql, params };
+}
+
+/** The sums of each group, as columns, in the names SumRow reads. */
+const SUM_COLUMNS = `g.requests, g.input_tokens, g.output_tokens, g.cache_creation_input_tokens, g.cache_read_input_tokens, g.cost_micros`;
+
+/** Every group, in compareRows' order (so the final sort finds the rows in order). */
+async function fullReport(client: pg.PoolClient, grouped: Grouped): Promise<SumRow[]> {
+  const result = await client.query<SumRow>(`SELECT to_char(g.bucket, 'YYYY-MM-DD') AS period, g.key, ${SUM_COLUMNS} FROM (${grouped.sql}) g ${REPORT_ORDER}`, grouped.params);
   return result.rows;
+}
+
+/** A report row as the API gives it, from its sums. */
+function reportRow(r: SumRow): ReportRow {
+  // Object literals, not a conditional spread: V8 builds each spread object slowly (31,000 rows took 0.4 s, not 10 ms).
+  const row: ReportRow = {
+    period: r.period ?? undefined,
+    key: r.key,
+    requests: Number(r.requests),
+    input_tokens: Number(r.input_tokens),
+    output_tokens: Number(r.output_tokens),
+    cache_creation_input_tokens: Number(r.cache_creation_input_tokens),
+    cache_read_input_tokens: Number(r.cache_read_input_tokens),
+    cost_usd: Number(r.cost_micros) / 1e6,
+  };
+  if (r.period === null) delete row.period;
+  return row;
+}
+
+/** Sums of the rows of `x` (a selection of groups), in the names SumRow reads. */
+const FOLDED_SUMS = `sum(x.requests) AS requests, sum(x.input_tokens) AS input_tokens, sum(x.output_tokens) AS output_tokens,
+  sum(x.cache_creation_input_tokens) AS cache_creation_input_tokens, sum(x.cache_read_input_tokens) AS cache_read_input_tokens,
+  sum(x.cost_micros) AS cost_micros`;
+
+/** The groups of `source` (grouped rows with a boolean `listed`) folded: each listed group's own row, and one sum per period of the rest. */
+const foldedRows = (source: string): string => `SELECT 'r' AS part, to_char(x.bucket, 'YYYY-MM-DD') AS period, x.listed, CASE WHEN x.listed THEN x.key END AS key,
+    count(*) AS groups, NULL::bigint AS rank, ${FOLDED_SUMS}
+  FROM (${source}) x
+  GROUP BY x.bucket, x.listed, CASE WHEN x.listed THEN x.key END`;
+
+interface FoldedRow extends SumRow {
+  /** 'k': one group's totals over the range, with its rank; 't': every group's, summed; 'r': a listed group's row or a period's others. */
+  part: 'k' | 't' | 'r';
+  listed: boolean | null;
+  groups: string | null;
+  rank: string | null;
+}
+
+/**
+ * What foldGroups makes of the full report, computed next to the data, so a month by end user sends a few hundred
+ * rows instead of every (day, end user). One pass over the groups gives each group's totals and the rows folded by
+ * PostgreSQL's ranking of them; the gateway ranks the totals again by foldGroups' own rule (its last tie-break
+ * compares UTF-16 units, PostgreSQL's bytes) and, in the rare case the two pick different groups, reads the rows
+ * again folded by its own pick. The numbers are the full report's: the same groups, the same integer sums.
+ */
+async function foldedReport(client: pg.PoolClient, grouped: Grouped, top: number): Promise<FoldedReport> {
+  const n = grouped.params.length;
+  // Out of every group's totals only what the re-ranking needs leaves PostgreSQL: the first `top`, any group tied on
+  // cost and requests with the last of them (only a tie can be broken the other way), and one row of the sums of all.
+  const { rows } = await client.query<FoldedRow>(
+    `WITH g AS MATERIALIZED (${grouped.sql}),
+       r AS (
+         SELECT k.*, row_number() OVER (ORDER BY k.cost_micros DESC, k.requests DESC, k.key COLLATE "C" NULLS LAST) AS rank
+         FROM (SELECT x.key, ${FOLDED_SUMS} FROM g x GROUP BY x.key) k),
+       edge AS (SELECT r.cost_micros, r.requests FROM r WHERE r.rank = $${n + 1}),
+       l AS (SELECT coalesce(array_agg(r.key) FILTER (WHERE r.key IS NOT NULL), '{}') AS keys, coalesce(bool_or(r.key IS NULL), false) AS none FROM r WHERE r.rank <= $${n + 1})
+     SELECT 'k' AS part, NULL::text AS period, NULL::boolean AS listed, r.key, NULL::bigint AS groups, r.rank,
+       r.requests, r.input_tokens, r.output_tokens, r.cache_creation_input_tokens, r.cache_read_input_tokens, r.cost_micros
+     FROM r
+     WHERE r.rank <= $${n + 1} OR EXISTS (SELECT 1 FROM edge WHERE edge.cost_micros = r.cost_micros AND edge.requests = r.requests)
+     UNION ALL
+     SELECT 't', NULL, NULL, NULL, count(*), NULL, ${FOLDED_SUMS} FROM r x
+     UNION ALL
+     ${foldedRows('SELECT g.*, CASE WHEN g.key IS NULL THEN l.none ELSE g.key = ANY(l.keys) END AS listed FROM g CROSS JOIN l')}`,
+    [...grouped.params, top],
+  );
+  const all = rows.find((r) => r.part === 't');
+  const groups = Number(all?.groups ?? 0);
+  const totals = { ...sumRows(all === undefined || groups === 0 ? [] : [reportRow(all)]), groups };
+  const candidates = rows.filter((r) => r.part === 'k');
+  const listed = groups <= top ? null : topKeys(candidates.map(reportRow), top);
+  const theirs = new Set(candidates.filter((r) => Number(r.rank) <= top).map((r) => r.key));
+  let folded = rows.filter((r) => r.part === 'r');
+  if (listed !== null && (listed.size !== theirs.size || [...listed].some((k) => !theirs.has(k)))) {
+    const keys = [...listed].filter((k): k is string => k !== null);
+    const again = await client.query<FoldedRow>(foldedRows(`SELECT g.*, CASE WHEN g.key IS NULL THEN $${n + 2}::boolean ELSE g.key = ANY($${n + 1}::text[]) END AS listed FROM (${grouped.sql}) g`), [
+      ...grouped.params,
+      keys,
+      listed.has(null),
+    ]);
+    folded = again.rows;
+  }
+  const data: ReportRow[] = [];
+  const others: OthersRow[] = [];
+  for (const r of folded) {
+    const row = reportRow(r);
+    if (r.listed === true) data.push(row);
+    else {
+      const { key: _key, ...sums } = row;
+      others.push({ ...sums, groups: Number(r.groups) });
+    }
+  }
+  others.sort((a, b) => ((a.period ?? '') < (b.period ?? '') ? -1 : (a.period ?? '') > (b.period ?? '') ? 1 : 0));
+  return { data: data.sort(compareRows), others, groups, totals };
 }
 
 /** The durable Usage and Logs: written by the exporter, read by the admin API and the CLI. */
@@ -407,9 +508,23 @@ export class PgUsageStore implements UsageReader {
     return { data: rows.map((r) => r.record), droppedRecords: 0 };
   }
 
+  /** What the console's Usage page shows: foldGroups(report(query), top), with only the listed groups' rows read out. */
+  async reportFolded(query: ReportQuery, top: number): Promise<Answer<FoldedReport>> {
+    const data = await this.grouped(query, (client, grouped) => foldedReport(client, grouped, top)).catch((error: unknown) => {
+      throw readFailure(error);
+    });
+    return { data, droppedRecords: 0 };
+  }
+
   private async reportOrThrow(query: ReportQuery): Promise<Answer<ReportRow[]>> {
+    const rows = await this.grouped(query, fullReport);
+    // Already in this order from PostgreSQL but for keys whose byte and UTF-16 orders differ: the sort then costs one pass.
+    return { data: rows.map(reportRow).sort(compareRows), droppedRecords: 0 };
+  }
+
+  /** Runs `read` over the query's groups, from the daily totals when they answer for it, in one read-only snapshot. */
+  private async grouped<T>(query: ReportQuery, read: (client: pg.PoolClient, grouped: Grouped) => Promise<T>): Promise<T> {
     const client = await this.pool.connect();
-    let rows: SumRow[];
     try {
       // One snapshot for the zone, the daily totals and the records at the edges, so a rebuild committed between them cannot split an answer.
       await client.query('BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY');
@@ -428,31 +543,16 @@ export class PgUsageStore implements UsageReader {
         // The daily totals answer only when they are bucketed in the zone this report uses (an older schema has none).
         if (f?.rollup === true && (f.known ? f.rollup_zone === zone : true)) plan = await rollupPlan(client, query, zone);
       }
-      rows = plan !== undefined && zone !== undefined ? await reportFromRollup(client, query, zone, plan) : await reportFromRecords(client, query, zone);
+      const grouped = plan !== undefined && zone !== undefined ? groupedFromRollup(query, zone, plan) : groupedFromRecords(query, zone);
+      const answer = await read(client, grouped);
       await client.query('COMMIT');
+      return answer;
     } catch (error) {
       await client.query('ROLLBACK').catch(() => undefined);
       throw error;
     } finally {
       client.release();
     }
-    // Object literals, not a conditional spread: V8 builds each spread object slowly (31,000 rows took 0.4 s, not 10 ms).
-    const data: ReportRow[] = rows.map((r) => {
-      const row: ReportRow = {
-        period: r.period ?? undefined,
-        key: r.key,
-        requests: Number(r.requests),
-        input_tokens: Number(r.input_tokens),
-        output_tokens: Number(r.output_tokens),
-        cache_creation_input_tokens: Number(r.cache_creation_input_tokens),
-        cache_read_input_tokens: Number(r.cache_read_input_tokens),
-        cost_usd: Number(r.cost_micros) / 1e6,
-      };
-      if (r.period === null) delete row.period;
-      return row;
-    });
-    // Already in this order from PostgreSQL but for keys whose byte and UTF-16 orders differ: the sort then costs one pass.
-    return { data: data.sort(compareRows), droppedRecords: 0 };
   }
 
   async close(): Promise<void> {

@@ -5,6 +5,7 @@ import { connectPostgres } from '../../../src/usage/postgres/connect.js';
 import { migrate } from '../../../src/usage/postgres/migrations.js';
 import { PgUsageStore } from '../../../src/usage/postgres/pg-usage-store.js';
 import { PERIODS, REPORT_GROUPS, reportOf, type ReportQuery } from '../../../src/usage/report.js';
+import { foldGroups } from '../../../src/usage/top-groups.js';
 import { startPostgres, type TestPostgres } from '../../support/postgres-server.js';
 import { usageRecord } from '../../support/usage-records.js';
 
@@ -104,13 +105,37 @@ describe('Usage from the daily totals', () => {
           for (const period of [...PERIODS, undefined]) {
             const query: ReportQuery = { company, groupBy, ...range, ...(period === undefined ? {} : { period }) };
             const { data } = await store.report(query);
-            expect(data, JSON.stringify(query)).toEqual(reportOf(all, query, zoneOf));
+            const expected = reportOf(all, query, zoneOf);
+            expect(data, JSON.stringify(query)).toEqual(expected);
             compared += data.length;
+            // The console's page: only the listed groups read out, the rest summed in PostgreSQL; the same as folding the full report.
+            const top = groupBy === 'address' ? 3 : 1;
+            expect((await store.reportFolded(query, top)).data, `${JSON.stringify(query)} top ${top}`).toEqual(foldGroups(expected, top));
           }
         }
       }
     }
     expect(compared).toBeGreaterThan(1000);
+    // Across companies (no company: each record in its own company's zone), from the records.
+    for (const groupBy of REPORT_GROUPS) {
+      const query: ReportQuery = { groupBy, period: 'day' };
+      expect((await store.reportFolded(query, 2)).data, groupBy).toEqual(foldGroups(reportOf(all, query, zoneOf), 2));
+    }
+  });
+
+  test('the folded report picks the groups foldGroups picks when PostgreSQL breaks a tie the other way (UTF-8 bytes against UTF-16 units)', async () => {
+    const store = new PgUsageStore(pool);
+    // Equal cost and requests; U+FF21 sorts first by UTF-8 bytes (EF … < F0 …), U+1F600 first by UTF-16 units (D83D < FF21).
+    const rs = ['\uFF21', '\u{1F600}', 'plain'].map((endUser, i) =>
+      usageRecord('c-utc', 0, { time: new Date(Date.UTC(2026, 9, 30, 10, i)).toISOString(), end_user: endUser, cost_usd: endUser === 'plain' ? 0.000001 : 0.5 }),
+    );
+    await store.insert(rs);
+    for (const period of ['day', undefined] as const) {
+      const query: ReportQuery = { company: 'c-utc', groupBy: 'end_user', ...(period === undefined ? {} : { period }) };
+      const folded = (await store.reportFolded(query, 1)).data;
+      expect(folded).toEqual(foldGroups(reportOf(rs, query, zoneOf), 1));
+      expect(folded.data.map((r) => r.key)).toEqual(['\u{1F600}']);
+    }
   });
 
   test('the report reads the daily totals (a change to them shows) and reads records only for days a bound cuts', async () => {

@@ -2,7 +2,7 @@ import { api, ApiError } from './api.js';
 import { count, dialog, field, h, money, replace, select, type Child } from './dom.js';
 // Types only (erased from the shipped script): the rows are the server's own, not restated here.
 import type { UsageRecord } from '../../../src/metering/usage-record.js';
-import type { ReportRow } from '../../../src/usage/report-row.js';
+import type { OthersRow, ReportRow } from '../../../src/usage/report-row.js';
 
 interface Me {
   who: string;
@@ -188,6 +188,14 @@ const GROUPS = [
   ['application', 'Application'],
   ['end_user', 'End user'],
 ] as const;
+const PLURALS: Readonly<Record<string, string>> = {
+  address: 'addresses',
+  model: 'models',
+  provider: 'providers',
+  repo: 'repositories',
+  application: 'applications',
+  end_user: 'end users',
+};
 const PERIODS = [
   ['day', 'Day'],
   ['week', 'Week'],
@@ -207,7 +215,7 @@ async function usagePage(body: HTMLElement, company: string): Promise<void> {
   const from = p.get('from') ?? '';
   const to = p.get('to') ?? '';
   const query = { company, group_by: groupBy, period, from, to };
-  const answer = await api.get<{ timeZone: string; data: ReportRow[]; droppedRecords: number }>('usage', query);
+  const answer = await api.get<UsageAnswer>('usage', query);
   const controls = h(
     'div',
     { class: 'row' },
@@ -230,15 +238,23 @@ async function usagePage(body: HTMLElement, company: string): Promise<void> {
     h('a', { class: 'button', href: api.url('usage', { ...query, format: 'csv' }), download: `usage-${company}.csv` }, 'Download CSV'),
   );
   const rows = answer.data;
-  const totals = rows.reduce(
-    (t, r) => ({ requests: t.requests + r.requests, tokens: t.tokens + r.input_tokens + r.output_tokens + r.cache_creation_input_tokens + r.cache_read_input_tokens, cost: t.cost + r.cost_usd }),
-    { requests: 0, tokens: 0, cost: 0 },
-  );
+  const t = answer.totals;
+  const totals = { requests: t.requests, tokens: t.input_tokens + t.output_tokens + t.cache_creation_input_tokens + t.cache_read_input_tokens, cost: t.cost_usd };
+  const groupName = GROUPS.find(([g]) => g === groupBy)?.[1] ?? groupBy;
+  const plural = PLURALS[groupBy] ?? 'groups';
   const zone = h('p', { class: 'muted' }, `Periods are calendar ${period}s in the company's time zone, ${answer.timeZone}. From is inclusive, To exclusive.`);
   if (rows.length === 0) {
     replace(body, controls, zone, h('p', {}, 'No usage in this range yet. Call the gateway with one of the company’s tokens (see Tokens), or widen From and To.'));
     return;
   }
+  const folded =
+    answer.others.length > 0
+      ? h(
+          'p',
+          { class: 'muted' },
+          `${count(answer.groups)} ${plural} in this range: the table lists the ${count(answer.top)} with the highest cost and sums the other ${count(answer.groups - answer.top)} in one “All others” row per ${period}. Download CSV has every one.`,
+        )
+      : null;
   const dropped =
     answer.droppedRecords > 0 ? h('p', { class: 'error' }, `${count(answer.droppedRecords)} older records were dropped before this answer; configure PostgreSQL to keep every record.`) : null;
   replace(
@@ -253,11 +269,12 @@ async function usagePage(body: HTMLElement, company: string): Promise<void> {
       h('div', {}, 'Tokens', h('strong', {}, count(totals.tokens))),
       h('div', {}, 'Cost', h('strong', {}, money(totals.cost))),
     ),
-    chart(rows),
+    chart(rows, answer.others),
+    folded,
     h(
       'table',
       {},
-      h('caption', { class: 'muted' }, `Usage by ${GROUPS.find(([g]) => g === groupBy)?.[1].toLowerCase() ?? groupBy} per ${period}`),
+      h('caption', { class: 'muted' }, `Usage by ${groupName.toLowerCase()} per ${period}`),
       h(
         'thead',
         {},
@@ -265,7 +282,7 @@ async function usagePage(body: HTMLElement, company: string): Promise<void> {
           'tr',
           {},
           h('th', { scope: 'col' }, 'Period'),
-          h('th', { scope: 'col' }, GROUPS.find(([g]) => g === groupBy)?.[1] ?? groupBy),
+          h('th', { scope: 'col' }, groupName),
           h('th', { scope: 'col', class: 'num' }, 'Requests'),
           h('th', { scope: 'col', class: 'num' }, 'Input tokens'),
           h('th', { scope: 'col', class: 'num' }, 'Output tokens'),
@@ -276,12 +293,12 @@ async function usagePage(body: HTMLElement, company: string): Promise<void> {
       h(
         'tbody',
         {},
-        ...rows.map((r) =>
+        ...withOthers(rows, answer.others).map((r) =>
           h(
             'tr',
-            {},
+            'groups' in r ? { class: 'others' } : {},
             h('td', {}, r.period ?? ''),
-            h('td', {}, r.key ?? '(none)'),
+            h('td', {}, 'groups' in r ? `All others (${count(r.groups)})` : (r.key ?? '(none)')),
             h('td', { class: 'num' }, count(r.requests)),
             h('td', { class: 'num' }, count(r.input_tokens)),
             h('td', { class: 'num' }, count(r.output_tokens)),
@@ -294,11 +311,34 @@ async function usagePage(body: HTMLElement, company: string): Promise<void> {
   );
 }
 
-/** Cost per period as bars; the table below carries the same numbers for screen readers. */
-function chart(rows: readonly ReportRow[]): SVGSVGElement {
+interface UsageAnswer {
+  timeZone: string;
+  /** The listed groups' rows; the other groups are summed per period in `others` (src/usage/top-groups.ts). */
+  data: ReportRow[];
+  others: OthersRow[];
+  groups: number;
+  top: number;
+  totals: OthersRow;
+  droppedRecords: number;
+}
+
+/** The listed rows with each period's "All others" row after that period's own rows. */
+function withOthers(rows: readonly ReportRow[], others: readonly OthersRow[]): Array<ReportRow | OthersRow> {
+  const byPeriod = new Map<string, Array<ReportRow | OthersRow>>();
+  for (const r of [...rows, ...others]) {
+    const list = byPeriod.get(r.period ?? '');
+    if (list) list.push(r);
+    else byPeriod.set(r.period ?? '', [r]);
+  }
+  return [...byPeriod.keys()].sort().flatMap((p) => byPeriod.get(p) ?? []);
+}
+
+/** Cost per period as bars (listed groups and all others); the table below carries the same numbers for screen readers. */
+function chart(rows: readonly ReportRow[], others: readonly OthersRow[]): SVGSVGElement {
+  // Whole micro-dollars, as the server sums, so a bar is exactly its period's cost.
   const byPeriod = new Map<string, number>();
-  for (const r of rows) byPeriod.set(r.period ?? '', (byPeriod.get(r.period ?? '') ?? 0) + r.cost_usd);
-  const entries = [...byPeriod.entries()];
+  for (const r of [...rows, ...others]) byPeriod.set(r.period ?? '', (byPeriod.get(r.period ?? '') ?? 0) + Math.round(r.cost_usd * 1e6));
+  const entries = [...byPeriod.entries()].sort(([a], [b]) => (a < b ? -1 : 1)).map(([p, micros]) => [p, micros / 1e6] as const);
   const max = Math.max(...entries.map(([, v]) => v), 0.000001);
   const ns = 'http://www.w3.org/2000/svg';
   const svg = document.createElementNS(ns, 'svg');

@@ -181,6 +181,31 @@ describe('owner console on gw serve (memory state)', () => {
       expect(mine.body.data).toEqual((theirs.body as { data: unknown }).data);
       expect(mine.body.timeZone).toBe('UTC');
     }
+    // With more groups than the page lists, the listed rows are still the API's own and the rest add up to the API's, period by period.
+    const micros = (rows: { cost_usd: number }[]): number => rows.reduce((s, r) => s + Math.round(r.cost_usd * 1e6), 0);
+    for (const group of ['address', 'model']) {
+      type Row = { period?: string; key: string | null; requests: number; cost_usd: number; groups?: number };
+      const mine = (await c.call('GET', `usage?company=acme&group_by=${group}&period=day&top=1`)).body as { data: Row[]; others: Row[]; groups: number; totals: Row };
+      const theirs = ((await adminGet(gateway, `/admin/v1/usage?company=acme&group_by=${group}&period=day`)).body as { data: Row[] }).data;
+      const keys = new Set(theirs.map((r) => r.key));
+      expect(keys.size).toBe(2);
+      expect(mine.groups).toBe(2);
+      expect(new Set(mine.data.map((r) => r.key)).size).toBe(1);
+      expect(mine.data).toEqual(theirs.filter((r) => r.key === mine.data[0]?.key));
+      const rest = theirs.filter((r) => r.key !== mine.data[0]?.key);
+      expect(mine.others.map((o) => o.period)).toEqual([...new Set(rest.map((r) => r.period))]);
+      for (const o of mine.others) {
+        const inPeriod = rest.filter((r) => r.period === o.period);
+        expect(o).toMatchObject({ groups: inPeriod.length, requests: inPeriod.reduce((s, r) => s + r.requests, 0) });
+        expect(Math.round(o.cost_usd * 1e6)).toBe(micros(inPeriod));
+      }
+      expect(mine.totals.requests).toBe(5);
+      expect(Math.round(mine.totals.cost_usd * 1e6)).toBe(micros(theirs));
+      // Download CSV is never folded: every group.
+      const csv = (await c.call('GET', `usage?company=acme&group_by=${group}&period=day&top=1&format=csv`)).text;
+      expect(csv.trim().split('\n').length - 1).toBe(theirs.length);
+    }
+    expect((await c.call('GET', 'usage?company=acme&top=0')).status).toBe(400);
     const csv = await c.call('GET', 'usage?company=acme&group_by=model&period=day&format=csv');
     expect(csv.headers.get('content-type')).toMatch(/text\/csv/);
     expect(csv.text.split('\n')[0]).toContain('cost_usd');

@@ -3,10 +3,14 @@
  * read it. A module of its own, with no imports, so the browser's build can
  * import the type without the server's code.
  */
-export interface ReportRow {
+export interface ReportRow extends UsageSums {
   /** First day of the period (YYYY-MM-DD in the company's time zone), when a period was asked for. */
   period?: string;
   key: string | null;
+}
+
+/** The sums every row of a report carries. */
+export interface UsageSums {
   requests: number;
   input_tokens: number;
   output_tokens: number;
@@ -19,15 +23,9 @@ export interface ReportRow {
  * The groups of one period that a Usage page does not list one by one (see
  * src/usage/top-groups.ts), summed: how many there are, and their totals.
  */
-export interface OthersRow {
+export interface OthersRow extends UsageSums {
   period?: string;
   groups: number;
-  requests: number;
-  input_tokens: number;
-  output_tokens: number;
-  cache_creation_input_tokens: number;
-  cache_read_input_tokens: number;
-  cost_usd: number;
 }
 
 /** A Usage report as the console's page gets it: the listed groups' rows and the others summed (src/usage/top-groups.ts). */

@@ -26,3 +26,18 @@ export async function reloadUntil(page: Page, text: string): Promise<void> {
   }
   throw new Error(`"${text}" did not show on the page`);
 }
+
+/** Creates a token on the Tokens page: its gwct_ value is shown once, in a dialog with Copy, then its row with `address`. */
+export async function createTokenSeenOnce(page: Page, name: string, address: string): Promise<string> {
+  await page.getByRole('button', { name: 'Create token' }).click();
+  await page.getByLabel('Name').fill(name);
+  await page.getByRole('button', { name: 'Create', exact: true }).click();
+  const shown = page.getByRole('textbox', { name: `Token ${name}` });
+  await shown.waitFor();
+  const token = await shown.inputValue();
+  expect(token).toMatch(/^gwct_/);
+  await page.getByRole('dialog').getByRole('button', { name: 'Copy' }).waitFor();
+  await page.getByRole('dialog').getByRole('button', { name: 'Done' }).click();
+  await page.getByRole('cell', { name: address }).waitFor();
+  return token;
+}

@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { generateToken, hashToken } from '../../../src/auth/token.js';
 import { FIXTURES, FULLNAME, find, removeHelmHome, renderChart } from '../../integration/chart/chart-support.js';
 import { create, createNamespace, eventually, get, gwObject, installCrds, kubeFor, putSecret, waitForReady, type Kube } from '../../integration/operator/kube-helpers.js';
-import { launchChromium, openPage, reloadUntil } from '../../support/console-browser.js';
+import { createTokenSeenOnce, launchChromium, openPage, reloadUntil } from '../../support/console-browser.js';
 import { startGateway, type GatewayProcess } from '../../support/gateway-process.js';
 import { startKubeApiServer, type KubeApiServer } from '../../support/kube-apiserver.js';
 import { startMockProvider, type MockProvider } from '../../support/mock-provider.js';
@@ -161,16 +161,7 @@ describe('owner console in Chromium, in a cluster', () => {
     await page.getByLabel('Company').selectOption('acme');
 
     await openPage(page, 'Tokens');
-    await page.getByRole('button', { name: 'Create token' }).click();
-    await page.getByLabel('Name').fill('ci-bot');
-    await page.getByRole('button', { name: 'Create', exact: true }).click();
-    const shown = page.getByRole('textbox', { name: 'Token ci-bot' });
-    await shown.waitFor();
-    const token = await shown.inputValue();
-    expect(token).toMatch(/^gwct_/);
-    await page.getByRole('dialog').getByRole('button', { name: 'Copy' }).waitFor();
-    await page.getByRole('dialog').getByRole('button', { name: 'Done' }).click();
-    await page.getByRole('cell', { name: 'ci-bot@acme.example' }).waitFor();
+    const token = await createTokenSeenOnce(page, 'ci-bot', 'ci-bot@acme.example');
     expect(await page.getByRole('dialog').count()).toBe(0);
     expect(await page.content()).not.toContain(token);
 

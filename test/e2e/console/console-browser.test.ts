@@ -5,7 +5,7 @@ import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { launchChromium, openPage, reloadUntil } from '../../support/console-browser.js';
+import { createTokenSeenOnce, launchChromium, openPage, reloadUntil } from '../../support/console-browser.js';
 import { writeGatewayConfig, type TestConfig } from '../../support/gateway-config.js';
 import { ADMIN_TOKEN, ROOT, startGateway, waitForLogs, type GatewayProcess } from '../../support/gateway-process.js';
 import { startMockProvider, type MockProvider } from '../../support/mock-provider.js';
@@ -164,16 +164,7 @@ describe.each(['memory', 'redis+postgres'] as const)('owner console in Chromium 
     expect(await page.evaluate<string>('JSON.stringify({ ...localStorage }) + JSON.stringify({ ...sessionStorage }) + document.cookie + location.href')).not.toContain(ADMIN_TOKEN);
 
     await openPage(page, 'Tokens');
-    await page.getByRole('button', { name: 'Create token' }).click();
-    await page.getByLabel('Name').fill('ci-bot');
-    await page.getByRole('button', { name: 'Create', exact: true }).click();
-    const shown = page.getByRole('textbox', { name: 'Token ci-bot' });
-    await shown.waitFor();
-    const token = await shown.inputValue();
-    expect(token).toMatch(/^gwct_/);
-    await page.getByRole('dialog').getByRole('button', { name: 'Copy' }).waitFor();
-    await page.getByRole('dialog').getByRole('button', { name: 'Done' }).click();
-    await page.getByRole('cell', { name: 'ci-bot@acme.example' }).waitFor();
+    const token = await createTokenSeenOnce(page, 'ci-bot', 'ci-bot@acme.example');
     expect(await page.content()).not.toContain(token);
     expect(readFileSync(config.file, 'utf8')).not.toContain(token);
     await checkAccessibility(page, 'tokens');

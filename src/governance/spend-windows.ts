@@ -45,6 +45,12 @@ function zonedToEpoch(year: number, month: number, day: number, timeZone: string
   return guess;
 }
 
+/** Epoch ms of the start of a calendar day (`YYYY-MM-DD`) in the zone. */
+export function dayStartIn(date: string, timeZone: string): number {
+  const [year, month, day] = date.split('-').map(Number) as [number, number, number];
+  return zonedToEpoch(year, month, day, timeZone);
+}
+
 const pad = (n: number): string => String(n).padStart(2, '0');
 
 /** Recompute at least this often inside a window: a bound on any error in a computed reset. */

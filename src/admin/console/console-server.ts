@@ -11,6 +11,7 @@ import { settingsProblems } from '../../reconcile/settings-problems.js';
 import type { GatewaySettingsSpec } from '../../resources/types.js';
 import type { GatewayState } from '../../state/state.js';
 import { reportCsv } from '../../usage/csv.js';
+import { dayStartIn } from '../../governance/spend-windows.js';
 import { encodeCursor, readLogsQuery, readReportQuery, searchParamsSource, type QueryLimits, type QuerySource } from '../../usage/query-params.js';
 import { cursorOf, type UsageReader } from '../../usage/report.js';
 import { foldedReport } from '../../usage/top-groups.js';
@@ -71,10 +72,26 @@ function topOf(url: URL): number {
   return n;
 }
 
-/** A query of the console's URL (its range is `from` / `to`), through the reader the CLI and the API use; a problem is a 400 in words. */
-function readQuery<T>(url: URL, read: (source: QuerySource, problems: string[]) => T): T {
+const DATE_ONLY = /^\d{4}-\d{2}-\d{2}$/;
+
+/**
+ * A query of the console's URL (its range is `from` / `to`), through the reader the CLI and the API use; a problem is a
+ * 400 in words. The page's From and To are date fields: a date alone is that day's start in the company's time zone
+ * (as the page says), not UTC midnight, so a month picked there is that month's days and no part of its neighbours'.
+ */
+function readQuery<T>(url: URL, timeZone: string, read: (source: QuerySource, problems: string[]) => T): T {
   const problems: string[] = [];
-  const query = read(searchParamsSource(url.searchParams, { since: 'from', until: 'to' }), problems);
+  const base = searchParamsSource(url.searchParams, { since: 'from', until: 'to' });
+  const local = (v: string | undefined): string | undefined => {
+    if (v === undefined || !DATE_ONLY.test(v) || Number.isNaN(Date.parse(v))) return v;
+    try {
+      return new Date(dayStartIn(v, timeZone)).toISOString();
+    } catch {
+      return v; // a zone this runtime does not know: the reader's own rule (UTC midnight)
+    }
+  };
+  const source: QuerySource = { label: (f) => base.label(f), value: (f) => (f === 'since' || f === 'until' ? local(base.value(f)) : base.value(f)) };
+  const query = read(source, problems);
   if (problems.length > 0) throw new Refusal(400, M.badRequest(problems.join('; ')));
   return query;
 }
@@ -222,8 +239,13 @@ export class ConsoleServer {
     return json(res, 200, { who }, { 'set-cookie': cookie(req, id, Math.floor(this.limits.absoluteMs / 1000)) });
   }
 
+  private async timeZoneOf(company: string): Promise<string> {
+    return (await this.options.state.getCompany(company))?.settings.timeZone ?? 'UTC';
+  }
+
   private async usage(res: ServerResponse, url: URL, company: string): Promise<void> {
-    const query = { ...readQuery(url, (source, problems) => readReportQuery(source, problems, CONSOLE_QUERY_LIMITS)), company };
+    const timeZone = await this.timeZoneOf(company);
+    const query = { ...readQuery(url, timeZone, (source, problems) => readReportQuery(source, problems, CONSOLE_QUERY_LIMITS)), company };
     const { groupBy, period } = query;
     if (url.searchParams.get('format') === 'csv') {
       const answer = await this.options.usage.report(query);
@@ -231,12 +253,11 @@ export class ConsoleServer {
     }
     const top = topOf(url);
     const answer = await foldedReport(this.options.usage, query, top);
-    const timeZone = (await this.options.state.getCompany(company))?.settings.timeZone ?? 'UTC';
     return json(res, 200, { company, timeZone, groupBy, period, top, ...answer.data, droppedRecords: answer.droppedRecords });
   }
 
   private async logs(res: ServerResponse, url: URL, company: string): Promise<void> {
-    const query = { ...readQuery(url, (source, problems) => readLogsQuery(source, problems, CONSOLE_QUERY_LIMITS)), company };
+    const query = { ...readQuery(url, await this.timeZoneOf(company), (source, problems) => readLogsQuery(source, problems, CONSOLE_QUERY_LIMITS)), company };
     // One more than a page tells whether another page exists without counting the table.
     const answer = await this.options.usage.logs({ ...query, limit: query.limit + 1 });
     const page = answer.data.slice(0, query.limit);

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { windowSpan } from '../../../src/governance/spend-windows.js';
+import { dayStartIn, windowSpan } from '../../../src/governance/spend-windows.js';
 
 const at = (iso: string): number => Date.parse(iso);
 
@@ -26,5 +26,16 @@ describe('windowSpan', () => {
     expect(after).toEqual({ id: 'd2026-03-11', resetAt: at('2026-03-12T00:00:00Z') });
     // Going back in time (another caller's clock) recomputes rather than reusing a later span.
     expect(windowSpan('daily', at('2026-03-10T12:00:00Z'), 'UTC').id).toBe('d2026-03-10');
+  });
+});
+
+describe('dayStartIn', () => {
+  it('is the instant a calendar day starts in the zone, daylight-saving days and half-hour offsets included', () => {
+    expect(new Date(dayStartIn('2026-11-01', 'UTC')).toISOString()).toBe('2026-11-01T00:00:00.000Z');
+    expect(new Date(dayStartIn('2026-11-01', 'Asia/Kolkata')).toISOString()).toBe('2026-10-31T18:30:00.000Z');
+    expect(new Date(dayStartIn('2026-11-01', 'Asia/Kathmandu')).toISOString()).toBe('2026-10-31T18:15:00.000Z');
+    // New York springs forward on 2026-03-08 at 02:00: that day starts at 05:00 UTC, the next at 04:00.
+    expect(new Date(dayStartIn('2026-03-08', 'America/New_York')).toISOString()).toBe('2026-03-08T05:00:00.000Z');
+    expect(new Date(dayStartIn('2026-03-09', 'America/New_York')).toISOString()).toBe('2026-03-09T04:00:00.000Z');
   });
 });

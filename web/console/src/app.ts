@@ -242,7 +242,7 @@ async function usagePage(body: HTMLElement, company: string): Promise<void> {
   const totals = { requests: t.requests, tokens: t.input_tokens + t.output_tokens + t.cache_creation_input_tokens + t.cache_read_input_tokens, cost: t.cost_usd };
   const groupName = GROUPS.find(([g]) => g === groupBy)?.[1] ?? groupBy;
   const plural = PLURALS[groupBy] ?? 'groups';
-  const zone = h('p', { class: 'muted' }, `Periods are calendar ${period}s in the company's time zone, ${answer.timeZone}. From is inclusive, To exclusive.`);
+  const zone = h('p', { class: 'muted' }, `Periods are calendar ${period}s, and From and To are days, in the company's time zone, ${answer.timeZone}. From is inclusive, To exclusive.`);
   if (rows.length === 0) {
     replace(body, controls, zone, h('p', {}, 'No usage in this range yet. Call the gateway with one of the company’s tokens (see Tokens), or widen From and To.'));
     return;

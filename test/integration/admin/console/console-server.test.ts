@@ -286,6 +286,34 @@ describe('owner console on gw serve (memory state)', () => {
     expect((await messages(gateway, config.tokens.bob as string)).status).toBe(200);
   });
 
+  it("reads the page's From and To, dates alone, as days in the company's time zone: the API's answer for those instants", async () => {
+    const c = await signedIn(gateway);
+    // A zone whose calendar day holds the calls but whose UTC day does not: 14 h ahead late in the UTC day, 12 h behind
+    // early in it, so reading the dates as UTC midnight would leave every call out.
+    const now = new Date();
+    const ahead = now.getUTCHours() >= 10;
+    const zone = ahead ? 'Etc/GMT-14' : 'Etc/GMT+12';
+    const offsetMs = (ahead ? 14 : -12) * 3_600_000;
+    const localDay = new Date(now.getTime() + offsetMs).toISOString().slice(0, 10);
+    const nextDay = new Date(Date.parse(localDay) + 86_400_000).toISOString().slice(0, 10);
+    const version = (await c.call('GET', 'settings?company=acme')).body.version as string;
+    expect((await c.call('PUT', 'settings', { company: 'acme', version, spendLimits: { timeZone: zone } })).status).toBe(200);
+    try {
+      const since = new Date(Date.parse(localDay) - offsetMs).toISOString();
+      const until = new Date(Date.parse(nextDay) - offsetMs).toISOString();
+      const mine = await c.call('GET', `usage?company=acme&group_by=model&period=day&from=${localDay}&to=${nextDay}`);
+      expect(mine.status).toBe(200);
+      const theirs = (await adminGet(gateway, `/admin/v1/usage?company=acme&group_by=model&period=day&since=${since}&until=${until}`)).body as { data: { requests: number }[] };
+      expect(mine.body.data).toEqual(theirs.data);
+      expect(theirs.data.reduce((n, r) => n + r.requests, 0)).toBeGreaterThan(0);
+      const logs = await c.call('GET', `logs?company=acme&from=${localDay}&to=${nextDay}`);
+      expect((logs.body.data as unknown[]).length).toBeGreaterThan(0);
+    } finally {
+      const v2 = (await c.call('GET', 'settings?company=acme')).body.version as string;
+      expect((await c.call('PUT', 'settings', { company: 'acme', version: v2, spendLimits: { timeZone: 'UTC' } })).status).toBe(200);
+    }
+  });
+
   it('switches a model off and on: the gateway refuses it while off', async () => {
     const c = await signedIn(gateway);
     const models = await c.call('GET', 'models?company=acme');

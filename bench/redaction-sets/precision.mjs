@@ -6,12 +6,27 @@ import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { createHash } from 'node:crypto';
+import { spawnSync } from 'node:child_process';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const root = resolve(here, '../..');
 const corpus = join(here, 'precision/corpus');
 // Written on this project's machine, not copied (see SOURCES.md).
 const ciLogs = join(here, 'precision/ci-logs');
+
+/** The Go part of the set: spf13/cobra (Apache-2.0), every .go file of one release. */
+const GO_SOURCE = { kind: 'go-cobra', module: 'github.com/spf13/cobra', version: 'v1.10.1' };
+
+/** The module's source directory in Go's module cache, downloaded through the proxy if needed; null when it cannot be. */
+function goModuleDir(module, version) {
+  const r = spawnSync('go', ['mod', 'download', '-json', `${module}@${version}`], { encoding: 'utf8', timeout: 120_000, cwd: here });
+  if (r.status !== 0) return null;
+  try {
+    return JSON.parse(r.stdout).Dir ?? null;
+  } catch {
+    return null;
+  }
+}
 
 function walk(dir, out = []) {
   for (const e of readdirSync(dir).sort()) {
@@ -56,6 +71,11 @@ export function precisionDocuments() {
     // A Secret manifest's data are credentials (examples here): reported apart.
     docs.push({ kind: /^kind:[ \t]*Secret[ \t]*$/m.test(text) ? 'k8s Secret manifests (example credentials)' : kind, name, text });
   }
+  // Go source, fetched at bench time through the Go module proxy (not kept in this tree): a pinned release, so every
+  // run scores the same files. A machine without Go or the proxy reports the document as missing.
+  const go = goModuleDir(GO_SOURCE.module, GO_SOURCE.version);
+  if (go === null) docs.push({ kind: GO_SOURCE.kind, name: `${GO_SOURCE.module}@${GO_SOURCE.version}`, text: null });
+  else for (const p of walk(go).filter((f) => f.endsWith('.go'))) docs.push({ kind: GO_SOURCE.kind, name: join(GO_SOURCE.kind, relative(go, p)), text: readFileSync(p, 'utf8') });
   // Content already in this project's tree: its npm lockfile and minified
   // bundles of its dependencies (MIT / BSD licensed, installed by npm ci).
   docs.push({ kind: 'lockfile-npm', name: 'package-lock.json', text: readFileSync(join(root, 'package-lock.json'), 'utf8') });

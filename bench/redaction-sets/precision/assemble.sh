@@ -18,7 +18,7 @@ take() { # repo, output folder, grep -E filter over paths
   done
 }
 take psf+requests python-requests '^src/requests/.*\.py$'
-take spf13+cobra go-cobra '\.go$'
+# spf13/cobra is not copied: precision.mjs fetches a pinned release through the Go module proxy at bench time.
 take expressjs+express js-express '^(lib|test|examples)/.*\.js$'
 take serde-rs+serde rust-serde '^serde(_core|_derive)?/src/.*\.rs$'
 take kubernetes+examples k8s-examples '\.ya?ml$'

@@ -12,10 +12,9 @@
 // Then the data plane's request latency through a real gw serve, with no exporter, with gw serve's own
 // exporter thread and with gw export-usage draining a backlog (see dataPlaneLatency below).
 //   node bench/usage-export.mjs [--records N] [--batch N] [--latency-rounds 3] [--backlog 100000] [--no-data-plane]
-import { spawn, spawnSync } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import { randomBytes, randomUUID } from 'node:crypto';
-import { chmodSync, chownSync, existsSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
-import { createServer, createConnection } from 'node:net';
+import { mkdtempSync, readFileSync, readdirSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -27,7 +26,7 @@ const { RedisState } = await dist('state/redis/redis-state.js');
 const { RedisUsageSource, RedisExportLease } = await dist('state/redis/usage-stream-source.js');
 const { SecretBox } = await dist('state/secret-box.js');
 const { UsageExporter } = await dist('usage/export/exporter.js');
-const { connectPostgres } = await dist('usage/postgres/connect.js');
+const { children, dirs, freePort, startPostgres, waitPort } = await import('./lib/bench-postgres.mjs');
 const { migrate } = await dist('usage/postgres/migrations.js');
 const { PgUsageStore } = await dist('usage/postgres/pg-usage-store.js');
 
@@ -36,81 +35,6 @@ const N = argIndex === -1 ? 200_000 : Number(process.argv[argIndex + 1]);
 const COMPANIES = 4;
 const batchIndex = process.argv.indexOf('--batch');
 const BATCH = batchIndex === -1 ? 2_000 : Number(process.argv[batchIndex + 1]);
-
-const freePort = () =>
-  new Promise((resolve) => {
-    const s = createServer();
-    s.listen(0, '127.0.0.1', () => {
-      const { port } = s.address();
-      s.close(() => resolve(port));
-    });
-  });
-const waitPort = async (port) => {
-  for (let i = 0; i < 600; i++) {
-    const ok = await new Promise((r) => {
-      const c = createConnection(port, '127.0.0.1');
-      c.once('connect', () => (c.end(), r(true)));
-      c.once('error', () => (c.destroy(), r(false)));
-    });
-    if (ok) return;
-    await new Promise((r) => setTimeout(r, 50));
-  }
-  throw new Error(`nothing listened on ${port}`);
-};
-function pgBin() {
-  for (const d of ['/usr/local/bin', '/usr/bin']) if (existsSync(join(d, 'initdb'))) return d;
-  const base = '/usr/lib/postgresql';
-  const v = existsSync(base) ? readdirSync(base).sort((a, b) => Number(b) - Number(a))[0] : undefined;
-  if (v) return join(base, v, 'bin');
-  throw new Error('PostgreSQL not installed (make test-deps installs the Debian postgresql package)');
-}
-
-const children = [];
-const dirs = [];
-process.on('exit', () => {
-  for (const c of children) c.kill('SIGKILL');
-  for (const d of dirs) rmSync(d, { recursive: true, force: true });
-});
-
-async function startPostgres() {
-  const bin = pgBin();
-  let ids = {};
-  if (process.getuid?.() === 0) {
-    const f = spawnSync('getent', ['passwd', 'postgres'], { encoding: 'utf8' }).stdout.split(':');
-    ids = { uid: Number(f[2]), gid: Number(f[3]) };
-  }
-  const dir = mkdtempSync(join(tmpdir(), 'gw-bench-pg-'));
-  dirs.push(dir);
-  const password = randomBytes(8).toString('hex');
-  writeFileSync(join(dir, 'pw'), `${password}\n`);
-  if (ids.uid !== undefined) {
-    chownSync(dir, ids.uid, ids.gid);
-    chownSync(join(dir, 'pw'), ids.uid, ids.gid);
-  }
-  chmodSync(dir, 0o700);
-  const init = spawnSync(join(bin, 'initdb'), ['-D', join(dir, 'data'), '-U', 'gw', '--auth=scram-sha-256', `--pwfile=${join(dir, 'pw')}`, '-E', 'UTF8', '--no-sync'], {
-    cwd: dir,
-    encoding: 'utf8',
-    ...ids,
-  });
-  if (init.status !== 0) throw new Error(init.stderr);
-  const port = await freePort();
-  const server = spawn(join(bin, 'postgres'), ['-D', join(dir, 'data'), '-p', String(port), '-k', dir, '-c', 'listen_addresses=127.0.0.1', '-c', 'fsync=on'], { cwd: dir, stdio: 'ignore', ...ids });
-  children.push(server);
-  await waitPort(port);
-  const url = `postgres://gw:${password}@127.0.0.1:${port}/postgres`;
-  for (let i = 0; ; i++) {
-    const pool = connectPostgres(url);
-    try {
-      await pool.query('SELECT 1');
-      return { url, pool, pid: server.pid };
-    } catch (e) {
-      await pool.end();
-      if (i > 300) throw e;
-      await new Promise((r) => setTimeout(r, 100));
-    }
-  }
-}
 
 async function startRedis() {
   const dir = mkdtempSync(join(tmpdir(), 'gw-bench-redis-'));

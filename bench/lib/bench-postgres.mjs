@@ -77,7 +77,7 @@ export async function startPostgres() {
     const pool = connectPostgres(`postgres://gw:${password}@127.0.0.1:${port}/postgres`);
     try {
       await pool.query('SELECT 1');
-      return { pool, password, urlWithoutPassword: `postgres://gw@127.0.0.1:${port}/postgres` };
+      return { pool, password, url: `postgres://gw:${password}@127.0.0.1:${port}/postgres`, urlWithoutPassword: `postgres://gw@127.0.0.1:${port}/postgres`, pid: server.pid };
     } catch (e) {
       await pool.end();
       if (i > 300) throw e;

@@ -83,7 +83,7 @@ export function spendBound(outcomes: readonly Outcome[], windows: readonly Fault
 export function servedAgain(outcomes: readonly Outcome[], token: string, windows: readonly FaultWindow[], index: number, withinMs: number, overBudgetCounts = false): string[] {
   const at = (windows[index] as FaultWindow).promotedAt;
   const nextFault = windows[index + 1]?.from ?? Infinity;
-  const served = (o: Outcome): boolean => o.status === 200 || (o.status === 429 && o.fault === 'user_cap') || (overBudgetCounts && o.status === 402 && o.fault === 'over_budget');
+  const served = (o: Outcome): boolean => isServed(o, overBudgetCounts);
   const mine = outcomes.filter((o) => o.token === token && o.startedAt >= at);
   const problems: string[] = [];
   if (!mine.some(served)) problems.push(`${token}: no answer after the failover at ${new Date(at).toISOString()}`);
@@ -107,4 +107,21 @@ export function unexpectedAnswers(outcomes: readonly Outcome[], revoked: readonl
 /** 200s a revoked token got for requests started after its revocation was acknowledged. */
 export function servedAfterRevocation(outcomes: readonly Outcome[], token: string, acknowledgedAt: number): Outcome[] {
   return outcomes.filter((o) => o.token === token && o.status === 200 && o.startedAt > acknowledgedAt);
+}
+
+/** An answer that counts as serving the token: 200, 429 `user_cap` from its own cap, or 402 `over_budget` where the token may reach a spend limit. */
+function isServed(o: Outcome, overBudgetCounts: boolean): boolean {
+  return o.status === 200 || (o.status === 429 && o.fault === 'user_cap') || (overBudgetCounts && o.status === 402 && o.fault === 'over_budget');
+}
+
+/** How long after window `index`'s promotion the last request that got no served answer (by `servedAgain`'s rule) was sent, over the tokens; 0 if none. Reported beside the 5 s promise so that a run shows how close it came. */
+export function lastUnservedMs(outcomes: readonly Outcome[], tokens: readonly string[], windows: readonly FaultWindow[], index: number, overBudgetTokens: readonly string[]): number {
+  const at = (windows[index] as FaultWindow).promotedAt;
+  const nextFault = windows[index + 1]?.from ?? Infinity;
+  let last = 0;
+  for (const o of outcomes) {
+    if (!tokens.includes(o.token) || o.startedAt < at || o.endedAt >= nextFault) continue;
+    if (!isServed(o, overBudgetTokens.includes(o.token))) last = Math.max(last, o.startedAt - at);
+  }
+  return last;
 }

@@ -113,10 +113,17 @@ if (only === null || only === 'precision') {
     }
     console.log(`| ${kind} | ${(t.bytes / 1e6).toFixed(2)} | ${t.lines} | ${t.changed} (${pct(t.changed, t.lines)}) |`);
   }
-  console.log(`| **all secret-free content** | | ${lines} | ${changedLines} (${((100 * changedLines) / lines).toFixed(3)} %) |`);
+  const partial = p.missing.length + p.unexpected.length > 0 ? ` (**not the whole set**: ${p.missing.length} parts missing, ${p.unexpected.length} not as pinned, below)` : '';
+  console.log(`| **all secret-free content**${partial} | | ${lines} | ${changedLines} (${((100 * changedLines) / lines).toFixed(3)} %) |`);
   console.log('\n| protected value | came through unchanged |\n|---|---|');
   for (const [k, t] of Object.entries(p.protectedCounts)) console.log(`| ${k} | ${ratio({ ok: t.kept, n: t.n })} |`);
-  if (p.missing.length > 0) console.log(`\nmissing documents: ${p.missing.join(', ')}`);
+  console.log('\n| part (fetched or read at bench time) | lines |\n|---|---|');
+  for (const [part, n] of p.partLines) console.log(`| ${part} | ${n} |`);
+  console.log('\n| fetched part | from | licence, read from the package |\n|---|---|---|');
+  for (const l of p.licences) console.log(`| ${l.kind} | ${l.from} | ${l.files.join(', ')} ("${l.firstLine}") |`);
+  // A smaller set is never reported as the whole: each part that could not be had is named, with the reason.
+  for (const m of p.missing) console.log(`\n**missing part ${m.kind}** (${m.from}), not scored: ${m.reason}`);
+  for (const u of p.unexpected) console.log(`\n**part ${u.kind} has ${u.lines} lines, not the ${u.expected} measured**: its content is not the pinned one`);
   if (detail) for (const c of p.changed) console.log(`  changed ${c.name}:${c.line} [${[...new Set(c.rules)].join(' ')}]`);
 }
 if (only !== null && only !== 'gitleaks') process.exit(0);

@@ -29,7 +29,7 @@ export default {
         lines += t.lines;
         changed += t.changed;
       }
-      ctx.results.redactionEval = { sources, precision: { lines, changed, protected: p.protectedCounts, missing: p.missing } };
+      ctx.results.redactionEval = { sources, precision: { lines, changed, protected: p.protectedCounts, missing: p.missing, unexpected: p.unexpected } };
     } catch (err) {
       ctx.results.redactionEval = { failed: true, error: String(err) };
     }
@@ -49,6 +49,9 @@ export default {
     const share = r.precision.changed / r.precision.lines;
     const prot = Object.entries(r.precision.protected);
     out.push('', `Precision set: ${r.precision.changed} of ${r.precision.lines} lines changed (${(100 * share).toFixed(3)} %); ${prot.map(([k, t]) => `${k} ${t.kept}/${t.n} unchanged`).join(', ')}.`);
+    // Parts fetched at bench time that could not be had: the figure above is then of a smaller set, and says so.
+    for (const m of r.precision.missing) out.push('', `**Precision set part missing: ${m.kind}** (${m.from}): ${m.reason}`);
+    for (const u of r.precision.unexpected) out.push('', `**Precision set part ${u.kind}: ${u.lines} lines, not the ${u.expected} measured.**`);
     return {
       sections: [out.join('\n')],
       budgets: [

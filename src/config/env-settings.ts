@@ -108,6 +108,15 @@ const settings = [
     help: 'worker threads that scan request bodies over 64 KiB for secrets',
   },
   {
+    name: 'GW_IDLE_COLLECT_AFTER_MS',
+    check: 'integer',
+    min: 0,
+    unit: 'ms',
+    default: 30_000,
+    commands: PLANES,
+    help: "after this long with no request in flight, one full collection gives the heap's free pages back (0: never); it also drops V8's optimized code, so the next requests cost more CPU while it is rebuilt",
+  },
+  {
     name: 'GW_USAGE_MEMORY_MB',
     check: 'positive',
     min: 1,

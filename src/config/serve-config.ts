@@ -50,6 +50,8 @@ export interface ServeConfig {
   readonly adminAccess: AdminAccessConfig;
   /** Worker threads that scan large request bodies for secrets (GW_REDACTION_WORKERS). */
   readonly redactionWorkers: number;
+  /** Quiet time before one full collection gives memory back; 0: never (GW_IDLE_COLLECT_AFTER_MS, idle-memory.ts). */
+  readonly idleCollectAfterMs: number;
 }
 
 export interface AdminAccessConfig {
@@ -178,6 +180,7 @@ export function readServeConfig(argv: readonly string[], env: NodeJS.ProcessEnv,
       kubeconfig: args.value('kubeconfig') ?? null,
     }),
     redactionWorkers: Math.round(envNumber(env, 'GW_REDACTION_WORKERS', problems)),
+    idleCollectAfterMs: envNumber(env, 'GW_IDLE_COLLECT_AFTER_MS', problems),
   };
   if (config.connections.headersTimeoutMs > config.connections.requestTimeoutMs) {
     problems.push(`GW_HEADERS_TIMEOUT_MS (${config.connections.headersTimeoutMs}) must not exceed GW_REQUEST_TIMEOUT_MS (${config.connections.requestTimeoutMs})`);

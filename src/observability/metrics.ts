@@ -49,7 +49,7 @@ export class GatewayMetrics {
   });
   readonly idleCollections = new Counter({
     name: 'gw_idle_collections_total',
-    help: 'Full garbage collections run because nothing had been in flight for a few seconds: V8 gives back the heap a burst of requests grew.',
+    help: 'Full garbage collections run because nothing had been in flight for GW_IDLE_COLLECT_AFTER_MS: V8 gives back the heap a burst of requests grew.',
     registers: [this.registry],
   });
   readonly leasesInUse = new Gauge({

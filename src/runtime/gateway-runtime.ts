@@ -63,9 +63,6 @@ export interface RuntimeDeps {
   readonly redactor?: RedactorPort | null;
 }
 
-/** How long nothing must be in flight before the heap's free pages are given back (idle-memory.ts). */
-const QUIET_BEFORE_COLLECTING_MS = 3_000;
-
 /** Per state, what earlier loads of the file revoked: a reload never makes those hashes live again. */
 const fileRevocations = new WeakMap<object, MemoryRevocations>();
 
@@ -295,7 +292,7 @@ export async function startRuntime(config: ServeConfig, deps: RuntimeDeps): Prom
   const usage = durable?.store ?? new StateUsageReader(state);
   const pool = deps.redactor === undefined ? new RedactionPool({ workers: config.redactionWorkers }) : null;
   const redactor: RedactorPort | null = pool === null ? (deps.redactor ?? null) : timedRedactor(pool, metrics);
-  const gc = fullCollection();
+  const gc = config.idleCollectAfterMs > 0 ? fullCollection() : null;
   const reclaimer = new IdleReclaimer(
     gc === null
       ? null
@@ -304,7 +301,7 @@ export async function startRuntime(config: ServeConfig, deps: RuntimeDeps): Prom
           pool?.collectGarbage();
           metrics.idleCollections.inc();
         },
-    QUIET_BEFORE_COLLECTING_MS,
+    config.idleCollectAfterMs,
   );
   const pipeline = new Pipeline({
     health,

@@ -7,8 +7,18 @@ import { runInNewContext } from 'node:vm';
  * V8's sense, keeps it: measured, gw serve after 3,000 requests held a 50 MB
  * heap with 23 MB in use, 30 s after the last request. One full collection
  * when nothing has been in flight for `quietMs` (and something ran since the
- * last one) returns it; it costs tens of milliseconds of a CPU nobody is
- * waiting for, never on a request's path, and at most once per quiet spell.
+ * last one) returns it, at most once per quiet spell.
+ *
+ * Its cost is not the collection's 100–250 ms but what follows: a forced
+ * collection does not keep the maps only optimized code still refers to (V8
+ * retains them through ordinary collections), so it deoptimizes most hot
+ * functions, the gateway's and Node's stream and HTTP code alike (measured
+ * with --trace-deopt: 44–70 functions "weak objects" per collection, none in
+ * the ordinary collections between). The next burst runs interpreted while
+ * they are optimized again: gw serve took 3.0 ms of CPU per stream instead of
+ * 1.3–1.9 in bursts of 32 streams 8 s apart with a 3 s quiet time
+ * (docs/benchmarks.md). Hence a quiet time long enough that the re-warming is
+ * small beside the idle time it follows.
  */
 export class IdleReclaimer {
   private inFlight = 0;
@@ -22,7 +32,8 @@ export class IdleReclaimer {
     private readonly quietMs: number,
     private readonly now: () => number = () => performance.now(),
   ) {
-    this.timer = collect === null || quietMs <= 0 ? null : setInterval(() => this.tick(), quietMs).unref();
+    // Ticks at most a second apart, so a collection follows the quiet time by at most a second.
+    this.timer = collect === null || quietMs <= 0 ? null : setInterval(() => this.tick(), Math.min(quietMs, 1_000)).unref();
   }
 
   /** The number of requests in flight changed. */

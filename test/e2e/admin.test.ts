@@ -20,7 +20,8 @@ describe('admin listener, Usage and Logs', () => {
       credentials: [{ name: 'k', provider: 'vendor', baseUrl: vendor.url, secret: 'sk-ant-api03-admin-test-0000000000' }],
     });
     tokens = config.tokens;
-    gateway = await startGateway(config.file);
+    // A quiet time short enough for a test (the default is 30 s).
+    gateway = await startGateway(config.file, { env: { GW_IDLE_COLLECT_AFTER_MS: '2000' } });
     const send = (token: string, model: string, headers: Record<string, string>): Promise<Response> =>
       fetch(`${gateway.url}/v1/messages`, {
         method: 'POST',
@@ -58,12 +59,12 @@ describe('admin listener, Usage and Logs', () => {
     expect(metrics).not.toContain('sk-ant-api03-admin-test');
   });
 
-  it('gives back the memory a burst grew once nothing has been in flight for a few seconds: one full collection, not one per quiet tick', async () => {
+  it('gives back the memory a burst grew once nothing has been in flight for GW_IDLE_COLLECT_AFTER_MS: one full collection, not one per quiet tick', async () => {
     const collections = async (): Promise<number> => Number(/^gw_idle_collections_total (\d+)/m.exec(await (await fetch(`${gateway.adminUrl}/metrics`)).text())?.[1] ?? NaN);
     const deadline = Date.now() + 20_000;
     while ((await collections()) < 1 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 250));
     expect(await collections()).toBe(1);
-    // Another quiet tick (they come every 3 s) without a request: nothing ran, so nothing is collected again.
+    // More quiet ticks (they come every second) and another quiet time without a request: nothing ran, so nothing is collected again.
     await new Promise((r) => setTimeout(r, 3_500));
     expect(await collections()).toBe(1);
   }, 40_000);

@@ -1,10 +1,18 @@
+const DASHES_AND_DOTS = /[-.]/g;
+const CAPITAL = /[A-Z]/;
+const CAPITALS = /[A-Z]/g;
+const lower = (c: string): string => String.fromCharCode(c.charCodeAt(0) + 32);
+
 /** Capitals, dashes and dots in a model id do not change which model is selected (spec §2.4). */
 export function normalizeModelId(id: string): string {
-  let out = '';
-  for (let i = 0; i < id.length; i++) {
+  // It runs several times per request: an id already normal is returned as it is, and the others are rewritten by
+  // the regex engine in one or two passes rather than a character at a time.
+  let i = 0;
+  for (; i < id.length; i++) {
     const c = id.charCodeAt(i);
-    if (c === 0x2d /* - */ || c === 0x2e /* . */) continue;
-    out += c >= 0x41 && c <= 0x5a ? String.fromCharCode(c + 32) : id[i];
+    if (c === 0x2d || c === 0x2e || (c >= 0x41 && c <= 0x5a)) break;
   }
-  return out;
+  if (i === id.length) return id;
+  const out = id.replace(DASHES_AND_DOTS, '');
+  return CAPITAL.test(out) ? out.replace(CAPITALS, lower) : out;
 }

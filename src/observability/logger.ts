@@ -48,16 +48,26 @@ function batchedStdout(): pino.DestinationStream & { flush(cb?: (error?: Error) 
  * censored by path as a second line of defence: the code never passes
  * headers or bodies to the logger in the first place.
  */
+export const CENSORED_PATHS: readonly string[] = Object.freeze(['authorization', 'headers.authorization', 'headers["x-api-key"]', 'secret', 'token', '*.secret', '*.token', 'body']);
+const CENSOR = '[censored]';
+
 export function createLogger(level = 'info', destination?: pino.DestinationStream): Logger {
   const options: pino.LoggerOptions = {
     level,
     base: { svc: 'gw' },
-    redact: {
-      paths: ['authorization', 'headers.authorization', 'headers["x-api-key"]', 'secret', 'token', '*.secret', '*.token', 'body'],
-      censor: '[censored]',
-    },
+    redact: { paths: [...CENSORED_PATHS], censor: CENSOR },
     timestamp: pino.stdTimeFunctions.isoTime,
   };
   // Asynchronous, batched writes: the per-request line must not block the event loop on stdout.
   return pino(options, destination ?? batchedStdout());
+}
+
+/**
+ * The same logger without censoring by path, for the one line whose keys are fixed in code: the request line
+ * (pipeline-events.ts). None of its keys is a censored path or has children (its unit test compares the two), so
+ * censoring could never change it, and walking the paths on every request cost about 8 µs and 8 KB of garbage
+ * (s7 allocation profile). Every other line keeps the censoring.
+ */
+export function fixedKeysLogger(logger: Logger): Logger {
+  return logger.child({}, { redact: { paths: [], censor: CENSOR } });
 }

@@ -1,12 +1,13 @@
 import type { CredentialHealthEvents } from '../credentials/health-monitor.js';
 import type { FinishedInfo, PipelineEvents } from '../pipeline/events.js';
 import type { UsageRecord } from '../metering/usage-record.js';
-import type { Logger } from './logger.js';
+import { fixedKeysLogger, type Logger } from './logger.js';
 import type { GatewayMetrics } from './metrics.js';
 import { genAiObservation, type GenAiSink } from './genai.js';
 
 /** Pipeline events → one pino line per request and the Prometheus metrics. Never logs headers, bodies or secrets. */
 export function observabilityEvents(logger: Logger, metrics: GatewayMetrics, otlpGenAi: GenAiSink | null = null): PipelineEvents {
+  const requestLog = fixedKeysLogger(logger);
   return {
     requestFinished(record: UsageRecord | null, info: FinishedInfo): void {
       const genAi = genAiObservation(record, info);
@@ -26,7 +27,7 @@ export function observabilityEvents(logger: Logger, metrics: GatewayMetrics, otl
         metrics.tokens.inc({ ...labels, kind: 'cache_read' }, record.cache_read_input_tokens);
         if (record.cost_usd !== null) metrics.cost.inc(labels, record.cost_usd);
       }
-      logger.info(
+      requestLog.info(
         {
           request_id: info.requestId,
           method: info.method,

@@ -32,7 +32,9 @@ export function refuseDuplicates(head: RequestHead): void {
 export function refuseOversizedHead(head: RequestHead, limits: HeaderLimits): void {
   let fields = 0;
   let bytes = 0;
-  for (const [name, value] of Object.entries(head.headers)) {
+  // for…in, not Object.entries: this runs on every request, and the pairs array was most of what it allocated.
+  for (const name in head.headers) {
+    const value = head.headers[name];
     if (value === undefined) continue;
     fields++;
     bytes += name.length + value.length;

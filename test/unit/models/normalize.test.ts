@@ -21,6 +21,12 @@ describe('normalizeModelId', () => {
     expect(normalizeModelId('Modèle_ÉTÉ/模型 x')).toBe('modèle_ÉtÉ/模型 x');
   });
 
+  it('drops every dash and dot and lowers every ASCII capital, whether the id needed no change, one or many', () => {
+    const reference = (id: string): string => id.replace(/[-.]/g, '').replace(/[A-Z]/g, (c) => c.toLowerCase());
+    fc.assert(fc.property(fc.string({ unit: fc.constantFrom('a', 'Z', '-', '.', '4', 'é', 'É', '_') }), (id) => normalizeModelId(id) === reference(id)));
+    fc.assert(fc.property(fc.string({ unit: 'grapheme' }), (id) => normalizeModelId(id) === reference(id)));
+  });
+
   it('is idempotent and ignores capitals, dashes and dots wherever they are', () => {
     fc.assert(
       fc.property(fc.string(), (id) => {

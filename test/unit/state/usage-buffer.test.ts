@@ -5,6 +5,20 @@ import { StateUsageReader } from '../../../src/usage/state-reader.js';
 import { usageRecord } from '../../support/usage-records.js';
 
 describe('the in-memory usage buffer is bounded globally in bytes', () => {
+  it('counts a record at about twice its JSON length, long strings and redaction counts included, without serializing it', () => {
+    const records = [
+      ...Array.from({ length: 40 }, (_, i) => usageRecord('acme', i)),
+      usageRecord('acme', 1, { end_user: 'e'.repeat(2_000), repo: 'r'.repeat(500) }),
+      usageRecord('acme', 2, { model: null, provider: null, provider_model: null, credential: null, fault: 'unauthenticated', status: 401, cost_usd: null, ttfb_ms: null }),
+      usageRecord('acme', 3, { redactions: Object.fromEntries(Array.from({ length: 30 }, (_, k) => [`rule-number-${k}`, k + 1])) }),
+    ];
+    for (const r of records) {
+      const json = JSON.stringify(r).length;
+      expect(approximateBytes(r)).toBeGreaterThanOrEqual(1.7 * json + 100);
+      expect(approximateBytes(r)).toBeLessThanOrEqual(2.3 * json + 300);
+    }
+  });
+
   it('keeps within the bound across companies, drops the oldest first and counts them per company', () => {
     const one = approximateBytes(usageRecord('acme', 1));
     const dropped: string[] = [];

@@ -1,5 +1,5 @@
 import { shannonEntropy } from '../entropy.js';
-import { hasAscendingSequence, hasLongRun, hasPlaceholderWords, hasTemplateSyntax, isCodeReference, looksLikeIdentifier, looksLikeTemplate } from '../filters.js';
+import { hasAscendingSequence, hasLongRun, hasPlaceholderWords, hasTemplateSyntax, isCodeReference, looksLikeIdentifier, looksLikeTemplate, randomCaseMix } from '../filters.js';
 import { assignmentFollows, type Precheck } from '../prechecks.js';
 import { ASSIGN_OPERATOR, Specificity, type MatchContext, type Rule } from '../rule.js';
 
@@ -220,8 +220,9 @@ function plausibleValue(value: string): boolean {
   if (hasLongRun(value, 6) || hasAscendingSequence(value, 10)) return false;
   if (STOPWORDS.test(value) || VERSION_LIKE.test(value) || DATE_LIKE.test(value) || CAMEL_WORDS.test(value)) return false;
   if (isCodeReference(value) || URL_LIKE.test(value) || PATH_LIKE.test(value) || EMAIL_LIKE.test(value)) return false;
-  // Letters with - _ . only: a word, identifier or constant name, not a key.
-  if (WORDISH.test(value)) return false;
+  // Letters with - _ . only: a word, identifier or constant name, not a key
+  // (unless the case mix is a random string's).
+  if (WORDISH.test(value) && !randomCaseMix(value)) return false;
   // Code read as an assignment (`tri!(kseed.deserialize(x))`, `param[:idx].strip(c)`,
   // `token::Brace::default()`) and label keys (`kubernetes.io/hostname`).
   if ((value.includes('(') || value.includes('::') || value.includes('].')) && CALL_LIKE.test(value)) return false;
@@ -247,7 +248,7 @@ const API_KEY_NAMES =
 
 /** A value that reads like a random key (for rules whose context is weaker than a name). */
 export function keyLikeValue(value: string): boolean {
-  if (!/[0-9]/.test(value) && !SYMBOL.test(value)) return false;
+  if (!/[0-9]/.test(value) && !SYMBOL.test(value) && !randomCaseMix(value)) return false;
   if (!plausibleValue(value) || looksLikeIdentifier(value)) return false;
   return shannonEntropy(value) >= entropyFloor(value);
 }
@@ -262,7 +263,7 @@ export function passwordLikeValue(value: string): boolean {
 // Cheap tests on the value come first: most candidates in code are
 // expressions and fail them before the name is looked at.
 function acceptApiKey(value: string, ctx: MatchContext): boolean {
-  if (!/[0-9]/.test(value) && !SYMBOL.test(value)) return false;
+  if (!/[0-9]/.test(value) && !SYMBOL.test(value) && !randomCaseMix(value)) return false;
   // A type or variable name; passwords may look like one (`thisIsDog11`), keys do not.
   if (!plausibleValue(value) || looksLikeIdentifier(value)) return false;
   if (shannonEntropy(value) < entropyFloor(value)) return false;

@@ -26,17 +26,22 @@ const NOT_SECRET_KEYS = /(?:publishable|public|site|primary|foreign|partition|so
 // assigned to: `{"name": "DB_PASSWORD", "value": "…"}` (container env lists,
 // task definitions, API payloads), `- name: X` / `value: …` in YAML,
 // `<add key="X" value="…"/>`, `<property name="X" value="…"/>`.
-const SECRET_NAME = /(?:token|secret|passw(?:or)?d|pwd|passphrase|api[_.-]?key|apikey|access[_.-]?key|private[_.-]?key|credential|auth|_key$|key$)/i;
+const SECRET_NAME = /(?:token|secret|passw(?:or)?d|pwd|passphrase|api[_.-]?key|apikey|access[_.-]?key|private[_.-]?key|credential|auth|_key$|key$|(?:^|[_.-])pass$)/i;
 const NOT_SECRET_NAME = /(?:_id|_url|_uri|_name|_file|_path|_host|_user(?:name)?|_region|_version)$|^(?:key|auth)$/i;
 const Q = '\\\\{0,3}["\']?';
+// The same with `key` as the name's field (`{"key": "password", "value": …}`,
+// `- key: X` / `value: …`, `<key>X</key><value>…</value>`), as settings
+// stores and key/value tag lists write it.
+const PAIR_SPACE = '(?:[ \\t\\r\\n]|\\\\[nrt]){0,40}';
 const NAME_VALUE = new RegExp(
-  `(?:name${Q}[ \\t]{0,4}[:=][ \\t]{0,4}${Q}[A-Za-z0-9_.-]{2,80}${Q}[ \\t]{0,4},?(?:[ \\t\\r\\n]|\\\\[nrt]){0,40}(?:-[ \\t]{1,4})?${Q}value${Q}[ \\t]{0,4}[:=][ \\t]{0,4}${Q}` +
+  `(?:(?:name|key)${Q}[ \\t]{0,4}[:=][ \\t]{0,4}${Q}[A-Za-z0-9_.-]{2,80}${Q}[ \\t]{0,4},?${PAIR_SPACE}(?:-[ \\t]{1,4})?${Q}value${Q}[ \\t]{0,4}[:=][ \\t]{0,4}${Q}` +
+    `|<key>[A-Za-z0-9_.-]{2,80}<\\/key>${PAIR_SPACE}<value>` +
     `|(?:key|name)=${Q}[A-Za-z0-9_.:-]{2,80}${Q}[ \\t]{1,8}value=${Q})([^\\x00-\\x20"'\`\\\\<>]{6,256})`,
 );
 
 function acceptNameValue(value: string, ctx: { text: string; matchStart: number; secretStart: number }): boolean {
   const between = ctx.text.slice(ctx.matchStart, ctx.secretStart);
-  const name = /^(?:name|key)[ \t"'\\:=]{1,12}([A-Za-z0-9_.:-]{2,80})/.exec(between)?.[1];
+  const name = /^<?(?:name|key)[ \t"'\\:=>]{1,12}([A-Za-z0-9_.:-]{2,80})/.exec(between)?.[1];
   if (name === undefined || !SECRET_NAME.test(name) || NOT_SECRET_NAME.test(name)) return false;
   if (looksLikeTemplate(value) || isCodeReference(value)) return false;
   return passwordLikeValue(value) || keyLikeValue(value);
@@ -45,8 +50,9 @@ function acceptNameValue(value: string, ctx: { text: string; matchStart: number;
 export const commandLineRules: readonly Rule[] = [
   {
     id: 'name-value-pair',
-    description: 'A secret whose name is data beside it: {"name": "X_TOKEN", "value": "…"}, "- name: X_PASSWORD / value: …", <add key="XPassword" value="…"/>, <property name="x.secret" value="…"/>.',
-    keywords: ['name', 'key='],
+    description:
+      'A secret whose name is data beside it: {"name": "X_TOKEN", "value": "…"}, "- name: X_PASSWORD / value: …", {"key": "password", "value": "…"}, <key>password</key><value>…</value>, <add key="XPassword" value="…"/>, <property name="x.secret" value="…"/>.',
+    keywords: ['name', 'key=', 'key:', 'key"', "key'", 'key\\', '<key>'],
     pattern: NAME_VALUE,
     specificity: Specificity.generic + 1,
     accept: acceptNameValue,

@@ -40,12 +40,21 @@ export const commandLineSamples: SampleTable = {
       tp('env:\n  - name: STRIPE_API_KEY\n    value: ', `${b62(30)}7q`, '\n'),
       tp('<add key="TwilioAuthToken" value="', hex(32), '" />'),
       tp('<property name="db.password" value="', password(), '"/>'),
+      // `key` as the name's field: settings stores, key/value tag lists.
+      tp('{"key": "smtp_password", "value": "', password(), '", "info": "mail"}'),
+      tp('secrets:\n  - key: business.password\n    value: ', password(), '\n'),
+      tp('<entry>\n  <key>PASS</key>\n  <value>', password(), '</value>\n</entry>'),
+      tp('{\\"key\\": \\"ACME_TOKEN\\", \\"value\\": \\"', b62(32), '\\"}'),
     ],
     fp: [
       '{"name": "read_file", "value": "Xk9aB3dE7fG!q"}',
       '{"name": "API_KEY_ID", "value": "AB12CD34EF56"}',
       '- name: DB_PASSWORD\n  value: ${DB_PASSWORD}',
       '<add key="AuthEndpoint" value="https://login.example.com/x1" />',
+      '{"key": "username", "value": "Xk9aB3dE7fG!q"}',
+      '- key: password\n  value: ${DB_PASSWORD}',
+      '<entry><key>compass</key><value>Xk9aB3dE7fG!q</value></entry>',
+      '{"key": "bypass", "value": "Xk9aB3dE7fG!q"}',
     ],
   },
   'any-url-password': {

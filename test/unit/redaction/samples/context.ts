@@ -1,4 +1,4 @@
-import { b62, b64, hex, letters, uuid } from '../fake.js';
+import { b62, b64, hex, mixedCaseLetters, uuid } from '../fake.js';
 import { tp, type SampleTable } from './types.js';
 
 // A credential known only by the name it is given: any service's name glued
@@ -23,9 +23,9 @@ export const contextSamples: SampleTable = {
       tp('<acme-token>\n    ', hex(40), '\n</acme-token>'),
       tp('ACME_SESSION_TOKEN = ', `${b62(300)}${b64(60)}==`, '\n'),
       // Random letters without a digit: the case mix tells them from a name.
-      tp('TRAVEL_API_KEY: ', letters(40), '\n'),
-      tp('<acmeKey>', `${letters(24)}_${letters(16)}`, '</acmeKey>'),
-      tp('export ACME_TOKEN="', letters(32), '"'),
+      tp('TRAVEL_API_KEY: ', mixedCaseLetters(40), '\n'),
+      tp('<acmeKey>', `${mixedCaseLetters(16)}_${mixedCaseLetters(8)}`, '</acmeKey>'),
+      tp('export ACME_TOKEN="', mixedCaseLetters(32), '"'),
     ],
     fp: [
       `keyboard = "${b62(32)}"`,

@@ -16,6 +16,8 @@ function acceptFlagValue(value: string): boolean {
   if (looksLikeTemplate(value) || isCodeReference(value)) return false;
   // `--password-file=/run/secrets/x`, `--token $(cat x)`: a reference, not the value.
   if (/^[~./]|^\$/.test(value)) return false;
+  // `--ask-password https://host`: a flag without a value, then a URL.
+  if (/^[A-Za-z][A-Za-z0-9+.-]{1,20}:\/\//.test(value)) return false;
   return value.includes(':') ? passwordLikeValue(value.slice(value.indexOf(':') + 1)) : passwordLikeValue(value) || keyLikeValue(value);
 }
 
@@ -46,6 +48,18 @@ function acceptNameValue(value: string, ctx: { text: string; matchStart: number;
   if (looksLikeTemplate(value) || isCodeReference(value)) return false;
   return passwordLikeValue(value) || keyLikeValue(value);
 }
+
+// `--tlspassword`: a lower-case word glued before the keyword, then, back
+// over at most three dashed words, the option's `--` after a non-word.
+const gluedOptionBefore = (text: string, at: number): boolean => {
+  let i = at;
+  const lower = (c: number) => c >= 97 && c <= 122;
+  if (!lower(text.charCodeAt(i - 1))) return false;
+  while (i > 0 && at - i < 48 && (lower(text.charCodeAt(i - 1)) || (text.charCodeAt(i - 1) >= 48 && text.charCodeAt(i - 1) <= 57) || text.charCodeAt(i - 1) === 45)) i--;
+  if (text.slice(i, i + 2) !== '--' || text.charCodeAt(i + 2) === 45) return false;
+  const c = text.charCodeAt(i - 1);
+  return !(lower(c) || (c >= 65 && c <= 90) || (c >= 48 && c <= 57) || c === 95);
+};
 
 export const commandLineRules: readonly Rule[] = [
   {
@@ -82,6 +96,15 @@ export const commandLineRules: readonly Rule[] = [
       'i',
     ),
     window: { before: 60, after: 300 },
+    specificity: Specificity.generic + 2,
+    accept: acceptFlagValue,
+  },
+  {
+    id: 'command-line-glued-password-flag',
+    description: 'A password option with a word glued before password: --tlspassword <v>, --proxy-tlspassword <v>, --dbpassword=<v>.',
+    keywords: ['password', 'passwd'],
+    pattern: new RegExp(`(?<=(?<![A-Za-z0-9_-])--(?!-)[a-z0-9-]{0,44}[a-z])[Pp][Aa][Ss][Ss][Ww](?:[Oo][Rr])?[Dd](?:=|[ \\t]{1,4})${OPEN}(${WORD})`),
+    precheck: gluedOptionBefore,
     specificity: Specificity.generic + 2,
     accept: acceptFlagValue,
   },

@@ -295,6 +295,36 @@ function acceptPassword(value: string, ctx: MatchContext): boolean {
   return !hasDeniedName(name) && !commaOutsideCall(ctx.text, name, ctx.secretStart);
 }
 
+// Glued words before `pass` that make a password's name (`dbpass`,
+// `userpass`, `smtppass`); any other (`bypass`, `compass`) makes another word.
+const PASS_PREFIXES = /(?:db|user|admin|root|smtp|mail|ftp|proxy|store|key|ldap|redis|mysql|pg|sql|auth|api|app|bind|web|sys|rpc|vnc|wifi|my)$/;
+
+// `DB_PASS=…`, `dbpass: …`, `userpass=…`, `smtpPass = "…"`: `pass` ends the
+// name and is its own word (after _ . - or a camelCase capital) or glued to
+// a word from the list above.
+function acceptPassName(value: string, ctx: MatchContext): boolean {
+  if (!passwordLikeValue(value)) return false;
+  const { text, matchStart: at } = ctx;
+  const first = text.charCodeAt(at);
+  const before = text.charCodeAt(at - 1);
+  if (before >= 97 && before <= 122 && !(first >= 65 && first <= 90)) {
+    let s = at;
+    while (s > 0 && /[a-z]/.test(text[s - 1]!)) s--;
+    if (!PASS_PREFIXES.test(text.slice(s, at))) return false;
+  } else if ((before >= 65 && before <= 90) || (before >= 48 && before <= 57)) {
+    // `DBPASS`, `PASS2`: an upper-case run or a digit glued on is not a word boundary we can read.
+    if (!(first >= 65 && first <= 90 && before >= 65 && before <= 90 && PASS_PREFIXES.test(lowerRunBefore(text, at)))) return false;
+  }
+  const name = nameAround(ctx, 4);
+  return !hasDeniedName(name) && !commaOutsideCall(text, name, ctx.secretStart);
+}
+
+function lowerRunBefore(text: string, at: number): string {
+  let s = at;
+  while (s > 0 && /[A-Z]/.test(text[s - 1]!)) s--;
+  return text.slice(s, at).toLowerCase();
+}
+
 function acceptCamelKey(value: string, ctx: MatchContext): boolean {
   if (!keyLikeValue(value) || value.length < 16) return false;
   const name = nameAround(ctx, 3);
@@ -363,5 +393,14 @@ export const genericRules: readonly Rule[] = [
     precheck: assignmentFollows(6),
     specificity: Specificity.generic + 1,
     accept: acceptPassword,
+  },
+  {
+    id: 'generic-pass-name',
+    description: 'A password-like value assigned to a name that ends in the word pass: DB_PASS, dbpass, userpass, smtpPass (not bypass, compass); stand-in and name filters applied.',
+    keywords: ['pass'],
+    pattern: new RegExp(`[Pp][Aa][Ss][Ss](?:${valueAlternatives(6)})`),
+    precheck: assignmentFollows(6),
+    specificity: Specificity.generic + 1,
+    accept: acceptPassName,
   },
 ];

@@ -8,7 +8,15 @@ describe('randomCaseMix', () => {
   });
 
   it('does not hold for names: camelCase, PascalCase, acronyms, constants', () => {
-    for (const name of ['SandboxConfigurationS3BucketAccessPolicy', 'HTTPServerConfigHolder', 'ZENDESK_WEBHOOK_API_SECRET', 'getAccessKeyFromVault', 'XMLHttpRequest', 'aFunctionCall', 'IsAnIPv6Address']) {
+    for (const name of [
+      'SandboxConfigurationS3BucketAccessPolicy',
+      'HTTPServerConfigHolder',
+      'ZENDESK_WEBHOOK_API_SECRET',
+      'getAccessKeyFromVault',
+      'XMLHttpRequest',
+      'aFunctionCall',
+      'IsAnIPv6Address',
+    ]) {
       expect(randomCaseMix(name), name).toBe(false);
     }
   });

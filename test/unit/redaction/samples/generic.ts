@@ -46,4 +46,8 @@ export const genericSamples: SampleTable = {
       'password: `secret${i}`,',
     ],
   },
+  'generic-pass-name': {
+    tp: [tp('DB_PASS=', `q8Vt!${b62(10)}`, '\n'), tp('dbpass: "', `${b62(12)}#`, '"'), tp("smtpPass = '", `${b62(11)}7`, "';"), tp('jdbc:mysql://db/app?user=app&userpass=', `${b62(12)}4`, '')],
+    fp: [`bypass = "${b62(12)}#"`, `compass: ${b62(12)}7`, 'DB_PASS=${DB_PASS}', 'pass: true', 'DB_PASS=changeme1', `PASS_ID = "${b62(12)}#"`, `db_pass_file=/run/secrets/${b62(8)}`],
+  },
 };

@@ -255,7 +255,7 @@ export function keyLikeValue(value: string): boolean {
 
 /** A value that reads like a password someone chose or generated. */
 export function passwordLikeValue(value: string): boolean {
-  if (!/[0-9]/.test(value) && !SYMBOL.test(value)) return false;
+  if (!/[0-9]/.test(value) && !SYMBOL.test(value) && !randomCaseMix(value)) return false;
   if (STAND_IN_PASSWORDS.test(value) || !plausibleValue(value)) return false;
   return shannonEntropy(value) >= Math.min(2.5, Math.log2(value.length) * 0.8);
 }
@@ -286,7 +286,7 @@ const STAND_IN_PASSWORDS =
   /^(?:password|passwd|pass|secret|changeme|default|admin|root|test|user|qwerty|letmein|welcome|none|null|nil|true|false|empty|required|optional|string|hunter)[-_]?[0-9]{0,6}!?$/i;
 
 function acceptPassword(value: string, ctx: MatchContext): boolean {
-  if (!/[0-9]/.test(value) && !SYMBOL.test(value)) return false;
+  if (!/[0-9]/.test(value) && !SYMBOL.test(value) && !randomCaseMix(value)) return false;
   if (STAND_IN_PASSWORDS.test(value) || !plausibleValue(value)) return false;
   if (shannonEntropy(value) < Math.min(2.5, Math.log2(value.length) * 0.8)) return false;
   const keyword = /^(?:password|passwd|passphrase|pwd)/i.exec(ctx.text.slice(ctx.matchStart, ctx.matchStart + 10))?.[0];

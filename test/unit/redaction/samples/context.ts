@@ -26,6 +26,7 @@ export const contextSamples: SampleTable = {
       tp('TRAVEL_API_KEY: ', mixedCaseLetters(40), '\n'),
       tp('<acmeKey>', `${mixedCaseLetters(16)}_${mixedCaseLetters(8)}`, '</acmeKey>'),
       tp('export ACME_TOKEN="', mixedCaseLetters(32), '"'),
+      tp('ENV ACME_TOKEN ', mixedCaseLetters(24), '\n'),
     ],
     fp: [
       `keyboard = "${b62(32)}"`,
@@ -56,6 +57,7 @@ export const contextSamples: SampleTable = {
       'acmeKey: SandboxConfigurationS3BucketPolicy',
       'policyToken = "HTTPServerConfigurationHolder"',
       'accessKey: getAccessKeyFromTheVaultNow',
+      'ENV ACME_TOKEN ReadFromTheSecretStoreAtStartup',
     ],
   },
 };

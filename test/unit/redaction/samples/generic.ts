@@ -1,4 +1,4 @@
-import { b62, hex } from '../fake.js';
+import { b62, hex, mixedCaseLetters } from '../fake.js';
 import { tp, type SampleTable } from './types.js';
 
 export const genericSamples: SampleTable = {
@@ -33,7 +33,13 @@ export const genericSamples: SampleTable = {
     ],
   },
   'generic-password': {
-    tp: [tp('DB_PASSWORD=', `q8Vt!${b62(10)}`), tp('password: "', `${b62(12)}#`, '"'), tp('<password>', `${b62(14)}9`, '</password>')],
+    tp: [
+      tp('DB_PASSWORD=', `q8Vt!${b62(10)}`),
+      tp('password: "', `${b62(12)}#`, '"'),
+      tp('<password>', `${b62(14)}9`, '</password>'),
+      // letters only, with a random string's case mix
+      tp('<user name="ci" password="', mixedCaseLetters(20), '" roles="build" />'),
+    ],
     fp: [
       'password: ${DB_PASSWORD}',
       'password = "changeme"',
@@ -44,6 +50,7 @@ export const genericSamples: SampleTable = {
       "paths: ['password', 'secrets.*.value']",
       'user: { name: "john", password: "secret123" }',
       'password: `secret${i}`,',
+      'password = "ThisIsTheDefaultPassword"',
     ],
   },
   'generic-pass-name': {

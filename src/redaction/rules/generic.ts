@@ -212,8 +212,21 @@ const SYMBOL = /[+/=!@#$%^*~?|:]/;
 const CALL_LIKE = /[A-Za-z_][A-Za-z0-9_]{1,40}!?\([^)]{0,200}(?:\)|$)|::(?:[A-Za-z_<]|$)|\[:?[A-Za-z_][A-Za-z0-9_]{0,40}\]\./;
 const LABEL_KEY = /^[a-z0-9-]{1,63}(?:\.[a-z0-9-]{1,63}){1,8}\/[a-z0-9_.-]{1,63}$/;
 
+// Values that are code around a name rather than a value given to it: a CSS
+// selector or anchor (`#add-password`, `.reset-password`), a lower-case path
+// from the root or a controller#action route (`/en/enterprise-server@3.0/auth`,
+// `cms/sites/passwords#edit`; a random key has capitals or `+` long before
+// its second `/`), the text
+// between two string literals (`"Password:",rememberMeLabel:"…"`), and a
+// shell variable inside the other kind of quotes (`'$DB_PASSWORD'`).
+const SELECTOR = /^[#.][a-z][a-z0-9_-]+$/;
+const LOWER_PATH = /^\/(?:[a-z0-9_.@~-]+\/)+[a-z0-9_.@~-]*$|^(?:[a-z0-9_.-]+\/)+[a-z0-9_.-]+#[a-z_]+$/;
+const BETWEEN_LITERALS = /^[,;]/;
+const QUOTED_VARIABLE = /^(["'])\$[A-Za-z_{(]/;
+
 /** What every generic candidate must pass, whatever its name says. */
 function plausibleValue(value: string): boolean {
+  if (SELECTOR.test(value) || LOWER_PATH.test(value) || BETWEEN_LITERALS.test(value) || QUOTED_VARIABLE.test(value)) return false;
   // Credentials are ASCII; text in another script is prose, not a key.
   if (/[^\x21-\x7e]/.test(value)) return false;
   if (looksLikeTemplate(value) || hasTemplateSyntax(value) || hasPlaceholderWords(value)) return false;

@@ -39,6 +39,7 @@ export const genericSamples: SampleTable = {
       tp('<password>', `${b62(14)}9`, '</password>'),
       // letters only, with a random string's case mix
       tp('<user name="ci" password="', mixedCaseLetters(20), '" roles="build" />'),
+      tp('password = "', `/${b62(8)}/${b62(6)}1`, '"'),
     ],
     fp: [
       'password: ${DB_PASSWORD}',
@@ -51,6 +52,12 @@ export const genericSamples: SampleTable = {
       'user: { name: "john", password: "secret123" }',
       'password: `secret${i}`,',
       'password = "ThisIsTheDefaultPassword"',
+      // code around a name, not a value given to it
+      'this.resetPassword = "#reset-password";',
+      '"/docs/reset-password":"/docs/enterprise@2.1/auth"',
+      `post '/reset-password' => "accounts/passwords#create"`,
+      'passwordHint:"Password:",rememberLabel:"Keep me signed in:"',
+      `- echo 'export DB_PASSWORD="'$CI_DB_PASSWORD'"' >> .env`,
     ],
   },
   'generic-pass-name': {

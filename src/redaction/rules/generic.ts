@@ -312,6 +312,10 @@ function acceptPassword(value: string, ctx: MatchContext): boolean {
 // `userpass`, `smtppass`); any other (`bypass`, `compass`) makes another word.
 const PASS_PREFIXES = /(?:db|user|admin|root|smtp|mail|ftp|proxy|store|key|ldap|redis|mysql|pg|sql|auth|api|app|bind|web|sys|rpc|vnc|wifi|my)$/;
 
+// Most `pass` hits are `password` and `passive`: the name must end at `pass`.
+const assignmentAfterPass = assignmentFollows(6);
+const passEndsName: Precheck = (text, at) => !NAME_CHAR.test(text[at + 4] ?? ' ') && assignmentAfterPass(text, at);
+
 // `DB_PASS=…`, `dbpass: …`, `userpass=…`, `smtpPass = "…"`: `pass` ends the
 // name and is its own word (after _ . - or a camelCase capital) or glued to
 // a word from the list above.
@@ -412,7 +416,7 @@ export const genericRules: readonly Rule[] = [
     description: 'A password-like value assigned to a name that ends in the word pass: DB_PASS, dbpass, userpass, smtpPass (not bypass, compass); stand-in and name filters applied.',
     keywords: ['pass'],
     pattern: new RegExp(`[Pp][Aa][Ss][Ss](?:${valueAlternatives(6)})`),
-    precheck: assignmentFollows(6),
+    precheck: passEndsName,
     specificity: Specificity.generic + 1,
     accept: acceptPassName,
   },

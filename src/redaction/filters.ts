@@ -74,6 +74,26 @@ export function isCodeReference(value: string): boolean {
 }
 
 /**
+ * Letters whose case flips the way a random base62 or base64 string's does
+ * and a name's never does: three or more single lower-case letters between
+ * capitals (`YXNkZmZm`). Names put a lower-case run of two or more after
+ * each capital (`AccessKey`, `HTTPServer`); a random value without a digit
+ * (about 2 % of 22-character base62 keys, more of longer base64 ones) has
+ * about one such letter per eight characters.
+ */
+export function randomCaseMix(value: string): boolean {
+  let n = 0;
+  for (let i = 1; i + 1 < value.length; i++) {
+    const c = value.charCodeAt(i);
+    if (c < 97 || c > 122) continue;
+    const a = value.charCodeAt(i - 1);
+    const b = value.charCodeAt(i + 1);
+    if (a >= 65 && a <= 90 && b >= 65 && b <= 90 && ++n >= 3) return true;
+  }
+  return false;
+}
+
+/**
  * A type, variable or constant name (`OAuth2Client`, `SOCKS5_NO_AUTH`,
  * `InterpolationInJSX`): at most two digits, and every run of two or more
  * letters has a vowel or is a short acronym, which a random token almost

@@ -3,7 +3,7 @@
 # projects' published test data (see SOURCES.md). Run by hand when a source
 # is refreshed; the gateway's tests and benches read only the .jsonl output.
 #
-#   python3 extract.py <noseyparker repo> <kingfisher repo> <detect-secrets repo> [<secretlint repo> [<ripsecrets repo>]]
+#   python3 extract.py <noseyparker repo> <kingfisher repo> <detect-secrets repo> [<secretlint repo> [<ripsecrets repo> [<whispers repo>]]]
 #
 # A repository given as `-` is skipped (its .jsonl file is left as it is).
 # Each argument is a git directory (a bare clone works); files are read at
@@ -224,6 +224,126 @@ def ripsecrets(repo, seen):
             out.append({'source': 'ripsecrets', 'rule': f'ripsecrets.{path[len("test/"):]}', 'service': service, 'kind': kind, 'text': text, 'secrets': []})
     return out
 
+# Whispers (Skyscanner) splits each fixture into a compliant and a
+# non-compliant part (a marker line or key naming either); its tests count
+# what it must find there, and every value it must find spells `hardcoded`
+# (or is the base64 of it, or a number). Each line of a non-compliant part
+# holding such a value is a positive labelled by that value; each line of a
+# compliant part holding a value is a negative. A line whose own name is
+# missing or generic (a list item, `<value>`, `value:`) is sent with the
+# lines of its record before it (back to the nearest line indented less, or
+# an earlier item of the same list), as a reader of the file would see it.
+# Left out: fixtures that test paths, card numbers, comments, CORS, parsing,
+# config-driven exclusion and severity, and `.htpasswd` and Jenkins' password
+# hash (password hashes).
+WHISPERS_SKIP = {'paths.yml', 'creditcards.yml', 'cors.py', 'language.html', 'language.py2', 'custom.json', 'custom.xml',
+                 'custom.yml', 'excluded.json', 'excluded.xml', 'excluded.yml', 'severity.yml', 'invalid.json', '.htpasswd',
+                 'folder/password/.gitkeep'}
+WH_MARK = regex.compile(r'(?i)^(?!.*hardcoded).*\b(?:non-?|in)?compliant\b')
+WH_VALUE = regex.compile(r'(?i)[^\s"\'<>=:,(){}@&;\\]*hardcoded[^\s"\'<>=:,(){}@&;\\]*')
+WH_GENERIC = regex.compile(r'(?i)^[\s"\'\-]*(?:(?:<|-\s*)?value>?\s*[:=]?\s*)?["\']?$')
+WH_OTHER = {
+    # values whispers' tests name by key instead of by spelling
+    'aws.yml': r'AKIA[A-Z0-9]{16}|PA3X[^\s"<]+|FakeYXdz[^\s"<]+', 'aws.json': r'AKIA[A-Z0-9]{16}|PA3X[^\s"<]+|FakeYXdz[^\s"<]+',
+    'aws.xml': r'AKIA[A-Z0-9]{16}|PA3X[^\s"<]+|FakeYXdz[^\s"<]+', 'apikeys.yml': r'\b[0-9]{22}\b', 'apikeys.json': r'\b[0-9]{22}\b',
+    'apikeys.xml': r'\b[0-9]{22}\b', 'privatekeys.yml': r'QyNTUxOQ[A-Za-z0-9+/]+', 'privatekeys.json': r'QyNTUxOQ[A-Za-z0-9+/]+',
+    'privatekeys.xml': r'QyNTUxOQ[A-Za-z0-9+/]+', 'connection.config': r'(?<=Password=)[^;\s]+',
+}
+
+def wh_indent(line):
+    m = regex.match(r'^([\s]*)(-\s+)?', line.expandtabs(4))
+    return len(m.group(1)), bool(m.group(2))
+
+def wh_record(lines, i, start):
+    # back to the line that names this one: a key of the same list item
+    # (`- key: password` above `value: …`) or the parent of a bare item
+    ind, item = wh_indent(lines[i])
+    j = i
+    while j > start and lines[j - 1].strip():
+        j -= 1
+        pi, pitem = wh_indent(lines[j])
+        if pi < ind or (pitem and pi == ind and not item):
+            break
+    return '\n'.join(lines[j:i + 1])
+
+def whispers(repo, seen):
+    out = []
+    def emit(rule, service, kind, text, secrets):
+        key = ' '.join(text.split())
+        if key in seen:
+            count('whispers', 'duplicate text')
+            return
+        seen.add(key)
+        count('whispers', kind)
+        out.append({'source': 'whispers', 'rule': rule, 'service': service, 'kind': kind, 'text': text, 'secrets': secrets})
+    for path in git(repo, 'ls-tree', '-r', '--name-only', 'HEAD', 'tests/fixtures').split('\n'):
+        name = path[len('tests/fixtures/'):]
+        if not name or name in WHISPERS_SKIP:
+            continue
+        lines = git(repo, 'show', f'HEAD:{path}').split('\n')
+        rule = f'whispers.{name}'
+        service = ('aws' if name.startswith('aws.') or name == '.aws/credentials' else 'github' if name == 'gitkeys.yml'
+                   else 'npm' if name == '.npmrc' else 'pypi' if name in ('.pypirc', 'pip.conf') else 'dockerhub' if name.endswith('dockercfg')
+                   else 'jenkins' if name == 'jenkins.xml' else 'privatekey' if name.startswith('privatekeys') else 'generic')
+        if name.endswith('dockercfg') or name == 'jenkins.xml' or name.startswith('cloudformation'):
+            # compliant and non-compliant entries are told apart by a key of
+            # their record, not by a marker line: one sample per record
+            if name.startswith('cloudformation'):
+                blocks = regex.split(r'\n(?=\s*"?(?:Non)?[Cc]ompliantDB)', '\n'.join(lines))[1:]
+                for b in blocks:
+                    b = b.rstrip().rstrip(',')
+                    if 'Noncompliant' in b:
+                        emit(rule, 'generic', 'tp', b, [regex.search(r'Default"?:\s*"?(\w+)', b).group(1)])
+                    elif regex.search(r'Default', b):
+                        emit(rule, 'generic', 'fp', b, [])
+            elif name == 'jenkins.xml':
+                for l in lines:
+                    if 'ApiToken>' in l:
+                        v = regex.search(r'>\{?([^<{}]+)\}?<', l).group(1)
+                        emit(rule, service, 'tp' if 'noncompliant' in l else 'fp', l.strip(), [v] if 'noncompliant' in l else [])
+            else:
+                for b in regex.findall(r'"https://[^"]+": \{[^}]*\}', '\n'.join(lines)):
+                    m = regex.search(r'"auth": "([^"]*)"', b)
+                    if 'noncompliant' in b:
+                        emit(rule, service, 'tp', b, [m.group(1)])
+                    elif m:
+                        emit(rule, service, 'fp', b, [])
+            continue
+        other = regex.compile(WH_OTHER[name]) if name in WH_OTHER else None
+        has_marks = any(WH_MARK.match(l) for l in lines)
+        part, start = (None if has_marks else 'compliant'), 0
+        for i, l in enumerate(lines):
+            if WH_MARK.match(l):
+                part = 'noncompliant' if regex.search(r'(?i)(non-?|in)compliant', l) else 'compliant'
+                start = i + 1
+                continue
+            if part is None or not l.strip() or l.strip() in ('{', '}', '},', '[', ']', '],') or regex.match(r'^\s*</', l):
+                continue
+            if part == 'noncompliant' or not has_marks:
+                # a name that spells `hardcoded` (`01_hardcoded_password:`,
+                # `<o1_hardcoded_password>`) is not a value
+                values = [m.group(0) for m in WH_VALUE.finditer(l)
+                          if not regex.match(r'["\']?\s*[:=]|>', l[m.end():]) and not l[:m.start()].endswith(('<', '</'))]
+                values += [m.group(0) for m in other.finditer(l)] if other else []
+                if name == 'webhooks.yml':
+                    values = [v[v.rfind('/') + 1:] for v in values]
+                if name.startswith('privatekeys') and 'PUBLIC KEY' in l:
+                    values = []
+                values = list(dict.fromkeys(values))
+                if values:
+                    before = l[:l.find(values[0])]
+                    text = wh_record(lines, i, start) if WH_GENERIC.match(before) else l.strip()
+                    emit(rule, service, 'tp', text.strip('\n'), values)
+                    continue
+                if has_marks:
+                    continue
+            # a compliant line counts as a negative only when it holds a value
+            if regex.search(r'[:=>]\s*[^\s\[{]|^\s*-\s*\S|"\s*,\s*"|\(\s*"', l):
+                before = l
+                text = wh_record(lines, i, start) if WH_GENERIC.match(regex.sub(r'[:=>].*$', '', l)) else l.strip()
+                emit(rule, service, 'fp', text.strip('\n'), [])
+    return out
+
 def load_texts(name):
     with open(f'{name}.jsonl') as fh:
         return {' '.join(json.loads(l)['text'].split()) for l in fh if l.strip()}
@@ -232,6 +352,7 @@ if __name__ == '__main__':
     np_repo, kf_repo, ds_repo = sys.argv[1:4]
     sl_repo = sys.argv[4] if len(sys.argv) > 4 else '-'
     rs_repo = sys.argv[5] if len(sys.argv) > 5 else '-'
+    wh_repo = sys.argv[6] if len(sys.argv) > 6 else '-'
     seen = set()
     sets = {}
     if np_repo != '-':
@@ -250,6 +371,11 @@ if __name__ == '__main__':
             if other not in sets:
                 seen |= load_texts(other)
         sets['ripsecrets'] = ripsecrets(rs_repo, seen)
+    if wh_repo != '-':
+        for other in ('kingfisher', 'detect-secrets', 'secretlint', 'ripsecrets'):
+            if other not in sets:
+                seen |= load_texts(other)
+        sets['whispers'] = whispers(wh_repo, seen)
     for name, rows in sets.items():
         with open(f'{name}.jsonl', 'w') as fh:
             for row in rows:

@@ -16,6 +16,8 @@ function acceptFlagValue(value: string): boolean {
   if (looksLikeTemplate(value) || isCodeReference(value)) return false;
   // `--password-file=/run/secrets/x`, `--token $(cat x)`: a reference, not the value.
   if (/^[~./]|^\$/.test(value)) return false;
+  // `--ask-password https://host`: a flag without a value, then a URL.
+  if (/^[A-Za-z][A-Za-z0-9+.-]{1,20}:\/\//.test(value)) return false;
   return value.includes(':') ? passwordLikeValue(value.slice(value.indexOf(':') + 1)) : passwordLikeValue(value) || keyLikeValue(value);
 }
 
@@ -26,27 +28,45 @@ const NOT_SECRET_KEYS = /(?:publishable|public|site|primary|foreign|partition|so
 // assigned to: `{"name": "DB_PASSWORD", "value": "…"}` (container env lists,
 // task definitions, API payloads), `- name: X` / `value: …` in YAML,
 // `<add key="X" value="…"/>`, `<property name="X" value="…"/>`.
-const SECRET_NAME = /(?:token|secret|passw(?:or)?d|pwd|passphrase|api[_.-]?key|apikey|access[_.-]?key|private[_.-]?key|credential|auth|_key$|key$)/i;
+const SECRET_NAME = /(?:token|secret|passw(?:or)?d|pwd|passphrase|api[_.-]?key|apikey|access[_.-]?key|private[_.-]?key|credential|auth|_key$|key$|(?:^|[_.-])pass$)/i;
 const NOT_SECRET_NAME = /(?:_id|_url|_uri|_name|_file|_path|_host|_user(?:name)?|_region|_version)$|^(?:key|auth)$/i;
 const Q = '\\\\{0,3}["\']?';
+// The same with `key` as the name's field (`{"key": "password", "value": …}`,
+// `- key: X` / `value: …`, `<key>X</key><value>…</value>`), as settings
+// stores and key/value tag lists write it.
+const PAIR_SPACE = '(?:[ \\t\\r\\n]|\\\\[nrt]){0,40}';
 const NAME_VALUE = new RegExp(
-  `(?:name${Q}[ \\t]{0,4}[:=][ \\t]{0,4}${Q}[A-Za-z0-9_.-]{2,80}${Q}[ \\t]{0,4},?(?:[ \\t\\r\\n]|\\\\[nrt]){0,40}(?:-[ \\t]{1,4})?${Q}value${Q}[ \\t]{0,4}[:=][ \\t]{0,4}${Q}` +
+  `(?:(?:name|key)${Q}[ \\t]{0,4}[:=][ \\t]{0,4}${Q}[A-Za-z0-9_.-]{2,80}${Q}[ \\t]{0,4},?${PAIR_SPACE}(?:-[ \\t]{1,4})?${Q}value${Q}[ \\t]{0,4}[:=][ \\t]{0,4}${Q}` +
+    `|<key>[A-Za-z0-9_.-]{2,80}<\\/key>${PAIR_SPACE}<value>` +
     `|(?:key|name)=${Q}[A-Za-z0-9_.:-]{2,80}${Q}[ \\t]{1,8}value=${Q})([^\\x00-\\x20"'\`\\\\<>]{6,256})`,
 );
 
 function acceptNameValue(value: string, ctx: { text: string; matchStart: number; secretStart: number }): boolean {
   const between = ctx.text.slice(ctx.matchStart, ctx.secretStart);
-  const name = /^(?:name|key)[ \t"'\\:=]{1,12}([A-Za-z0-9_.:-]{2,80})/.exec(between)?.[1];
+  const name = /^<?(?:name|key)[ \t"'\\:=>]{1,12}([A-Za-z0-9_.:-]{2,80})/.exec(between)?.[1];
   if (name === undefined || !SECRET_NAME.test(name) || NOT_SECRET_NAME.test(name)) return false;
   if (looksLikeTemplate(value) || isCodeReference(value)) return false;
   return passwordLikeValue(value) || keyLikeValue(value);
 }
 
+// `--tlspassword`: a lower-case word glued before the keyword, then, back
+// over at most three dashed words, the option's `--` after a non-word.
+const gluedOptionBefore = (text: string, at: number): boolean => {
+  let i = at;
+  const lower = (c: number) => c >= 97 && c <= 122;
+  if (!lower(text.charCodeAt(i - 1))) return false;
+  while (i > 0 && at - i < 48 && (lower(text.charCodeAt(i - 1)) || (text.charCodeAt(i - 1) >= 48 && text.charCodeAt(i - 1) <= 57) || text.charCodeAt(i - 1) === 45)) i--;
+  if (text.slice(i, i + 2) !== '--' || text.charCodeAt(i + 2) === 45) return false;
+  const c = text.charCodeAt(i - 1);
+  return !(lower(c) || (c >= 65 && c <= 90) || (c >= 48 && c <= 57) || c === 95);
+};
+
 export const commandLineRules: readonly Rule[] = [
   {
     id: 'name-value-pair',
-    description: 'A secret whose name is data beside it: {"name": "X_TOKEN", "value": "…"}, "- name: X_PASSWORD / value: …", <add key="XPassword" value="…"/>, <property name="x.secret" value="…"/>.',
-    keywords: ['name', 'key='],
+    description:
+      'A secret whose name is data beside it: {"name": "X_TOKEN", "value": "…"}, "- name: X_PASSWORD / value: …", {"key": "password", "value": "…"}, <key>password</key><value>…</value>, <add key="XPassword" value="…"/>, <property name="x.secret" value="…"/>.',
+    keywords: ['name', 'key=', 'key:', 'key"', "key'", 'key\\', '<key>'],
     pattern: NAME_VALUE,
     specificity: Specificity.generic + 1,
     accept: acceptNameValue,
@@ -76,6 +96,15 @@ export const commandLineRules: readonly Rule[] = [
       'i',
     ),
     window: { before: 60, after: 300 },
+    specificity: Specificity.generic + 2,
+    accept: acceptFlagValue,
+  },
+  {
+    id: 'command-line-glued-password-flag',
+    description: 'A password option with a word glued before password: --tlspassword <v>, --proxy-tlspassword <v>, --dbpassword=<v>.',
+    keywords: ['password', 'passwd'],
+    pattern: new RegExp(`(?<=(?<![A-Za-z0-9_-])--(?!-)[a-z0-9-]{0,44}[a-z])[Pp][Aa][Ss][Ss][Ww](?:[Oo][Rr])?[Dd](?:=|[ \\t]{1,4})${OPEN}(${WORD})`),
+    precheck: gluedOptionBefore,
     specificity: Specificity.generic + 2,
     accept: acceptFlagValue,
   },

@@ -101,9 +101,12 @@ export const connectionStringRules: readonly Rule[] = [
   },
   {
     id: 'jdbc-password',
+    // A backslash before a quote escapes the quote that ends the URL (JSON
+    // inside JSON), so it is not part of the value.
     description: 'Password parameter of a JDBC URL (jdbc:…;password=… or ?password=…).',
     keywords: ['jdbc:'],
-    pattern: /jdbc:(?:oracle:(?:thin|oci):[^\x00-\x20"'<>/@:]{1,64}\/([^\x00-\x20"'<>@]{1,128})@|[a-z0-9]{2,20}:[^\x00-\x20"'<>]{0,400}?[;?&:]password=([^\x00-\x20"'<>;&]{1,128}))/i,
+    pattern:
+      /jdbc:(?:oracle:(?:thin|oci):[^\x00-\x20"'<>/@:]{1,64}\/([^\x00-\x20"'<>@]{1,128})@|[a-z0-9]{2,20}:[^\x00-\x20"'<>]{0,400}?[;?&:]password=((?:[^\x00-\x20"'<>;&\\]|\\(?!\\{0,2}["'])){1,128}))/i,
     specificity: Specificity.structured,
     accept: isRealPassword,
   },

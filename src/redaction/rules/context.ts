@@ -10,6 +10,7 @@
 // than what it is (`keyId`, `token_url`, `cache_key`) are turned away, and
 // so are values that are not random (identifiers, paths, versions, code).
 import type { Precheck } from '../prechecks.js';
+import { randomCaseMix } from '../filters.js';
 import { Specificity, type MatchContext, type Rule } from '../rule.js';
 import { isDeniedNameWord, keyLikeValue } from './generic.js';
 
@@ -163,7 +164,7 @@ function acceptContext(value: string, ctx: MatchContext): boolean {
   // 20-256 characters with letters and digits (32 if hex), and a bare
   // keyword needs a word before it that is not a denied one (`API key …`,
   // `acme secret …`, `Authorization: token …`; not `ssh key …`).
-  if (value.length < 20 || value.length > 256 || !/[0-9]/.test(value) || !/[A-Za-z]/.test(value)) return false;
+  if (value.length < 20 || value.length > 256 || !(/[0-9]/.test(value) || randomCaseMix(value)) || !/[A-Za-z]/.test(value)) return false;
   if (/^[0-9a-fA-F]+$/.test(value) && value.length < 32) return false;
   if (end - start === kwLength && wordBefore === undefined) return false;
   return true;

@@ -1,5 +1,5 @@
 import { shannonEntropy } from '../entropy.js';
-import { hasAscendingSequence, hasLongRun, hasPlaceholderWords, hasTemplateSyntax, isCodeReference, looksLikeIdentifier, looksLikeTemplate } from '../filters.js';
+import { hasAscendingSequence, hasLongRun, hasPlaceholderWords, hasTemplateSyntax, isCodeReference, looksLikeIdentifier, looksLikeTemplate, randomCaseMix } from '../filters.js';
 import { assignmentFollows, type Precheck } from '../prechecks.js';
 import { ASSIGN_OPERATOR, Specificity, type MatchContext, type Rule } from '../rule.js';
 
@@ -212,16 +212,30 @@ const SYMBOL = /[+/=!@#$%^*~?|:]/;
 const CALL_LIKE = /[A-Za-z_][A-Za-z0-9_]{1,40}!?\([^)]{0,200}(?:\)|$)|::(?:[A-Za-z_<]|$)|\[:?[A-Za-z_][A-Za-z0-9_]{0,40}\]\./;
 const LABEL_KEY = /^[a-z0-9-]{1,63}(?:\.[a-z0-9-]{1,63}){1,8}\/[a-z0-9_.-]{1,63}$/;
 
+// Values that are code around a name rather than a value given to it: a CSS
+// selector or anchor (`#add-password`, `.reset-password`), a lower-case path
+// from the root or a controller#action route (`/en/enterprise-server@3.0/auth`,
+// `cms/sites/passwords#edit`; a random key has capitals or `+` long before
+// its second `/`), the text
+// between two string literals (`"Password:",rememberMeLabel:"…"`), and a
+// shell variable inside the other kind of quotes (`'$DB_PASSWORD'`).
+const SELECTOR = /^[#.][a-z][a-z0-9_-]+$/;
+const LOWER_PATH = /^\/(?:[a-z0-9_.@~-]+\/)+[a-z0-9_.@~-]*$|^(?:[a-z0-9_.-]+\/)+[a-z0-9_.-]+#[a-z_]+$/;
+const BETWEEN_LITERALS = /^[,;]/;
+const QUOTED_VARIABLE = /^(["'])\$[A-Za-z_{(]/;
+
 /** What every generic candidate must pass, whatever its name says. */
 function plausibleValue(value: string): boolean {
+  if (SELECTOR.test(value) || LOWER_PATH.test(value) || BETWEEN_LITERALS.test(value) || QUOTED_VARIABLE.test(value)) return false;
   // Credentials are ASCII; text in another script is prose, not a key.
   if (/[^\x21-\x7e]/.test(value)) return false;
   if (looksLikeTemplate(value) || hasTemplateSyntax(value) || hasPlaceholderWords(value)) return false;
   if (hasLongRun(value, 6) || hasAscendingSequence(value, 10)) return false;
   if (STOPWORDS.test(value) || VERSION_LIKE.test(value) || DATE_LIKE.test(value) || CAMEL_WORDS.test(value)) return false;
   if (isCodeReference(value) || URL_LIKE.test(value) || PATH_LIKE.test(value) || EMAIL_LIKE.test(value)) return false;
-  // Letters with - _ . only: a word, identifier or constant name, not a key.
-  if (WORDISH.test(value)) return false;
+  // Letters with - _ . only: a word, identifier or constant name, not a key
+  // (unless the case mix is a random string's).
+  if (WORDISH.test(value) && !randomCaseMix(value)) return false;
   // Code read as an assignment (`tri!(kseed.deserialize(x))`, `param[:idx].strip(c)`,
   // `token::Brace::default()`) and label keys (`kubernetes.io/hostname`).
   if ((value.includes('(') || value.includes('::') || value.includes('].')) && CALL_LIKE.test(value)) return false;
@@ -247,14 +261,14 @@ const API_KEY_NAMES =
 
 /** A value that reads like a random key (for rules whose context is weaker than a name). */
 export function keyLikeValue(value: string): boolean {
-  if (!/[0-9]/.test(value) && !SYMBOL.test(value)) return false;
+  if (!/[0-9]/.test(value) && !SYMBOL.test(value) && !randomCaseMix(value)) return false;
   if (!plausibleValue(value) || looksLikeIdentifier(value)) return false;
   return shannonEntropy(value) >= entropyFloor(value);
 }
 
 /** A value that reads like a password someone chose or generated. */
 export function passwordLikeValue(value: string): boolean {
-  if (!/[0-9]/.test(value) && !SYMBOL.test(value)) return false;
+  if (!/[0-9]/.test(value) && !SYMBOL.test(value) && !randomCaseMix(value)) return false;
   if (STAND_IN_PASSWORDS.test(value) || !plausibleValue(value)) return false;
   return shannonEntropy(value) >= Math.min(2.5, Math.log2(value.length) * 0.8);
 }
@@ -262,7 +276,7 @@ export function passwordLikeValue(value: string): boolean {
 // Cheap tests on the value come first: most candidates in code are
 // expressions and fail them before the name is looked at.
 function acceptApiKey(value: string, ctx: MatchContext): boolean {
-  if (!/[0-9]/.test(value) && !SYMBOL.test(value)) return false;
+  if (!/[0-9]/.test(value) && !SYMBOL.test(value) && !randomCaseMix(value)) return false;
   // A type or variable name; passwords may look like one (`thisIsDog11`), keys do not.
   if (!plausibleValue(value) || looksLikeIdentifier(value)) return false;
   if (shannonEntropy(value) < entropyFloor(value)) return false;
@@ -285,13 +299,47 @@ const STAND_IN_PASSWORDS =
   /^(?:password|passwd|pass|secret|changeme|default|admin|root|test|user|qwerty|letmein|welcome|none|null|nil|true|false|empty|required|optional|string|hunter)[-_]?[0-9]{0,6}!?$/i;
 
 function acceptPassword(value: string, ctx: MatchContext): boolean {
-  if (!/[0-9]/.test(value) && !SYMBOL.test(value)) return false;
+  if (!/[0-9]/.test(value) && !SYMBOL.test(value) && !randomCaseMix(value)) return false;
   if (STAND_IN_PASSWORDS.test(value) || !plausibleValue(value)) return false;
   if (shannonEntropy(value) < Math.min(2.5, Math.log2(value.length) * 0.8)) return false;
   const keyword = /^(?:password|passwd|passphrase|pwd)/i.exec(ctx.text.slice(ctx.matchStart, ctx.matchStart + 10))?.[0];
   if (keyword === undefined || !keywordStartsName(ctx.text, ctx.matchStart)) return false;
   const name = nameAround(ctx, keyword.length);
   return !hasDeniedName(name) && !commaOutsideCall(ctx.text, name, ctx.secretStart);
+}
+
+// Glued words before `pass` that make a password's name (`dbpass`,
+// `userpass`, `smtppass`); any other (`bypass`, `compass`) makes another word.
+const PASS_PREFIXES = /(?:db|user|admin|root|smtp|mail|ftp|proxy|store|key|ldap|redis|mysql|pg|sql|auth|api|app|bind|web|sys|rpc|vnc|wifi|my)$/;
+
+// Most `pass` hits are `password` and `passive`: the name must end at `pass`.
+const assignmentAfterPass = assignmentFollows(6);
+const passEndsName: Precheck = (text, at) => !NAME_CHAR.test(text[at + 4] ?? ' ') && assignmentAfterPass(text, at);
+
+// `DB_PASS=…`, `dbpass: …`, `userpass=…`, `smtpPass = "…"`: `pass` ends the
+// name and is its own word (after _ . - or a camelCase capital) or glued to
+// a word from the list above.
+function acceptPassName(value: string, ctx: MatchContext): boolean {
+  if (!passwordLikeValue(value)) return false;
+  const { text, matchStart: at } = ctx;
+  const first = text.charCodeAt(at);
+  const before = text.charCodeAt(at - 1);
+  if (before >= 97 && before <= 122 && !(first >= 65 && first <= 90)) {
+    let s = at;
+    while (s > 0 && /[a-z]/.test(text[s - 1]!)) s--;
+    if (!PASS_PREFIXES.test(text.slice(s, at))) return false;
+  } else if ((before >= 65 && before <= 90) || (before >= 48 && before <= 57)) {
+    // `DBPASS`, `PASS2`: an upper-case run or a digit glued on is not a word boundary we can read.
+    if (!(first >= 65 && first <= 90 && before >= 65 && before <= 90 && PASS_PREFIXES.test(lowerRunBefore(text, at)))) return false;
+  }
+  const name = nameAround(ctx, 4);
+  return !hasDeniedName(name) && !commaOutsideCall(text, name, ctx.secretStart);
+}
+
+function lowerRunBefore(text: string, at: number): string {
+  let s = at;
+  while (s > 0 && /[A-Z]/.test(text[s - 1]!)) s--;
+  return text.slice(s, at).toLowerCase();
 }
 
 function acceptCamelKey(value: string, ctx: MatchContext): boolean {
@@ -362,5 +410,14 @@ export const genericRules: readonly Rule[] = [
     precheck: assignmentFollows(6),
     specificity: Specificity.generic + 1,
     accept: acceptPassword,
+  },
+  {
+    id: 'generic-pass-name',
+    description: 'A password-like value assigned to a name that ends in the word pass: DB_PASS, dbpass, userpass, smtpPass (not bypass, compass); stand-in and name filters applied.',
+    keywords: ['pass'],
+    pattern: new RegExp(`[Pp][Aa][Ss][Ss](?:${valueAlternatives(6)})`),
+    precheck: passEndsName,
+    specificity: Specificity.generic + 1,
+    accept: acceptPassName,
   },
 ];

@@ -79,6 +79,14 @@ export const httpAuthRules: readonly Rule[] = [
     accept: acceptUserPassword,
   },
   {
+    id: 'user-password-option',
+    description: 'user:password given to a --user or --proxy-user option anywhere (a continuation line of a curl command, other HTTP clients).',
+    keywords: ['--user', '--proxy-user'],
+    pattern: /(?<![A-Za-z0-9_-])--(?:proxy-)?user(?:[ \t]{1,4}|=)\\?["']?([^\x00-\x20"'\\:]{1,128}(?:\\?["'])?:(?:\\?["'])?[^\x00-\x20"'\\]{1,256})/,
+    specificity: Specificity.header,
+    accept: acceptUserPassword,
+  },
+  {
     id: 'netrc-password',
     description: '.netrc entry: machine … login … password ….',
     keywords: ['machine'],

@@ -39,6 +39,12 @@ export const upperHex = (n: number): string => from('0123456789ABCDEF', n);
 export const mixedHex = (n: number): string => from('0123456789abcdefABCDEF', n);
 export const digits = (n: number): string => from(DIGITS, n);
 export const letters = (n: number): string => from(UPPER + LOWER, n);
+/** Letters only, capitals and lower-case letters alternating in random runs of one or two, as a digit-free random string's often do. */
+export function mixedCaseLetters(n: number): string {
+  let out = '';
+  while (out.length < n) out += from(UPPER, from('12', 1) === '2' ? 2 : 1) + from(LOWER, 1);
+  return out.slice(0, n);
+}
 export const lowerAlnum = (n: number): string => from(LOWER + DIGITS, n);
 export const upperAlnum = (n: number): string => from(UPPER + DIGITS, n);
 export const base32 = (n: number): string => from('ABCDEFGHIJKLMNOPQRSTUVWXYZ234567', n);

@@ -24,7 +24,14 @@ export const commandLineSamples: SampleTable = {
       tp('vault login --token ', `s7${b62(22)}`, '\n'),
       tp('skopeo copy --dest-creds ', `ci:${password()}`, ' docker://a docker://b'),
     ],
-    fp: ['mysql --password=$DB_PASSWORD app', 'tool --token-file=/run/secrets/token', 'cmd --api-key "${API_KEY}"', 'gpg --passphrase-fd 0', 'cli --secret=changeme'],
+    fp: [
+      'wget --user=admin --ask-password https://localhost',
+      'mysql --password=$DB_PASSWORD app',
+      'tool --token-file=/run/secrets/token',
+      'cmd --api-key "${API_KEY}"',
+      'gpg --passphrase-fd 0',
+      'cli --secret=changeme',
+    ],
   },
   'log-key-value': {
     tp: [tp('2024-03-11 09:14:22 [DEBUG] Client: Using Key=', `${b62(30)}7q`, '\n'), tp('INFO api key: ', hex(32), ' loaded')],
@@ -40,12 +47,35 @@ export const commandLineSamples: SampleTable = {
       tp('env:\n  - name: STRIPE_API_KEY\n    value: ', `${b62(30)}7q`, '\n'),
       tp('<add key="TwilioAuthToken" value="', hex(32), '" />'),
       tp('<property name="db.password" value="', password(), '"/>'),
+      // `key` as the name's field: settings stores, key/value tag lists.
+      tp('{"key": "smtp_password", "value": "', password(), '", "info": "mail"}'),
+      tp('secrets:\n  - key: business.password\n    value: ', password(), '\n'),
+      tp('<entry>\n  <key>PASS</key>\n  <value>', password(), '</value>\n</entry>'),
+      tp('{\\"key\\": \\"ACME_TOKEN\\", \\"value\\": \\"', b62(32), '\\"}'),
     ],
     fp: [
       '{"name": "read_file", "value": "Xk9aB3dE7fG!q"}',
       '{"name": "API_KEY_ID", "value": "AB12CD34EF56"}',
       '- name: DB_PASSWORD\n  value: ${DB_PASSWORD}',
       '<add key="AuthEndpoint" value="https://login.example.com/x1" />',
+      '{"key": "username", "value": "Xk9aB3dE7fG!q"}',
+      '- key: password\n  value: ${DB_PASSWORD}',
+      '<entry><key>compass</key><value>Xk9aB3dE7fG!q</value></entry>',
+      '{"key": "bypass", "value": "Xk9aB3dE7fG!q"}',
+    ],
+  },
+  'command-line-glued-password-flag': {
+    tp: [
+      tp('curl --tlspassword ', password(), ' https://host.example.com'),
+      tp('wget --proxy-tlspassword=', password(), ' https://host.example.com'),
+      tp('psql-backup --dbpassword "', password(), '" --db app'),
+    ],
+    fp: [
+      'wget --user=admin --ask-password https://localhost',
+      'curl --tlspassword $TLS_PASSWORD https://host',
+      `mypassword ${password()}`,
+      `x--tlspassword ${password()}`,
+      `---tlspassword ${password()}`,
     ],
   },
   'any-url-password': {

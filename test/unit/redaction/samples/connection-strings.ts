@@ -27,7 +27,12 @@ export const connectionStringSamples: SampleTable = {
   },
   'jdbc-password': {
     tp: [tp('jdbc:postgresql://db:5432/app?user=app&password=', b62(16), '&ssl=true'), tp('jdbc:sqlserver://db:1433;databaseName=app;user=app;password=', b62(16), ';')],
-    fp: ['jdbc:mysql://db/app?user=root&password=${DB_PASS}'],
+    fp: [
+      'jdbc:mysql://db/app?user=root&password=${DB_PASS}',
+      // an empty password in a URL quoted inside JSON, once and twice escaped
+      '{"xml": "<Realm connectionURL=\\"jdbc:mysql://db/auth?user=app&amp;password=\\" userTable=\\"users\\"/>"}',
+      '{"text": "{\\"xml\\": \\"<Realm connectionURL=\\\\\\"jdbc:mysql://db/auth?user=app&amp;password=\\\\\\" userTable=x/>\\"}"}',
+    ],
   },
   'adonet-password': {
     tp: [tp('Server=tcp:db.example.com,1433;Database=app;User ID=app;Password=', `${b62(16)}!`, ';Encrypt=True;')],

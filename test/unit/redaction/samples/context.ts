@@ -1,4 +1,4 @@
-import { b62, b64, hex, uuid } from '../fake.js';
+import { b62, b64, hex, mixedCaseLetters, uuid } from '../fake.js';
 import { tp, type SampleTable } from './types.js';
 
 // A credential known only by the name it is given: any service's name glued
@@ -22,6 +22,11 @@ export const contextSamples: SampleTable = {
       tp('<settings><acmeKey>', b62(32), '</acmeKey></settings>'),
       tp('<acme-token>\n    ', hex(40), '\n</acme-token>'),
       tp('ACME_SESSION_TOKEN = ', `${b62(300)}${b64(60)}==`, '\n'),
+      // Random letters without a digit: the case mix tells them from a name.
+      tp('TRAVEL_API_KEY: ', mixedCaseLetters(40), '\n'),
+      tp('<acmeKey>', `${mixedCaseLetters(16)}_${mixedCaseLetters(8)}`, '</acmeKey>'),
+      tp('export ACME_TOKEN="', mixedCaseLetters(32), '"'),
+      tp('ENV ACME_TOKEN ', mixedCaseLetters(24), '\n'),
     ],
     fp: [
       `keyboard = "${b62(32)}"`,
@@ -48,6 +53,11 @@ export const contextSamples: SampleTable = {
       `const pubkey256 = '${b64(43)}=';`,
       'return e.key=this.type===a.num||this.type===a.string',
       'cookie-set remember_me token123 --expires=1893456000',
+      'webhookApiSecret: ZENDESK_WEBHOOK_API_SECRET_VALUE',
+      'acmeKey: SandboxConfigurationS3BucketPolicy',
+      'policyToken = "HTTPServerConfigurationHolder"',
+      'accessKey: getAccessKeyFromTheVaultNow',
+      'ENV ACME_TOKEN ReadFromTheSecretStoreAtStartup',
     ],
   },
 };

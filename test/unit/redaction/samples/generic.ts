@@ -1,4 +1,4 @@
-import { b62, hex } from '../fake.js';
+import { b62, hex, mixedCaseLetters } from '../fake.js';
 import { tp, type SampleTable } from './types.js';
 
 export const genericSamples: SampleTable = {
@@ -33,7 +33,14 @@ export const genericSamples: SampleTable = {
     ],
   },
   'generic-password': {
-    tp: [tp('DB_PASSWORD=', `q8Vt!${b62(10)}`), tp('password: "', `${b62(12)}#`, '"'), tp('<password>', `${b62(14)}9`, '</password>')],
+    tp: [
+      tp('DB_PASSWORD=', `q8Vt!${b62(10)}`),
+      tp('password: "', `${b62(12)}#`, '"'),
+      tp('<password>', `${b62(14)}9`, '</password>'),
+      // letters only, with a random string's case mix
+      tp('<user name="ci" password="', mixedCaseLetters(20), '" roles="build" />'),
+      tp('password = "', `/${b62(8)}/${b62(6)}1`, '"'),
+    ],
     fp: [
       'password: ${DB_PASSWORD}',
       'password = "changeme"',
@@ -44,6 +51,17 @@ export const genericSamples: SampleTable = {
       "paths: ['password', 'secrets.*.value']",
       'user: { name: "john", password: "secret123" }',
       'password: `secret${i}`,',
+      'password = "ThisIsTheDefaultPassword"',
+      // code around a name, not a value given to it
+      'this.resetPassword = "#reset-password";',
+      '"/docs/reset-password":"/docs/enterprise@2.1/auth"',
+      `post '/reset-password' => "accounts/passwords#create"`,
+      'passwordHint:"Password:",rememberLabel:"Keep me signed in:"',
+      `- echo 'export DB_PASSWORD="'$CI_DB_PASSWORD'"' >> .env`,
     ],
+  },
+  'generic-pass-name': {
+    tp: [tp('DB_PASS=', `q8Vt!${b62(10)}`, '\n'), tp('dbpass: "', `${b62(12)}#`, '"'), tp("smtpPass = '", `${b62(11)}7`, "';"), tp('jdbc:mysql://db/app?user=app&userpass=', `${b62(12)}4`, '')],
+    fp: [`bypass = "${b62(12)}#"`, `compass: ${b62(12)}7`, 'DB_PASS=${DB_PASS}', 'pass: true', 'DB_PASS=changeme1', `PASS_ID = "${b62(12)}#"`, `db_pass_file=/run/secrets/${b62(8)}`],
   },
 };

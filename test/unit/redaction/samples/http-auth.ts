@@ -22,6 +22,10 @@ export const httpAuthSamples: SampleTable = {
     tp: [tp('curl -u ', `deploy:${b62(16)}`, ' https://api.example.com'), tp('curl -X POST \\\n  --user ', `api:${b62(16)}!`, ' \\\n  https://api.example.com')],
     fp: ['curl -u "$USER:$PASS" https://api.example.com', 'curl -u user:pass https://api.example.com', 'curl -i -u test:test https://x'],
   },
+  'user-password-option': {
+    tp: [tp('    --proxy-user ', `admin:${b62(16)}`, ' \\\n    --proxy https://proxy:8080'), tp('http --user=', `ci:${b62(14)}!`, ' POST https://api.example.com')],
+    fp: ['wget --user=admin --ask-password https://localhost', '--proxy-user "$PROXY_USER:$PROXY_PASS"', 'curl --user admin: https://localhost', '--user-agent x:y'],
+  },
   'netrc-password': {
     tp: [tp('machine api.example.com\n  login deploy\n  password ', b62(20), '\n')],
     fp: ['machine api.example.com login deploy password $NETRC_PASSWORD'],

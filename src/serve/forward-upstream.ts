@@ -114,7 +114,21 @@ export async function forward(
   const body = upstream.body;
   // A caller that reads nothing for this long while we wait to write is cut off (its lease and slot come back).
   let stalled: NodeJS.Timeout | null = null;
+  // One socket read of the provider's answer often holds several SSE events, handed over as several chunks in the
+  // same tick: corked until the tick ends, they leave in one write instead of one system call each. Nothing waits
+  // longer than the tick that received it.
+  let corked = false;
+  const uncork = (): void => {
+    if (!corked) return;
+    corked = false;
+    res.uncork();
+  };
   body.on('data', (chunk: Buffer) => {
+    if (!corked) {
+      corked = true;
+      res.cork();
+      process.nextTick(uncork);
+    }
     // Pass the chunk on first, meter after: metering never delays a byte.
     if (!res.write(chunk)) {
       body.pause();
@@ -131,6 +145,7 @@ export async function forward(
     if (stalled) clearTimeout(stalled);
   });
   body.on('end', () => {
+    uncork();
     res.end();
     res.once('finish', () => done('complete'));
   });

@@ -249,6 +249,16 @@ describe.each([
       }
     };
     const load = Promise.all(Array.from({ length: WORKERS }, () => worker()));
+    /** What each gateway last logged about the matter, for a failure's report. */
+    const printGatewayLines = (about: RegExp, last: number): void => {
+      for (const g of gateways)
+        console.log(
+          g.output
+            .filter((l) => about.test(l))
+            .slice(-last)
+            .join('\n'),
+        );
+    };
 
     /** Revokes `name` through the writer (the file, re-read on SIGHUP by both gateways); acknowledged once both refuse it. */
     const changeFile = (match: string, change: (doc: string) => string): void => {
@@ -335,13 +345,7 @@ describe.each([
         for (const g of gateways) if ((await metricSum(g.adminUrl, 'gw_usage_records_unconfirmed')) !== 0) return false;
         return true;
       }).catch((error: unknown) => {
-        for (const g of gateways)
-          console.log(
-            g.output
-              .filter((l) => /redis|usage|failover/i.test(l))
-              .slice(-25)
-              .join('\n'),
-          );
+        printGatewayLines(/redis|usage|failover/i, 25);
         throw error;
       });
       const db = new pg.Client({ connectionString: postgres.url });
@@ -397,14 +401,7 @@ describe.each([
       expect(revokedServed).toEqual([]);
       expect(validRefused).toEqual([]);
       expect(unexpected).toEqual([]);
-      if (late.length > 0)
-        for (const g of gateways)
-          console.log(
-            g.output
-              .filter((l) => /redis|failover|unavailable/i.test(l))
-              .slice(-40)
-              .join('\n'),
-          );
+      if (late.length > 0) printGatewayLines(/redis|failover|unavailable/i, 40);
       expect(late).toEqual([]);
       // The load reached the limit, and what was spent passed it by no more than the bound.
       expect(outcomes.some((o) => o.token === SPENDER && o.status === 402)).toBe(true);

@@ -2,7 +2,7 @@
 // streams as Envoy sends it) beside a bare grpc-js floor, the same answers hand-framed over
 // node:http2 (what the transport alone costs) and the baseline build (main when the budgets were
 // set), interleaved in the same rounds; idle RSS of a fresh gw extproc.
-import { AB_COMMIT, AB_DIST, FEWER_ROUNDS, IDLE_COLLECT_AFTER_MS, SCALE, log, runs, sleep } from '../lib/options.mjs';
+import { AB_COMMIT, AB_DIST, FEWER_ROUNDS, idleCollectAfterMs, SCALE, log, runs, sleep } from '../lib/options.mjs';
 import { brief, runLoad } from '../lib/load-runner.mjs';
 import { stopChild } from '../lib/processes.mjs';
 import { memory } from '../lib/procfs.mjs';
@@ -74,7 +74,7 @@ export default {
     await sleep(10_000);
     out.scenario.rssAfterLoadMB = memory(processor.pid)?.rssMB ?? null;
     // And once the idle collection has run (it waits longer than 10 s: docs/benchmarks.md, "Idle collection").
-    await sleep(IDLE_COLLECT_AFTER_MS - 10_000 + 2_000);
+    await sleep((await idleCollectAfterMs()) - 10_000 + 2_000);
     out.scenario.rssAfterCollectionMB = memory(processor.pid)?.rssMB ?? null;
     await Promise.all([stopChild(processor.child), stopChild(floor.child), stopChild(http2Floor.child), baseline ? stopChild(baseline.child) : null]);
     (results.scenarios ??= {}).s5 = out;

@@ -47,5 +47,7 @@ export const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 /** Whether a case (by id) is selected with --only / --skip. */
 export const runs = (id) => (ONLY === null || ONLY.includes(id)) && !SKIP.includes(id);
 
-/** The data planes' default GW_IDLE_COLLECT_AFTER_MS, from the build: the bench waits past it to see what the idle collection gives back. */
-export const IDLE_COLLECT_AFTER_MS = (await import(join(ROOT, 'dist/config/env-settings.js'))).envDefault('GW_IDLE_COLLECT_AFTER_MS');
+/** The data planes' default GW_IDLE_COLLECT_AFTER_MS, from the build (read when a case needs it, so scripts that never start a data plane do not need dist/). */
+export async function idleCollectAfterMs() {
+  return (await import(join(ROOT, 'dist/config/env-settings.js'))).envDefault('GW_IDLE_COLLECT_AFTER_MS');
+}

@@ -41,3 +41,23 @@ export async function createTokenSeenOnce(page: Page, name: string, address: str
   await page.getByRole('cell', { name: address }).waitFor();
   return token;
 }
+
+/** On the Models page: the model's switch is off, is turned on, and stays on once the server has it. */
+export async function switchModelOn(page: Page, model: string): Promise<void> {
+  const toggle = page.getByRole('switch', { name: model });
+  expect(await toggle.isChecked()).toBe(false);
+  await toggle.check();
+  await expect.poll(() => page.getByRole('switch', { name: model }).isChecked()).toBe(true);
+}
+
+/** On Settings: a time zone that is not IANA is refused with the operator's text; a valid one with a token limit of 0 is saved. */
+export async function refuseBadZoneThenLimitTokensToZero(page: Page): Promise<void> {
+  await openPage(page, 'Settings');
+  await page.getByLabel('Time zone').fill('Mars/Olympus_Mons');
+  await page.getByRole('button', { name: 'Save spend limits' }).click();
+  await expect.poll(() => page.getByRole('alert').textContent()).toContain('"Mars/Olympus_Mons" is not an IANA time zone');
+  await page.getByLabel('Time zone').fill('Europe/Paris');
+  await page.getByLabel('Each token, daily (USD)').fill('0');
+  await page.getByRole('button', { name: 'Save spend limits' }).click();
+  await expect.poll(() => page.getByLabel('Each token, daily (USD)').inputValue()).toBe('0');
+}

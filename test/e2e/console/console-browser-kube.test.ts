@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { generateToken, hashToken } from '../../../src/auth/token.js';
 import { FIXTURES, FULLNAME, find, removeHelmHome, renderChart } from '../../integration/chart/chart-support.js';
 import { create, createNamespace, eventually, get, gwObject, installCrds, kubeFor, putSecret, waitForReady, type Kube } from '../../integration/operator/kube-helpers.js';
-import { createTokenSeenOnce, launchChromium, openPage, reloadUntil } from '../../support/console-browser.js';
+import { createTokenSeenOnce, launchChromium, openPage, refuseBadZoneThenLimitTokensToZero, reloadUntil, switchModelOn } from '../../support/console-browser.js';
 import { startGateway, type GatewayProcess } from '../../support/gateway-process.js';
 import { startKubeApiServer, type KubeApiServer } from '../../support/kube-apiserver.js';
 import { startMockProvider, type MockProvider } from '../../support/mock-provider.js';
@@ -197,20 +197,10 @@ describe('owner console in Chromium, in a cluster', () => {
     // The operator's own writes (its finalizer) came earlier, under the test's admin identity it runs with.
     const auditBefore = audit().length;
     await openPage(page, 'Models');
-    const toggle = page.getByRole('switch', { name: 'anthropic/claude-sonnet-4.5' });
-    expect(await toggle.isChecked()).toBe(false);
-    await toggle.check();
-    await expect.poll(() => page.getByRole('switch', { name: 'anthropic/claude-sonnet-4.5' }).isChecked()).toBe(true);
+    await switchModelOn(page, 'anthropic/claude-sonnet-4.5');
     await answers(token, PINNED, 200);
 
-    await openPage(page, 'Settings');
-    await page.getByLabel('Time zone').fill('Mars/Olympus_Mons');
-    await page.getByRole('button', { name: 'Save spend limits' }).click();
-    await expect.poll(() => page.getByRole('alert').textContent()).toContain('"Mars/Olympus_Mons" is not an IANA time zone');
-    await page.getByLabel('Time zone').fill('Europe/Paris');
-    await page.getByLabel('Each token, daily (USD)').fill('0');
-    await page.getByRole('button', { name: 'Save spend limits' }).click();
-    await expect.poll(() => page.getByLabel('Each token, daily (USD)').inputValue()).toBe('0');
+    await refuseBadZoneThenLimitTokensToZero(page);
     await answers(token, 'claude-haiku-4-5', 402);
     // The model switch and the spend limit: two patches of acme's GatewaySettings, both the editor's own.
     const patches = audit()

@@ -5,7 +5,7 @@ import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTokenSeenOnce, launchChromium, openPage, reloadUntil } from '../../support/console-browser.js';
+import { createTokenSeenOnce, launchChromium, openPage, refuseBadZoneThenLimitTokensToZero, reloadUntil, switchModelOn } from '../../support/console-browser.js';
 import { writeGatewayConfig, type TestConfig } from '../../support/gateway-config.js';
 import { ADMIN_TOKEN, ROOT, startGateway, waitForLogs, type GatewayProcess } from '../../support/gateway-process.js';
 import { startMockProvider, type MockProvider } from '../../support/mock-provider.js';
@@ -204,21 +204,11 @@ describe.each(['memory', 'redis+postgres'] as const)('owner console in Chromium 
     const pinned = 'provider_a:anthropic/claude-sonnet-4.5';
     await expect(sdk.messages.create({ model: pinned, max_tokens: 8, messages: [{ role: 'user', content: 'x' }] })).rejects.toMatchObject({ status: 403 });
     await openPage(page, 'Models');
-    const toggle = page.getByRole('switch', { name: 'anthropic/claude-sonnet-4.5' });
-    expect(await toggle.isChecked()).toBe(false);
-    await toggle.check();
-    await expect.poll(() => page.getByRole('switch', { name: 'anthropic/claude-sonnet-4.5' }).isChecked()).toBe(true);
+    await switchModelOn(page, 'anthropic/claude-sonnet-4.5');
     await checkAccessibility(page, 'models');
     expect((await sdk.messages.create({ model: pinned, max_tokens: 8, messages: [{ role: 'user', content: 'x' }] })).type).toBe('message');
 
-    await openPage(page, 'Settings');
-    await page.getByLabel('Time zone').fill('Mars/Olympus_Mons');
-    await page.getByRole('button', { name: 'Save spend limits' }).click();
-    await expect.poll(() => page.getByRole('alert').textContent()).toContain('"Mars/Olympus_Mons" is not an IANA time zone');
-    await page.getByLabel('Time zone').fill('Europe/Paris');
-    await page.getByLabel('Each token, daily (USD)').fill('0');
-    await page.getByRole('button', { name: 'Save spend limits' }).click();
-    await expect.poll(() => page.getByLabel('Each token, daily (USD)').inputValue()).toBe('0');
+    await refuseBadZoneThenLimitTokensToZero(page);
     await checkAccessibility(page, 'settings');
     await expect(sdk.messages.create({ model: 'claude-haiku-4-5', max_tokens: 8, messages: [{ role: 'user', content: 'x' }] })).rejects.toMatchObject({ status: 402 });
 

@@ -1,5 +1,6 @@
 import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
 import { GENAI_BUCKETS, type GenAiObservation, type GenAiSink } from './genai.js';
+import { CounterCells, GaugeCells, HistogramCells } from './metric-cells.js';
 
 /**
  * Label names of the GenAI instruments: the conventions' attribute names with
@@ -10,32 +11,32 @@ const GENAI_LABELS = ['gen_ai_operation_name', 'gen_ai_provider_name', 'gen_ai_r
 /** Every metric the gateway exports, on one registry per process. */
 export class GatewayMetrics {
   readonly registry = new Registry();
-  readonly requests = new Counter({
+  readonly requests = new CounterCells({
     name: 'gw_requests_total',
     help: 'Requests by route, status and gateway fault (fault="" for relayed provider answers).',
-    labelNames: ['company', 'route', 'status', 'fault'] as const,
+    labelNames: ['company', 'route', 'status', 'fault'],
     registers: [this.registry],
   });
-  readonly tokens = new Counter({
+  readonly tokens = new CounterCells({
     name: 'gw_tokens_total',
     help: 'Tokens metered, by company, provider, model and kind (input, output, cache_creation, cache_read).',
     labelNames: ['company', 'provider', 'model', 'kind'] as const,
     registers: [this.registry],
   });
-  readonly cost = new Counter({
+  readonly cost = new CounterCells({
     name: 'gw_cost_usd_total',
     help: 'Cost in USD by company, provider and model.',
     labelNames: ['company', 'provider', 'model'] as const,
     registers: [this.registry],
   });
-  readonly duration = new Histogram({
+  readonly duration = new HistogramCells({
     name: 'gw_request_duration_seconds',
     help: 'Whole request duration, from its head to its last byte.',
     labelNames: ['route'] as const,
     buckets: [0.005, 0.01, 0.05, 0.1, 0.5, 1, 2.5, 5, 10, 30, 60, 120, 300],
     registers: [this.registry],
   });
-  readonly ttfb = new Histogram({
+  readonly ttfb = new HistogramCells({
     name: 'gw_time_to_first_byte_seconds',
     help: 'Time from the request head to the first relayed response byte.',
     labelNames: ['route'] as const,
@@ -52,7 +53,7 @@ export class GatewayMetrics {
     help: 'Full garbage collections run because nothing had been in flight for GW_IDLE_COLLECT_AFTER_MS: V8 gives back the heap a burst of requests grew.',
     registers: [this.registry],
   });
-  readonly leasesInUse = new Gauge({
+  readonly leasesInUse = new GaugeCells({
     name: 'gw_credential_leases_in_use',
     help: 'Credential leases this process holds right now (sum over processes for the pool).',
     labelNames: ['company', 'credential'] as const,
@@ -112,28 +113,28 @@ export class GatewayMetrics {
    * The GenAI semantic-convention instruments under their Prometheus names
    * (unit suffix _seconds for "s"; the annotation unit {token} adds none).
    */
-  readonly genAiTokenUsage = new Histogram({
+  readonly genAiTokenUsage = new HistogramCells({
     name: 'gen_ai_client_token_usage',
     help: 'gen_ai.client.token.usage: tokens per request, by token type (input counts cache reads and writes).',
     labelNames: [...GENAI_LABELS, 'gen_ai_token_type'] as const,
     buckets: [...GENAI_BUCKETS.tokens],
     registers: [this.registry],
   });
-  readonly genAiDuration = new Histogram({
+  readonly genAiDuration = new HistogramCells({
     name: 'gen_ai_server_request_duration_seconds',
     help: 'gen_ai.server.request.duration: whole request, head to last byte.',
     labelNames: [...GENAI_LABELS, 'error_type'] as const,
     buckets: [...GENAI_BUCKETS.duration],
     registers: [this.registry],
   });
-  readonly genAiTimeToFirstToken = new Histogram({
+  readonly genAiTimeToFirstToken = new HistogramCells({
     name: 'gen_ai_server_time_to_first_token_seconds',
     help: 'gen_ai.server.time_to_first_token: successful streams, to the first relayed event.',
     labelNames: GENAI_LABELS,
     buckets: [...GENAI_BUCKETS.timeToFirstToken],
     registers: [this.registry],
   });
-  readonly genAiTimePerOutputToken = new Histogram({
+  readonly genAiTimePerOutputToken = new HistogramCells({
     name: 'gen_ai_server_time_per_output_token_seconds',
     help: 'gen_ai.server.time_per_output_token: successful streams, time after the first token per further output token.',
     labelNames: GENAI_LABELS,
@@ -144,12 +145,13 @@ export class GatewayMetrics {
   /** The Prometheus side of the GenAI instruments. */
   readonly genAi: GenAiSink = {
     record: (o: GenAiObservation): void => {
-      const labels = { gen_ai_operation_name: o.operation, gen_ai_provider_name: o.provider, gen_ai_request_model: o.requestModel, gen_ai_response_model: o.responseModel };
-      if (o.inputTokens !== null) this.genAiTokenUsage.observe({ ...labels, gen_ai_token_type: 'input' }, o.inputTokens);
-      if (o.outputTokens !== null) this.genAiTokenUsage.observe({ ...labels, gen_ai_token_type: 'output' }, o.outputTokens);
-      this.genAiDuration.observe({ ...labels, error_type: o.errorType ?? '' }, o.durationS);
-      if (o.timeToFirstTokenS !== null) this.genAiTimeToFirstToken.observe(labels, o.timeToFirstTokenS);
-      if (o.timePerOutputTokenS !== null) this.genAiTimePerOutputToken.observe(labels, o.timePerOutputTokenS);
+      // Label values in GENAI_LABELS' order, then the instrument's own.
+      const { operation: op, provider, requestModel, responseModel } = o;
+      if (o.inputTokens !== null) this.genAiTokenUsage.observe(o.inputTokens, op, provider, requestModel, responseModel, 'input');
+      if (o.outputTokens !== null) this.genAiTokenUsage.observe(o.outputTokens, op, provider, requestModel, responseModel, 'output');
+      this.genAiDuration.observe(o.durationS, op, provider, requestModel, responseModel, o.errorType ?? '');
+      if (o.timeToFirstTokenS !== null) this.genAiTimeToFirstToken.observe(o.timeToFirstTokenS, op, provider, requestModel, responseModel);
+      if (o.timePerOutputTokenS !== null) this.genAiTimePerOutputToken.observe(o.timePerOutputTokenS, op, provider, requestModel, responseModel);
     },
   };
 

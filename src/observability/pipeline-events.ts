@@ -5,6 +5,10 @@ import { fixedKeysLogger, type Logger } from './logger.js';
 import type { GatewayMetrics } from './metrics.js';
 import { genAiObservation, type GenAiSink } from './genai.js';
 
+/** HTTP statuses as label values, made once each: String() of a number allocates. */
+const STATUS_LABELS: readonly string[] = Array.from({ length: 600 }, (_, i) => String(i));
+const statusLabel = (status: number): string => STATUS_LABELS[status] ?? String(status);
+
 /** Pipeline events → one pino line per request and the Prometheus metrics. Never logs headers, bodies or secrets. */
 export function observabilityEvents(logger: Logger, metrics: GatewayMetrics, otlpGenAi: GenAiSink | null = null): PipelineEvents {
   const requestLog = fixedKeysLogger(logger);
@@ -16,16 +20,19 @@ export function observabilityEvents(logger: Logger, metrics: GatewayMetrics, otl
         otlpGenAi?.record(genAi);
       }
       const company = info.company ?? '';
-      metrics.requests.inc({ company, route: info.route ?? 'none', status: String(info.status), fault: info.fault ?? '' });
-      metrics.duration.observe({ route: info.route ?? 'none' }, info.durationMs / 1000);
-      if (info.ttfbMs !== null) metrics.ttfb.observe({ route: info.route ?? 'none' }, info.ttfbMs / 1000);
+      const route = info.route ?? 'none';
+      // Label values in each metric's labelNames order (src/observability/metrics.ts).
+      metrics.requests.inc(1, company, route, statusLabel(info.status), info.fault ?? '');
+      metrics.duration.observe(info.durationMs / 1000, route);
+      if (info.ttfbMs !== null) metrics.ttfb.observe(info.ttfbMs / 1000, route);
       if (record && record.fault === null) {
-        const labels = { company, provider: record.provider ?? '', model: record.provider_model ?? '' };
-        metrics.tokens.inc({ ...labels, kind: 'input' }, record.input_tokens);
-        metrics.tokens.inc({ ...labels, kind: 'output' }, record.output_tokens);
-        metrics.tokens.inc({ ...labels, kind: 'cache_creation' }, record.cache_creation_input_tokens);
-        metrics.tokens.inc({ ...labels, kind: 'cache_read' }, record.cache_read_input_tokens);
-        if (record.cost_usd !== null) metrics.cost.inc(labels, record.cost_usd);
+        const provider = record.provider ?? '';
+        const model = record.provider_model ?? '';
+        metrics.tokens.inc(record.input_tokens, company, provider, model, 'input');
+        metrics.tokens.inc(record.output_tokens, company, provider, model, 'output');
+        metrics.tokens.inc(record.cache_creation_input_tokens, company, provider, model, 'cache_creation');
+        metrics.tokens.inc(record.cache_read_input_tokens, company, provider, model, 'cache_read');
+        if (record.cost_usd !== null) metrics.cost.inc(record.cost_usd, company, provider, model);
       }
       requestLog.info(
         {
@@ -59,7 +66,7 @@ export function observabilityEvents(logger: Logger, metrics: GatewayMetrics, otl
       for (const [rule, n] of Object.entries(countsByRule)) metrics.redactions.inc({ company, rule }, n);
     },
     leaseChanged(company, credential, delta) {
-      metrics.leasesInUse.inc({ company, credential }, delta);
+      metrics.leasesInUse.add(delta, company, credential);
     },
     stateError(operation, error) {
       metrics.stateErrors.inc({ operation });

@@ -1,18 +1,16 @@
-import Anthropic from '@anthropic-ai/sdk';
 import { randomBytes } from 'node:crypto';
-import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
-import { RbacAuthorizationV1Api, type V1ClusterRole, type RbacV1Subject } from '@kubernetes/client-node';
+import type { RbacV1Subject } from '@kubernetes/client-node';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { generateToken, hashToken } from '../../../src/auth/token.js';
-import { FIXTURES, FULLNAME, find, removeHelmHome, renderChart } from '../../integration/chart/chart-support.js';
+import { removeHelmHome } from '../../integration/chart/chart-support.js';
 import { create, createNamespace, eventually, get, gwObject, installCrds, kubeFor, putSecret, waitForReady, type Kube } from '../../integration/operator/kube-helpers.js';
 import { createTokenSeenOnce, launchChromium, openPage, refuseBadZoneThenLimitTokensToZero, reloadUntil, switchModelOn } from '../../support/console-browser.js';
-import { startGateway, type GatewayProcess } from '../../support/gateway-process.js';
+import { answerStatus, auditEvents, bindRole, installConsoleRoles, startConsoleCluster, userSubject, type AuditEvent } from '../../support/console-cluster.js';
+import type { GatewayProcess } from '../../support/gateway-process.js';
 import { startKubeApiServer, type KubeApiServer } from '../../support/kube-apiserver.js';
 import { startMockProvider, type MockProvider } from '../../support/mock-provider.js';
-import { startOperator, type OperatorProcess } from '../../support/operator-process.js';
+import type { OperatorProcess } from '../../support/operator-process.js';
 import { startRedis, type TestRedis } from '../../support/redis-server.js';
 
 /**
@@ -39,32 +37,11 @@ let browser: Browser;
 let editorToken: string;
 const callerToken = generateToken();
 
-interface AuditEvent {
-  verb: string;
-  user: { username: string };
-  objectRef?: { resource?: string; namespace?: string; name?: string; subresource?: string };
-  responseStatus?: { code?: number };
-}
-
-/** The API server's own record of each write to gw.io resources: who it authenticated, what, and its answer. */
-function audit(): AuditEvent[] {
-  return readFileSync(server.auditLogPath, 'utf8')
-    .split('\n')
-    .filter((line) => line.trim() !== '')
-    .map((line) => JSON.parse(line) as AuditEvent);
-}
+/** The API server's own record of each request: who it authenticated, what, and its answer. */
+const audit = (): AuditEvent[] => auditEvents(server);
 
 /** The status the gateway answers `token` with for `model`, through the real SDK. */
-async function ask(token: string, model: string): Promise<number> {
-  const sdk = new Anthropic({ baseURL: gateway.url, authToken: token, apiKey: null, maxRetries: 0 });
-  try {
-    await sdk.messages.create({ model, max_tokens: 8, messages: [{ role: 'user', content: 'hi' }] });
-    return 200;
-  } catch (error) {
-    if (error instanceof Anthropic.APIError && typeof error.status === 'number') return error.status;
-    throw error;
-  }
-}
+const ask = (token: string, model: string): Promise<number> => answerStatus(gateway.url, token, model);
 
 /** The operator carries each change to Redis and the gateway a moment later. */
 function answers(token: string, model: string, status: number): Promise<true> {
@@ -79,24 +56,16 @@ async function signIn(page: Page, token: string): Promise<void> {
 }
 
 beforeAll(async () => {
-  let chart: Awaited<ReturnType<typeof renderChart>>;
-  [server, redis, vendor, browser, chart] = await Promise.all([
+  [server, redis, vendor, browser] = await Promise.all([
     startKubeApiServer({ users: [{ name: 'viola' }] }),
     startRedis(),
     // No model list: the Models page offers the catalogue's models, as in the one-machine browser test.
     startMockProvider({ serveModels: false }),
     launchChromium(),
-    renderChart({ name: 'usage-postgres', file: join(FIXTURES, 'usage-postgres.yaml') }, 'gw-system'),
   ]);
   kube = kubeFor(server);
   await installCrds(kube);
-  const rbac = kube.kc.makeApiClient(RbacAuthorizationV1Api);
-  // The roles the chart ships, as helm renders them: what they allow is what is tested.
-  const roles = { viewer: `${FULLNAME}-usage-viewer`, editor: `${FULLNAME}-console-editor` };
-  for (const name of Object.values(roles)) {
-    const role = find(chart, 'ClusterRole', name) as unknown as V1ClusterRole;
-    await rbac.createClusterRole({ body: { metadata: { name }, rules: role.rules ?? [] } });
-  }
+  const roles = await installConsoleRoles(kube);
   for (const ns of ['acme', 'globex']) {
     await createNamespace(kube, ns);
     await create(kube, gwObject('GatewaySettings', ns, 'settings', { tokenDomain: `${ns}.example` }));
@@ -105,17 +74,12 @@ beforeAll(async () => {
   const request = await kube.core.createNamespacedServiceAccountToken({ name: 'edgar', namespace: 'acme', body: { spec: { audiences: [], expirationSeconds: 3600 } } });
   editorToken = request.status?.token as string;
   const bindings: [string, string, RbacV1Subject][] = [
-    ['viola', roles.viewer, { apiGroup: 'rbac.authorization.k8s.io', kind: 'User', name: 'viola' }],
+    ['viola', roles.viewer, userSubject('viola')],
     ['edgar', roles.editor, { kind: 'ServiceAccount', name: 'edgar', namespace: 'acme' }],
     // The editor may see globex too: only the viewer's page must not offer it.
     ['edgar-globex', roles.viewer, { kind: 'ServiceAccount', name: 'edgar', namespace: 'acme' }],
   ];
-  for (const [name, role, subject] of bindings) {
-    await rbac.createNamespacedRoleBinding({
-      namespace: name === 'edgar-globex' ? 'globex' : 'acme',
-      body: { metadata: { name }, roleRef: { apiGroup: 'rbac.authorization.k8s.io', kind: 'ClusterRole', name: role }, subjects: [subject] },
-    });
-  }
+  for (const [name, role, subject] of bindings) await bindRole(kube, name === 'edgar-globex' ? 'globex' : 'acme', name, role, subject);
   for (const [name, provider] of [
     ['vendor', 'vendor'],
     ['router', 'provider_a'],
@@ -124,18 +88,14 @@ beforeAll(async () => {
     await create(kube, gwObject('ProviderCredential', 'acme', name, { provider, kind: 'apiKey', secretRef: { name: `${name}-key`, key: 'key' }, baseUrl: vendor.url }));
   }
   await create(kube, gwObject('GatewayToken', 'acme', 'caller', { tokenHash: hashToken(callerToken) }));
-  operator = await startOperator({
-    kubeconfig: server.kubeconfigPath,
-    redisUrl: redis.url,
+  ({ operator, gateway } = await startConsoleCluster({
+    server,
+    redis,
+    kube,
     encryptionKey: ENCRYPTION_KEY,
     identity: 'console-browser-kube',
-    args: ['--lease-namespace', 'default', '--lease-name', 'gw-console-browser-kube', '--lease-duration-seconds', '4'],
-  });
-  await waitForReady(kube, 'GatewayToken', 'acme', 'caller', { status: 'True' }, 60_000);
-  gateway = await startGateway('', {
-    args: ['--redis', redis.url, '--admin-auth', 'kubernetes', '--kubeconfig', server.kubeconfigPath],
-    env: { GW_ENCRYPTION_KEY: ENCRYPTION_KEY },
-  });
+    ready: [{ kind: 'GatewayToken', namespace: 'acme', name: 'caller' }],
+  }));
   // A call before anyone signs in, so acme has a record for the viewer to find.
   await answers(callerToken, 'claude-haiku-4-5', 200);
 }, 45 * 60_000);

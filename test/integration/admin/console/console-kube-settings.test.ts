@@ -1,16 +1,13 @@
 import { randomBytes } from 'node:crypto';
-import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
-import Anthropic from '@anthropic-ai/sdk';
-import { KubeConfig, RbacAuthorizationV1Api, type V1ClusterRole } from '@kubernetes/client-node';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { generateToken, hashToken } from '../../../../src/auth/token.js';
-import { FIXTURES, find, removeHelmHome, renderChart, FULLNAME } from '../../chart/chart-support.js';
-import { create, createNamespace, eventually, get, gwObject, installCrds, kubeFor, patchSpec, putSecret, waitForReady, type Kube } from '../../operator/kube-helpers.js';
-import { startGateway, type GatewayProcess } from '../../../support/gateway-process.js';
+import { removeHelmHome } from '../../chart/chart-support.js';
+import { create, createNamespace, eventually, get, gwObject, installCrds, kubeFor, patchSpec, putSecret, type Kube } from '../../operator/kube-helpers.js';
+import { answerStatus, auditEvents, bindRole, installConsoleRoles, startConsoleCluster, userSubject } from '../../../support/console-cluster.js';
+import type { GatewayProcess } from '../../../support/gateway-process.js';
 import { startKubeApiServer, type KubeApiServer } from '../../../support/kube-apiserver.js';
 import { startMockProvider, type MockProvider } from '../../../support/mock-provider.js';
-import { startOperator, type OperatorProcess } from '../../../support/operator-process.js';
+import type { OperatorProcess } from '../../../support/operator-process.js';
 import { startRedis, type TestRedis } from '../../../support/redis-server.js';
 
 /**
@@ -37,47 +34,25 @@ beforeAll(async () => {
   [server, redis, vendor] = await Promise.all([startKubeApiServer({ users: [{ name: 'viola' }, { name: 'edgar' }] }), startRedis(), startMockProvider()]);
   kube = kubeFor(server);
   await installCrds(kube);
-  const kc = new KubeConfig();
-  kc.loadFromFile(server.kubeconfigPath);
-  const rbac = kc.makeApiClient(RbacAuthorizationV1Api);
-  // The roles the chart ships, as helm renders them: what they allow is what is tested.
-  const chart = await renderChart({ name: 'usage-postgres', file: join(FIXTURES, 'usage-postgres.yaml') }, 'gw-system');
-  const roles = { viewer: `${FULLNAME}-usage-viewer`, editor: `${FULLNAME}-console-editor` };
-  for (const name of Object.values(roles)) {
-    const role = find(chart, 'ClusterRole', name) as unknown as V1ClusterRole;
-    await rbac.createClusterRole({ body: { metadata: { name }, rules: role.rules ?? [] } });
-  }
+  const roles = await installConsoleRoles(kube);
   await createNamespace(kube, NS);
-  for (const [user, role] of [
-    ['viola', roles.viewer],
-    ['edgar', roles.editor],
-  ] as const) {
-    await rbac.createNamespacedRoleBinding({
-      namespace: NS,
-      body: {
-        metadata: { name: `${user}-binding` },
-        roleRef: { apiGroup: 'rbac.authorization.k8s.io', kind: 'ClusterRole', name: role },
-        subjects: [{ apiGroup: 'rbac.authorization.k8s.io', kind: 'User', name: user }],
-      },
-    });
-  }
+  await bindRole(kube, NS, 'viola-binding', roles.viewer, userSubject('viola'));
+  await bindRole(kube, NS, 'edgar-binding', roles.editor, userSubject('edgar'));
   await putSecret(kube, NS, 'vendor-key', { key: 'sk-ant-api03-console-settings-0000' });
   await create(kube, gwObject('GatewaySettings', NS, 'settings', { tokenDomain: 'acme.example' }));
   await create(kube, gwObject('ProviderCredential', NS, 'vendor', { provider: 'vendor', kind: 'apiKey', secretRef: { name: 'vendor-key', key: 'key' }, baseUrl: vendor.url }));
   await create(kube, gwObject('GatewayToken', NS, 'caller', { tokenHash: hashToken(callerToken) }));
-  operator = await startOperator({
-    kubeconfig: server.kubeconfigPath,
-    redisUrl: redis.url,
+  ({ operator, gateway } = await startConsoleCluster({
+    server,
+    redis,
+    kube,
     encryptionKey: ENCRYPTION_KEY,
     identity: 'console-settings',
-    args: ['--lease-namespace', 'default', '--lease-name', 'gw-console-settings', '--lease-duration-seconds', '4'],
-  });
-  await waitForReady(kube, 'GatewayToken', NS, 'caller', { status: 'True' }, 60_000);
-  await waitForReady(kube, 'ProviderCredential', NS, 'vendor', { status: 'True' }, 60_000);
-  gateway = await startGateway('', {
-    args: ['--redis', redis.url, '--admin-auth', 'kubernetes', '--kubeconfig', server.kubeconfigPath],
-    env: { GW_ENCRYPTION_KEY: ENCRYPTION_KEY },
-  });
+    ready: [
+      { kind: 'GatewayToken', namespace: NS, name: 'caller' },
+      { kind: 'ProviderCredential', namespace: NS, name: 'vendor' },
+    ],
+  }));
 }, 45 * 60_000);
 
 afterAll(async () => {
@@ -109,32 +84,11 @@ async function call(cookie: string, method: string, path: string, body?: unknown
 }
 
 /** The status the gateway answers the caller's token with, through the real SDK. */
-async function ask(model: string): Promise<number> {
-  const sdk = new Anthropic({ baseURL: gateway.url, authToken: callerToken, apiKey: null, maxRetries: 0 });
-  try {
-    await sdk.messages.create({ model, max_tokens: 5, messages: [{ role: 'user', content: 'hi' }] });
-    return 200;
-  } catch (error) {
-    if (error instanceof Anthropic.APIError && typeof error.status === 'number') return error.status;
-    throw error;
-  }
-}
+const ask = (model: string): Promise<number> => answerStatus(gateway.url, callerToken, model);
 
 /** The API server's own record of who sent each write to a GatewaySettings. */
 function settingsWriters(): { user: string; verb: string; agent: string }[] {
-  return readFileSync(server.auditLogPath, 'utf8')
-    .split('\n')
-    .filter((line) => line.trim() !== '')
-    .map(
-      (line) =>
-        JSON.parse(line) as {
-          verb: string;
-          user: { username: string };
-          objectRef?: { resource?: string; namespace?: string; subresource?: string };
-          responseStatus?: { code?: number };
-          userAgent?: string;
-        },
-    )
+  return auditEvents(server)
     .filter((e) => e.objectRef?.resource === 'gatewaysettings' && e.objectRef.namespace === NS && !e.objectRef.subresource && e.verb === 'patch' && e.responseStatus?.code === 200)
     .map((e) => ({ user: e.user.username, verb: e.verb, agent: e.userAgent ?? '' }));
 }

@@ -115,20 +115,13 @@ abstract class CellMetric {
   }
 }
 
-/** A counter (prom-client's Counter semantics: no decrease, finite values; inc(…, 0) creates the series). */
-export class CounterCells extends CellMetric {
-  readonly type = 'counter';
-  private readonly table: SeriesTable<ValueCell>;
+/** One number per label set: what a counter and a gauge share, and how prom-client reads both. */
+abstract class ValueCells extends CellMetric {
+  protected readonly table: SeriesTable<ValueCell>;
 
   constructor(config: MetricConfig) {
     super(config);
     this.table = new SeriesTable(config.labelNames ?? [], () => ({ value: 0 }));
-  }
-
-  inc(by: number, v0?: string, v1?: string, v2?: string, v3?: string, v4?: string): void {
-    if (!Number.isFinite(by)) throw new TypeError(`Value is not a valid number: ${by}`);
-    if (by < 0) throw new Error('It is not possible to decrease a counter');
-    this.table.find(v0, v1, v2, v3, v4).value += by;
   }
 
   get(): Promise<{ name: string; help: string; type: string; values: MetricValue[]; aggregator: string }> {
@@ -141,28 +134,24 @@ export class CounterCells extends CellMetric {
   }
 }
 
-/** A gauge moved by deltas (prom-client's Gauge inc/dec). */
-export class GaugeCells extends CellMetric {
-  readonly type = 'gauge';
-  private readonly table: SeriesTable<ValueCell>;
+/** A counter (prom-client's Counter semantics: no decrease, finite values; inc(…, 0) creates the series). */
+export class CounterCells extends ValueCells {
+  readonly type = 'counter';
 
-  constructor(config: MetricConfig) {
-    super(config);
-    this.table = new SeriesTable(config.labelNames ?? [], () => ({ value: 0 }));
+  inc(by: number, v0?: string, v1?: string, v2?: string, v3?: string, v4?: string): void {
+    if (!Number.isFinite(by)) throw new TypeError(`Value is not a valid number: ${by}`);
+    if (by < 0) throw new Error('It is not possible to decrease a counter');
+    this.table.find(v0, v1, v2, v3, v4).value += by;
   }
+}
+
+/** A gauge moved by deltas (prom-client's Gauge inc/dec). */
+export class GaugeCells extends ValueCells {
+  readonly type = 'gauge';
 
   add(delta: number, v0?: string, v1?: string, v2?: string, v3?: string, v4?: string): void {
     if (!Number.isFinite(delta)) throw new TypeError(`Value is not a valid number: ${delta}`);
     this.table.find(v0, v1, v2, v3, v4).value += delta;
-  }
-
-  get(): Promise<{ name: string; help: string; type: string; values: MetricValue[]; aggregator: string }> {
-    const values = this.table.series.map((s) => ({ value: s.cell.value, labels: s.labels }));
-    return Promise.resolve({ name: this.name, help: this.help, type: this.type, values, aggregator: this.aggregator });
-  }
-
-  reset(): void {
-    this.table.reset();
   }
 }
 

@@ -38,6 +38,16 @@ export const infrastructureRules: readonly Rule[] = [
     token: 'hvb\\.[A-Za-z0-9_-]{138,300}',
     entropy: 3.5,
   }),
+  // Vault 1.10 renamed the recovery token's r. prefix to hvr. and, unlike
+  // the service token's, left its length as it was (24 characters for the
+  // old prefixes).
+  prefixedToken({
+    id: 'vault-recovery-token',
+    description: 'HashiCorp Vault recovery token: hvr. and 24-120 characters.',
+    keywords: ['hvr.'],
+    token: 'hvr\\.[A-Za-z0-9_-]{24,120}',
+    entropy: 3.5,
+  }),
   {
     id: 'vault-legacy-token',
     description: 'Legacy HashiCorp Vault token: s. and 24 characters, near the word vault.',

@@ -153,12 +153,14 @@ const BASE62 = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz';
 
 /**
  * GitHub's token formats of 2021 (`ghp_`, `gho_`, `ghu_`, `ghs_`, `ghr_` and
- * 36 base62 characters): the last six characters are the CRC-32 of the 30
- * before them, in base62 with leading zeros (GitHub's engineering blog,
- * "Behind GitHub's new authentication token formats"). A value that passes
- * was minted by that generator; one typed by hand passes once in 5.7e10.
+ * 36 base62 characters), which npm's tokens (`npm_`) follow too: the last
+ * six characters are the CRC-32 of the 30 before them, in base62 with
+ * leading zeros (GitHub's engineering blog, "Behind GitHub's new
+ * authentication token formats", and "Announcing npm's new access token
+ * format"). A value that passes was minted by that generator; one typed by
+ * hand passes once in 5.7e10.
  */
-export function githubChecksumValid(token: string): boolean {
+export function base62Crc32Valid(token: string): boolean {
   if (token.length !== 40 || token[3] !== '_') return false;
   let crc = crc32(token.slice(4, 34));
   let encoded = '';

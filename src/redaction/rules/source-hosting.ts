@@ -1,4 +1,4 @@
-import { githubChecksumValid } from '../filters.js';
+import { base62Crc32Valid } from '../filters.js';
 import { contextualAssignment, prefixedToken, Specificity, type Rule } from '../rule.js';
 
 function github(id: string, prefix: string, what: string): Rule {
@@ -50,7 +50,7 @@ export const sourceHostingRules: readonly Rule[] = [
     keywords: ['ghp_', 'gho_', 'ghu_', 'ghs_', 'ghr_'],
     pattern: /(gh[pousr]_[A-Za-z0-9]{36})(?![A-Za-z0-9])/,
     specificity: Specificity.prefixed,
-    accept: (token) => githubChecksumValid(token),
+    accept: (token) => base62Crc32Valid(token),
   },
   prefixedToken({
     id: 'github-fine-grained-pat',

@@ -1,6 +1,6 @@
 import { crc32 as zlibCrc32 } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
-import { crc32, githubChecksumValid, randomCaseMix } from '../../../src/redaction/filters.js';
+import { crc32, base62Crc32Valid, randomCaseMix } from '../../../src/redaction/filters.js';
 import { b62 } from './fake.js';
 
 describe('randomCaseMix', () => {
@@ -30,7 +30,7 @@ describe('randomCaseMix', () => {
   });
 });
 
-describe('githubChecksumValid', () => {
+describe('base62Crc32Valid', () => {
   const ALPHABET = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz';
   // Built with zlib's CRC-32, so the code under test is checked against another implementation.
   const mint = (body: string): string => {
@@ -53,12 +53,12 @@ describe('githubChecksumValid', () => {
   it('accepts minted tokens and rejects any one-character change', () => {
     for (let i = 0; i < 50; i++) {
       const token = mint(b62(30));
-      expect(githubChecksumValid(token), token).toBe(true);
+      expect(base62Crc32Valid(token), token).toBe(true);
       const at = 4 + (i % 36);
       const swapped = token.slice(0, at) + (token[at] === 'a' ? 'b' : 'a') + token.slice(at + 1);
-      expect(githubChecksumValid(swapped), swapped).toBe(false);
+      expect(base62Crc32Valid(swapped), swapped).toBe(false);
     }
-    expect(githubChecksumValid(`ghp_${b62(36)}`)).toBe(false);
-    expect(githubChecksumValid(mint(b62(30)).slice(0, 39))).toBe(false);
+    expect(base62Crc32Valid(`ghp_${b62(36)}`)).toBe(false);
+    expect(base62Crc32Valid(mint(b62(30)).slice(0, 39))).toBe(false);
   });
 });

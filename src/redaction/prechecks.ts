@@ -49,6 +49,17 @@ function valueAt(text: string, j: number, min: number): boolean {
   while (text.charCodeAt(p) === 92) p++;
   const q = text.charCodeAt(p);
   if (isQuote(q)) {
+    // A value quoted twice (`"\"v\""`, `'"v"'`): the inner quote, then min value characters.
+    let r = p + 1;
+    while (text.charCodeAt(r) === 92) r++;
+    if (isQuote(text.charCodeAt(r)) && r + 1 + min <= n) {
+      let ok = true;
+      for (let i = r + 1; i < r + 1 + min && ok; i++) {
+        const c = text.charCodeAt(i);
+        ok = !(c <= 32 || c === 34 || c === 39 || c === 92 || c === 127);
+      }
+      if (ok) return true;
+    }
     const stop = p + 1 + min;
     if (stop > n) return false;
     for (let i = p + 1; i < stop; i++) {

@@ -3,7 +3,7 @@
 # projects' published test data (see SOURCES.md). Run by hand when a source
 # is refreshed; the gateway's tests and benches read only the .jsonl output.
 #
-#   python3 extract.py <noseyparker repo> <kingfisher repo> <detect-secrets repo> [<secretlint repo> [<ripsecrets repo> [<whispers repo>]]]
+#   python3 extract.py <noseyparker repo> <kingfisher repo> <detect-secrets repo> [<secretlint repo> [<ripsecrets repo> [<whispers repo> [<trivy repo>]]]]
 #
 # A repository given as `-` is skipped (its .jsonl file is left as it is).
 # Each argument is a git directory (a bare clone works); files are read at
@@ -344,6 +344,103 @@ def whispers(repo, seen):
                 emit(rule, service, 'fp', text.strip('\n'), [])
     return out
 
+# Trivy: its secret scanner's tests (pkg/fanal/secret/scanner_test.go) name,
+# for each test data file, every finding the built-in rules must report and
+# nothing else (the test compares the whole list). A finding gives its lines
+# and the matched text with the secret masked by `*`; the masked characters,
+# read back from the data file, are the label. Only test cases run with the
+# built-in rules alone (configs `skip-test.yaml` and `config.yaml`, whose own
+# rule `rule1` is left out) are read. A line of such a file that holds a
+# value (8+ characters of a key's alphabet) and lies in no finding is a
+# negative: the test requires that nothing is found there.
+TRIVY_DIR = 'pkg/fanal/secret/'
+TRIVY_CONFIGS = {'skip-test.yaml', 'config.yaml'}
+# identifiers and public keys, which the gateway does not remove
+TRIVY_NOT_SECRET = regex.compile(r'client-id|publishable|pub-api-key|public-key|api-id$')
+TRIVY_SERVICE = {'hugging': 'huggingface', 'hashicorp': 'terraform', 'private': 'private_key', 'dockerconfig': 'docker', 'new': 'newrelic', 'stateless': 'github', 'jwt': 'jwt', 'maven': 'maven', 'sendinblue': 'brevo', 'private-packagist': 'packagist'}
+
+def trivy(repo, seen):
+    source = 'trivy'
+    test = git(repo, 'show', f'HEAD:{TRIVY_DIR}scanner_test.go')
+    findings = {}
+    # Match is a Go expression: string literals and strings.Repeat("*", n) joined by +
+    def go_string(expr):
+        value = ''
+        for p in regex.finditer(r'("(?:[^"\\]|\\.)*")|`([^`]*)`|strings\.Repeat\("(.)", (\d+)\)', expr):
+            value += json.loads(p.group(1)) if p.group(1) else p.group(2) if p.group(2) is not None else p.group(3) * int(p.group(4))
+        return value
+    for m in regex.finditer(r'(\w+)\s*:?=\s*types\.SecretFinding\{(.*?)\n\t\}', test, regex.S):
+        body = m.group(2)
+        get = lambda k: (regex.search(k + r':\s*([^\n]*),\n', body) or [None, None])[1]
+        if get('RuleID') is None or get('Match') is None:
+            continue
+        findings[m.group(1)] = {'rule': go_string(get('RuleID')), 'start': int(get('StartLine')), 'end': int(get('EndLine')), 'match': go_string(get('Match'))}
+    # the OpenAI findings come from a helper: line 1, the whole line masked
+    for m in regex.finditer(r'(\w+) := openAIFinding\("([^"]+)", "[^"]*", "[^"]*", (\d+)\)', test):
+        findings[m.group(1)] = {'rule': m.group(2), 'start': 1, 'end': 1, 'match': '*' * int(m.group(3))}
+    out = []
+    def emit(rule, service, kind, text, secrets):
+        norm = ' '.join(text.split())
+        if norm in seen:
+            count(source, f'{kind} skipped (same text in an earlier source)')
+            return
+        seen.add(norm)
+        count(source, kind)
+        out.append({'source': source, 'rule': rule, 'service': service, 'kind': kind, 'text': text, 'secrets': secrets})
+    cases = regex.findall(r'configPath:\s*filepath\.Join\("testdata", "([^"]+)"\),\s*inputFilePath:\s*(?:filepath\.Join\("testdata", "([^"]+)"\)|"testdata/([^"]+)"),\s*want:\s*(types\.Secret\{\}|types\.Secret\{.*?Findings:\s*\[\]types\.SecretFinding\{(.*?)\},)', test, regex.S)
+    done = set()
+    for config, f1, f2, want, names in cases:
+        path = f1 or f2
+        if config not in TRIVY_CONFIGS or path in done:
+            continue
+        done.add(path)
+        try:
+            lines = git(repo, 'show', f'HEAD:{TRIVY_DIR}testdata/{path}').replace('\r\n', '\n').split('\n')
+        except (subprocess.CalledProcessError, UnicodeDecodeError):
+            count(source, 'file skipped (missing or not UTF-8)')
+            continue
+        covered = set()
+        complete = True
+        for name in regex.findall(r'\w+', names or ''):
+            fd = findings.get(name)
+            if fd is None:
+                count(source, 'finding skipped (not read: not a finding literal)')
+                complete = False
+                continue
+            covered |= set(range(fd['start'], fd['end'] + 1))
+            rule = fd['rule']
+            if rule == 'rule1' or TRIVY_NOT_SECRET.search(rule):
+                count(source, 'finding skipped (custom rule, identifier or public key)')
+                continue
+            text = '\n'.join(lines[fd['start'] - 1:fd['end']])
+            masked = fd['match']
+            # the match is masked text inside these lines: align it, then read
+            # each run of masked characters back from the file
+            secrets = []
+            for at in range(0, len(text) - len(masked) + 1):
+                if all(c == '*' or c == text[at + k] for k, c in enumerate(masked)):
+                    for r in regex.finditer(r'\*+', masked):
+                        secrets.append(text[at + r.start():at + r.end()])
+                    break
+            # a masked quote around the value is not part of it
+            secrets = [s.strip('"\'') for s in secrets]
+            secrets = [s for s in dict.fromkeys(secrets) if len(s) >= 6 and '*' not in s]
+            if not secrets:
+                count(source, 'finding skipped (masked match not found in the file: truncated or multi-line)')
+                continue
+            stem = rule.split('-')[0]
+            service = TRIVY_SERVICE.get('private-packagist' if rule.startswith('private-packagist') else stem, stem)
+            emit(f'trivy.{rule}', service, 'tp', text.strip('\n'), secrets)
+        if config != 'skip-test.yaml' or not complete:
+            # a file scanned with a custom rule as well, or whose findings
+            # were not all read: no negatives from it
+            continue
+        for i, l in enumerate(lines, 1):
+            if i in covered or not regex.search(r'[A-Za-z0-9+/=_-]{8,}', l):
+                continue
+            emit(f'trivy.{path}', 'none', 'fp', l.strip(), [])
+    return out
+
 def load_texts(name):
     with open(f'{name}.jsonl') as fh:
         return {' '.join(json.loads(l)['text'].split()) for l in fh if l.strip()}
@@ -353,6 +450,7 @@ if __name__ == '__main__':
     sl_repo = sys.argv[4] if len(sys.argv) > 4 else '-'
     rs_repo = sys.argv[5] if len(sys.argv) > 5 else '-'
     wh_repo = sys.argv[6] if len(sys.argv) > 6 else '-'
+    tv_repo = sys.argv[7] if len(sys.argv) > 7 else '-'
     seen = set()
     sets = {}
     if np_repo != '-':
@@ -376,6 +474,11 @@ if __name__ == '__main__':
             if other not in sets:
                 seen |= load_texts(other)
         sets['whispers'] = whispers(wh_repo, seen)
+    if tv_repo != '-':
+        for other in ('kingfisher', 'detect-secrets', 'secretlint', 'ripsecrets', 'whispers'):
+            if other not in sets:
+                seen |= load_texts(other)
+        sets['trivy'] = trivy(tv_repo, seen)
     for name, rows in sets.items():
         with open(f'{name}.jsonl', 'w') as fh:
             for row in rows:

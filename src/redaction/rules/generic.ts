@@ -14,8 +14,12 @@ const XML_SPACE = '(?:[ \\t\\r\\n]|\\\\[nrt]){0,32}';
 
 function valueAlternatives(min: number): string {
   const quoted = (q: string) => `${ESCAPES}${q}(${QUOTED_CHAR(q)}{${min},256})${ESCAPES}${q}`;
+  // A value quoted twice, the inner quotes escaped or of the other kind: a
+  // string literal that holds a string literal, as Gradle's buildConfigField,
+  // C defines and generated code write it (`"\"v\""`, `'"v"'`).
+  const nested = `${ESCAPES}["']${ESCAPES}["'](${QUOTED_CHAR('"\'')}{${min},256})${ESCAPES}["']${ESCAPES}["']`;
   return [
-    `${ASSIGN_OPERATOR}(?:${quoted('"')}|${quoted("'")}|${quoted('`')}|(${VALUE_CHAR}{${min},256})(?!${VALUE_CHAR}))`,
+    `${ASSIGN_OPERATOR}(?:${nested}|${quoted('"')}|${quoted("'")}|${quoted('`')}|(${VALUE_CHAR}{${min},256})(?!${VALUE_CHAR}))`,
     // `<fooToken>\n  value\n</fooToken>`, line breaks possibly escaped.
     `>${XML_SPACE}(${VALUE_CHAR}{${min},256})${XML_SPACE}<\\/`,
   ].join('|');
@@ -187,8 +191,14 @@ const VERSION_LIKE = /(?:^|[^A-Za-z0-9])[0-9]{1,4}\.[0-9]{1,4}\.[0-9]{1,5}(?:$|[
  */
 function commaOutsideCall(text: string, name: Name, secretStart: number): boolean {
   if (text.slice(name.end, secretStart).indexOf(',') < 0) return false;
-  return !/\([ \t]{0,4}\\{0,2}["']$/.test(text.slice(Math.max(0, name.start - 8), name.start));
+  const before = text.slice(Math.max(0, name.start - 80), name.start);
+  return !/\([ \t]{0,4}\\{0,2}["']$/.test(before) && !GRADLE_FIELD.test(before);
 }
+
+// Android's Gradle build (Groovy or Kotlin): `buildConfigField "String",
+// "API_KEY", "\"v\""` and `resValue 'string', 'api_key', 'v'` name the value
+// in their second argument, after a quoted type.
+const GRADLE_FIELD = /(?:buildConfigField|resValue)[ \t(]{1,4}\\{0,2}["'][A-Za-z.]{1,40}\\{0,2}["'][ \t]{0,4},[ \t]{0,4}\\{0,2}["']$/;
 
 /** Whether a lower-cased word of a name says its value is about a secret rather than one. */
 export function isDeniedNameWord(word: string): boolean {

@@ -12,6 +12,18 @@ function digitalOcean(id: string, prefix: string, what: string): Rule {
 }
 
 export const infrastructureRules: readonly Rule[] = [
+  // Vercel's identifiable credentials (Vercel changelog, "Introducing new
+  // token formats and secret scanning"): vcp_ personal access tokens, vci_
+  // integration tokens, vca_ app access tokens, vcr_ app refresh tokens and
+  // vck_ API keys. Vercel does not publish the body's length; 24 characters
+  // is the shortest token it has issued (the legacy format).
+  prefixedToken({
+    id: 'vercel-prefixed-token',
+    description: 'Vercel token or API key of the prefixed formats: vcp_, vci_, vca_, vcr_ or vck_ and 24-128 characters.',
+    keywords: ['vcp_', 'vci_', 'vca_', 'vcr_', 'vck_'],
+    token: 'vc[pciark]_[A-Za-z0-9]{24,128}',
+    entropy: 3.5,
+  }),
   prefixedToken({
     id: 'vault-service-token',
     description: 'HashiCorp Vault service token: hvs. and 90-120 characters.',
@@ -24,6 +36,16 @@ export const infrastructureRules: readonly Rule[] = [
     description: 'HashiCorp Vault batch token: hvb. and 138-300 characters.',
     keywords: ['hvb.'],
     token: 'hvb\\.[A-Za-z0-9_-]{138,300}',
+    entropy: 3.5,
+  }),
+  // Vault 1.10 renamed the recovery token's r. prefix to hvr. and, unlike
+  // the service token's, left its length as it was (24 characters for the
+  // old prefixes).
+  prefixedToken({
+    id: 'vault-recovery-token',
+    description: 'HashiCorp Vault recovery token: hvr. and 24-120 characters.',
+    keywords: ['hvr.'],
+    token: 'hvr\\.[A-Za-z0-9_-]{24,120}',
     entropy: 3.5,
   }),
   {

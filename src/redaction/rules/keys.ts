@@ -26,6 +26,25 @@ export const keyRules: readonly Rule[] = [
     pattern: new RegExp(`(-----BEGIN${PEM_LABEL}${PEM_HEADERS}(?:${PEM_BODY}{64,${PEM_MAX}}-----END${PEM_LABEL}|[A-Za-z0-9+/=\\\\\\r\\n\\t]{64,${PEM_MAX}}))`),
     specificity: Specificity.keyBlock,
   },
+  // A private key's base64 body without its BEGIN line (a key pasted into
+  // an environment variable, a JSON field or a one-line config): the DER
+  // encoding fixes its first bytes, so the base64 starts the same way for
+  // every RSA key — PKCS#1 RSAPrivateKey (RFC 8017: SEQUENCE, version 0,
+  // INTEGER modulus: MII[A-L]?[AQgw]IBAAK[BC]) and PKCS#8 PrivateKeyInfo
+  // (RFC 5208: SEQUENCE, version 0, the rsaEncryption algorithm, OCTET
+  // STRING: …IBADANBgkqhkiG9w0BAQEFAAS[BC]). Public keys and certificates
+  // have no version 0 there. The body may be wrapped in spaces or line
+  // breaks (real or escaped), as a pasted key is.
+  {
+    id: 'private-key-der-body',
+    description: 'Base64 body of an RSA private key (PKCS#1 or PKCS#8 DER) without its PEM armour.',
+    keywords: ['IBAAK', 'IBADANBgkqhkiG9w0BAQEFAAS'],
+    anchorBack: 6,
+    pattern: new RegExp(
+      `(?<![A-Za-z0-9+/])(MII[A-L][A-Za-z0-9+/][AQgw]IBA(?:AK[BC]|DANBgkqhkiG9w0BAQEFAAS[BC])(?:[A-Za-z0-9+/]|(?:[ \\t]|\\r?\\n|(?:\\\\r)?\\\\n)(?=[A-Za-z0-9+/])){400,12000}={0,2})(?![A-Za-z0-9+/=])`,
+    ),
+    specificity: Specificity.keyBlock,
+  },
   {
     id: 'putty-private-key',
     description: 'PuTTY .ppk private key: the base64 lines after Private-Lines:.',

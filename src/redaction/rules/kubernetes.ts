@@ -1,4 +1,4 @@
-import { decodeBase64 } from '../filters.js';
+import { decodeBase64, notPlaceholder } from '../filters.js';
 import { prefixedToken, Specificity, type Rule } from '../rule.js';
 
 // Line breaks and tabs, real or escaped once more (YAML inside a JSON string
@@ -27,6 +27,18 @@ export const kubernetesRules: readonly Rule[] = [
       }
       return false;
     },
+  },
+  // The data key of Kubernetes' registry-credential Secret types
+  // (kubernetes.io/dockerconfigjson, kubernetes.io/dockercfg): its value is
+  // base64 of a Docker config holding registry passwords, wherever the
+  // manifest's `kind` line is.
+  {
+    id: 'kubernetes-dockerconfig-data',
+    description: 'The base64 value of a .dockerconfigjson or .dockercfg data key (a registry-credential Secret).',
+    keywords: ['.dockerconfigjson', '.dockercfg'],
+    pattern: /\.docker(?:configjson|cfg)\\?["']?[ \t]{0,4}:[ \t]{0,4}\\?["']?([A-Za-z0-9+/]{8,16384}={0,2})(?![A-Za-z0-9+/=])/,
+    specificity: Specificity.structured,
+    accept: (value) => value.length % 4 === 0 && decodeBase64(value) !== null && notPlaceholder(value),
   },
   {
     id: 'kubeconfig-client-key',

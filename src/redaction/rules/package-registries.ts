@@ -1,4 +1,5 @@
 import { decodeBase64, hasPlaceholderWords, looksLikeTemplate, notPlaceholder } from '../filters.js';
+import { base62Crc32Valid } from '../filters.js';
 import { ASSIGN, contextualAssignment, prefixedToken, Specificity, type Rule } from '../rule.js';
 
 export const packageRegistryRules: readonly Rule[] = [
@@ -9,6 +10,16 @@ export const packageRegistryRules: readonly Rule[] = [
     token: 'npm_[A-Za-z0-9]{36}',
     entropy: 3,
   }),
+  // As for GitHub's tokens: a checksum that verifies is proof, so the token
+  // is found glued to other characters too.
+  {
+    id: 'npm-access-token-checksum',
+    description: 'npm access token (npm_ and 36 base62 characters) whose CRC-32 checksum verifies, wherever it stands.',
+    keywords: ['npm_'],
+    pattern: /(npm_[A-Za-z0-9]{36})(?![A-Za-z0-9])/,
+    specificity: Specificity.prefixed,
+    accept: (token) => base62Crc32Valid(token),
+  },
   {
     id: 'npmrc-auth-token',
     description: 'npm registry token in .npmrc: the value of _authToken= (legacy UUIDs included).',

@@ -129,6 +129,7 @@ const BY_PREFIX: readonly (readonly [prefix: string, service: string])[] = [
   ['kubeconfig-', 'Kubernetes'],
   ['openshift-', 'OpenShift'],
   ['registry-', 'Container registries (docker/podman/helm login)'],
+  ['vercel-', 'Vercel'],
 ];
 
 /** The service a rule is for, or null for formats that belong to no one service (PEM keys, JWTs, generic rules). */

@@ -149,10 +149,26 @@ function acceptServiceName(value: string, ctx: MatchContext): boolean {
 }
 
 // Microsoft's identifiable keys (Azure DevOps PATs, Azure storage, Cosmos DB,
-// Service Bus, Cognitive Services keys since 2024): 84 characters, the fixed
-// signature `JQQJ9` at offset 52, then a version, a date, `AZ` and a
-// two-letter service code, and a checksum.
-const AZURE_ANNOTATED = '(?<![A-Za-z0-9+/])([A-Za-z0-9]{52}JQQJ9[0-9A-Za-z]{19}AZ[A-Za-z0-9]{2}[A-Za-z0-9]{4})(?![A-Za-z0-9+/=])';
+// Service Bus, AI services and Azure OpenAI keys since 2024): 84 characters,
+// the fixed signature `JQQJ9` at offset 52, then a version (9, D or H), a
+// date (its month A-L), a four-character provider signature at offset 76
+// (`AZ..`, `ACOG`, `msql`, …) and a checksum; also written as 88 base64
+// characters ending in `==`. The layout is the one Microsoft publishes in
+// its security-utilities patterns.
+const AZURE_ANNOTATED = '(?<![A-Za-z0-9+/])([A-Za-z0-9]{52}JQQJ9[9DH][A-Za-z0-9][A-L][A-Za-z0-9]{16}[A-Za-z][A-Za-z0-9]{7}(?:[A-Za-z0-9]{2}==)?)(?![A-Za-z0-9+/=])';
+
+// The identifiable keys Azure issued before that format: base64 with a
+// four-character signature at a fixed offset naming the service (again as
+// Microsoft publishes them). 88 characters: storage (+ASt), Cosmos DB
+// (ACDb), Batch (+ABa), Machine Learning (+AMC), API Management (APIM).
+const AZURE_SIGNED_88 = '(?<![A-Za-z0-9+/_-])([A-Za-z0-9+/]{76}(?:\\+ASt|ACDb|\\+ABa|\\+AMC|APIM)[A-Za-z0-9+/]{5}[AQgw]==)(?![A-Za-z0-9+/_=-])';
+// 44 characters: Relay (+ARm), Event Hubs (+AEh), Service Bus (+ASb), IoT
+// (AIoT), Cache for Redis (AzCa), Event Grid (AZEG).
+const AZURE_SIGNED_44 = '(?<![A-Za-z0-9+/_-])([A-Za-z0-9+/]{33}(?:\\+ARm|\\+AEh|\\+ASb|AIoT|AzCa|AZEG)[A-P][A-Za-z0-9+/]{5}=)(?![A-Za-z0-9+/_=-])';
+// 52 characters: AI Search (AzSe), Container Registry (+ACR).
+const AZURE_SIGNED_52 = '(?<![A-Za-z0-9+/_-])([A-Za-z0-9+/]{42}(?:AzSe|\\+ACR)[A-D][A-Za-z0-9+/]{5})(?![A-Za-z0-9+/_=-])';
+// 56 characters, URL-safe base64: Azure Functions (AzFu).
+const AZURE_SIGNED_56 = '(?<![A-Za-z0-9_-])([A-Za-z0-9_-]{44}AzFu[A-Za-z0-9_-]{5}[AQgw]==)(?![A-Za-z0-9_=-])';
 
 // Jira, Confluence and Bitbucket Data Center personal access tokens: base64
 // of a 12-digit id, `:`, and 20 random bytes (44 characters).
@@ -234,6 +250,34 @@ export const shapeRules: readonly Rule[] = [
     specificity: Specificity.prefixed,
     service: 'Azure',
   },
+  ...(
+    [
+      [
+        'azure-identifiable-key-88',
+        'storage (+ASt), Cosmos DB (ACDb), Batch (+ABa), Machine Learning (+AMC) or API Management (APIM) key: 88 base64 characters',
+        ['+ASt', 'ACDb', '+ABa', '+AMC', 'APIM'],
+        AZURE_SIGNED_88,
+        76,
+      ],
+      [
+        'azure-identifiable-key-44',
+        'Relay (+ARm), Event Hubs (+AEh), Service Bus (+ASb), IoT (AIoT), Cache for Redis (AzCa) or Event Grid (AZEG) key: 44 base64 characters',
+        ['+ARm', '+AEh', '+ASb', 'AIoT', 'AzCa', 'AZEG'],
+        AZURE_SIGNED_44,
+        33,
+      ],
+      ['azure-identifiable-key-52', 'AI Search (AzSe) or Container Registry (+ACR) key: 52 characters', ['AzSe', '+ACR'], AZURE_SIGNED_52, 42],
+      ['azure-functions-key', 'Azure Functions access key: 56 URL-safe base64 characters with AzFu at offset 44', ['AzFu'], AZURE_SIGNED_56, 44],
+    ] as const
+  ).map(([id, what, keywords, pattern, back]): Rule => ({
+    id,
+    description: `Azure identifiable ${what}, the service's signature at a fixed offset.`,
+    keywords,
+    pattern: new RegExp(pattern),
+    anchorBack: back,
+    specificity: Specificity.prefixed,
+    service: 'Azure',
+  })),
   {
     id: 'azure-storage-key-context',
     description: 'A bare 88-character base64 Azure storage or Cosmos DB account key next to the words that name it (-storagekey, AccountKey, storage account key, az storage … --account-key).',

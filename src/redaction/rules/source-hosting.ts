@@ -1,3 +1,4 @@
+import { base62Crc32Valid } from '../filters.js';
 import { contextualAssignment, prefixedToken, Specificity, type Rule } from '../rule.js';
 
 function github(id: string, prefix: string, what: string): Rule {
@@ -29,6 +30,28 @@ export const sourceHostingRules: readonly Rule[] = [
   github('github-user-to-server-token', 'ghu_', 'user-to-server token'),
   github('github-app-installation-token', 'ghs_', 'app installation (server-to-server) token'),
   github('github-refresh-token', 'ghr_', 'refresh token'),
+  // GitHub's stateless installation tokens (rolled out from April 2026, the
+  // Actions GITHUB_TOKEN among them): ghs_, the app id, _ and a JWT signed by
+  // GitHub, about 520 characters (GitHub changelog, "Notice about upcoming
+  // new format for GitHub App installation tokens").
+  prefixedToken({
+    id: 'github-app-installation-token-jwt',
+    description: 'GitHub app installation token, stateless form: ghs_, the app id, _ and a JWT (three base64url parts).',
+    keywords: ['ghs_'],
+    token: 'ghs_[0-9]{1,20}_[A-Za-z0-9_-]{8,2048}\\.[A-Za-z0-9_-]{8,2048}\\.[A-Za-z0-9_-]{8,2048}',
+    entropy: 3,
+  }),
+  // A checksum that verifies is proof by itself, so this form needs no
+  // boundary before the token: it is found glued to a word, a path or a
+  // base64 run (`ourghp_…`, `/ghp_…`), where the rules above must not look.
+  {
+    id: 'github-token-checksum',
+    description: 'GitHub token of the 2021 formats (ghp_, gho_, ghu_, ghs_, ghr_) whose CRC-32 checksum verifies, wherever it stands.',
+    keywords: ['ghp_', 'gho_', 'ghu_', 'ghs_', 'ghr_'],
+    pattern: /(gh[pousr]_[A-Za-z0-9]{36})(?![A-Za-z0-9])/,
+    specificity: Specificity.prefixed,
+    accept: (token) => base62Crc32Valid(token),
+  },
   prefixedToken({
     id: 'github-fine-grained-pat',
     description: 'GitHub fine-grained personal access token: github_pat_ and 82 characters (22, _, 59).',

@@ -8,6 +8,10 @@ export const genericSamples: SampleTable = {
       tp('<apiToken>\n    ', b62(32), '\n</apiToken>'),
       tp('SERVICE_KEY=', b62(32)),
       tp('System.setProperty("WEBHOOK_SECRET", "', `${b62(20)}&${b62(8)}`, '")'),
+      tp('buildConfigField "String", "MAPS_API_KEY", "\\"', hex(32), '\\""'),
+      tp("buildConfigField('String', 'API_KEY', '\"", b62(32), '"\')'),
+      tp("resValue 'string', 'google_api_key', '", b62(32), "'"),
+      tp('CFLAGS += -DAPI_KEY=\\"', b62(32), '\\"'),
       tp('{"client_secret": "', hex(64), '"}'),
     ],
     fp: [
@@ -28,6 +32,9 @@ export const genericSamples: SampleTable = {
       "const token = existing?.['access_token'];",
       'exports.SOCKS5_NO_ACCEPTABLE_AUTH = SOCKS5_NO_ACCEPTABLE_AUTH;',
       'apiKey: `key-${i}-secret-${j}`',
+      `paths: ['secret', '${b62(24)}']`,
+      `fields "String", "API_KEY", "${b62(24)}"`,
+      'API_KEY = "\\"${API_KEY}\\""',
       'message_token_here_1007: "在此处应为标记令牌"',
       'if (lastToken.unterminated || !JSON_NUMBER.test(lastToken.value))',
     ],
@@ -36,6 +43,7 @@ export const genericSamples: SampleTable = {
     tp: [
       tp('DB_PASSWORD=', `q8Vt!${b62(10)}`),
       tp('password: "', `${b62(12)}#`, '"'),
+      tp('DB_PASSWORD = "\\"', `${b62(12)}#`, '\\""'),
       tp('<password>', `${b62(14)}9`, '</password>'),
       // letters only, with a random string's case mix
       tp('<user name="ci" password="', mixedCaseLetters(20), '" roles="build" />'),

@@ -7,6 +7,14 @@ const digitalOcean = (prefix: string): RuleSamples => ({
 });
 
 export const infrastructureSamples: SampleTable = {
+  'vault-recovery-token': {
+    tp: [tp('VAULT_TOKEN=', `hvr.${b62(24)}`), tp('"token": "', `hvr.${b64url(96)}`, '"')],
+    fp: [`hvr.${'x'.repeat(24)}`, `hvr.${b62(16)}`, `ahvr.${b62(24)}`],
+  },
+  'vercel-prefixed-token': {
+    tp: [tp('VERCEL_TOKEN=', `vcp_${b62(48)}`), tp('"apiKey": "', `vck_${b62(32)}`, '"'), tp('refresh_token=', `vcr_${b62(64)}`, '&')],
+    fp: [`vcp_${'x'.repeat(32)}`, `vcp_${b62(12)}`, `avcp_${b62(40)}`, `vcx_${b62(40)}`],
+  },
   'vault-service-token': {
     tp: [tp('VAULT_TOKEN=', `hvs.${b64url(95)}`)],
     fp: [`hvs.${'x'.repeat(95)}`, `hvs.${b62(20)}`],

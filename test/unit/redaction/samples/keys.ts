@@ -13,6 +13,20 @@ export const keySamples: SampleTable = {
     ],
     fp: ['-----BEGIN PRIVATE KEY-----\nanything\n-----END PRIVATE KEY-----', '-----BEGIN OPENSSH PRIVATE KEY----------END OPENSSH PRIVATE KEY-----', pem('PUBLIC KEY'), pem('CERTIFICATE')],
   },
+  'private-key-der-body': {
+    tp: [
+      tp('PRIVATE_KEY=', `MIIEowIBAAKCAQEA${b64(1560)}`),
+      tp('{"private_key": "', `MIIEvQIBADANBgkqhkiG9w0BAQEFAASCBKcwggSjAgEAAoIBAQ${b64(1560)}==`, '"}'),
+      tp('key: ', `MIICXAIBAAKBgQ${b64(60)} ${b64(76)} ${b64(76)} ${b64(76)} ${b64(76)} ${b64(76)} ${b64(76)} ${b64(70)}`, '\n'),
+      tp('"', `MIIJKAIBAAKCAgEA${b64(48)}\\n${b64(64)}\\n${b64(64)}\\n${b64(64)}\\n${b64(64)}\\n${b64(64)}\\n${b64(64)}\\n${b64(64)}`, '"'),
+    ],
+    fp: [
+      `PUBLIC_KEY=MIIBIjANBgkqhkiG9w0BAQEFAAOCAQ8AMIIBCgKCAQEA${b64(360)}IDAQAB`,
+      `MIIDdzCCAl+gAwIBAgIJAKS0yiqKtlhoMA0GCSqGSIb3DQEBCwUAMFIxCzAJBgNVBAYTAlVT${b64(900)}`,
+      `MIIEowIBAAKCAQEA${b64(120)}`,
+      `data:image/png;base64,${b64(40)}MIIEowIBAAKCAQEA${b64(900)}`,
+    ],
+  },
   'putty-private-key': {
     tp: [tp(`${ppkPublic}Private-Lines: 1\n`, `${b64(44)}\n`, `Private-MAC: ${hex(64)}\n`)],
     fp: [`${ppkPublic}Private-Lines: 1\n\nPrivate-MAC: ${hex(64)}\n`],

@@ -13,6 +13,14 @@ export const kubernetesSamples: SampleTable = {
       'apiVersion: v1\nkind: Secret\ndata:\n  htpasswd: {{ htpasswd }}\n',
     ],
   },
+  'kubernetes-dockerconfig-data': {
+    tp: [
+      tp('type: kubernetes.io/dockerconfigjson\ndata:\n  .dockerconfigjson: ', Buffer.from(`{"auths":{"registry.example.com":{"auth":"${b64(24)}"}}}`).toString('base64'), '\n'),
+      tp('{"data": {".dockercfg": "', Buffer.from(`{"https://index.docker.io/v1/":{"auth":"${b64(28)}"}}`).toString('base64'), '"}}'),
+      tp('  .dockercfg: ', 'ewE1x9a3MpLe', '\n'),
+    ],
+    fp: ['type: kubernetes.io/dockerconfigjson', `.dockerconfigjson: '{"auths":{}}'`, 'cat ~/.dockercfg: no such file', `  .dockerconfigjson: ${'A'.repeat(40)}`, '  .dockercfg: notbase64!'],
+  },
   'kubeconfig-client-key': {
     tp: [tp('users:\n- name: admin\n  user:\n    client-key-data: ', b64(400), '\n')],
     fp: [`    client-key-data: ${b64(20)}\n`],

@@ -1,10 +1,29 @@
+import { crc32 } from 'node:zlib';
 import { b62, b64url, base64Of, hex, lowerAlnum, uuid } from '../fake.js';
 import { tp, type SampleTable } from './types.js';
+
+// An npm token with the checksum npm's generator gives it (CRC-32 of the 30
+// random characters, six base62 digits), computed with zlib's CRC-32.
+function npmMinted(): string {
+  const body = b62(30);
+  const alphabet = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz';
+  let crc = crc32(body);
+  let check = '';
+  for (let i = 0; i < 6; i++) {
+    check = alphabet[crc % 62]! + check;
+    crc = Math.floor(crc / 62);
+  }
+  return `npm_${body}${check}`;
+}
 
 export const packageRegistrySamples: SampleTable = {
   'npm-access-token': {
     tp: [tp('//registry.npmjs.org/:_authToken=', `npm_${b62(36)}`)],
     fp: [`npm_${'x'.repeat(36)}`, `npm_${b62(20)}`],
+  },
+  'npm-access-token-checksum': {
+    tp: [tp('//registry.npmjs.org/:_authToken=', npmMinted()), tp('NPM_TOKEN', npmMinted()), tp('/', npmMinted(), '/x')],
+    fp: [`x${'npm_'}${b62(36)}`, `npm_${'x'.repeat(36)}`, `${npmMinted()}A`],
   },
   'npmrc-auth-token': {
     tp: [tp('//registry.npmjs.org/:_authToken=', uuid())],

@@ -1,4 +1,4 @@
-import { b62, b64, base64Of, digits, hex, lowerAlnum, uuid } from '../fake.js';
+import { b62, b64, b64url, base64Of, digits, hex, lowerAlnum, uuid } from '../fake.js';
 import { tp, type SampleTable } from './types.js';
 
 const password = () => `Xk9${b62(9)}!q`;
@@ -47,8 +47,34 @@ export const shapeSamples: SampleTable = {
     fp: ['new NetworkCredential("user", password)', 'new NetworkCredential(user, "")', 'new NetworkCredential("user", "changeme")'],
   },
   'azure-identifiable-key': {
-    tp: [tp('AZURE_DEVOPS_EXT_PAT=', `${b62(52)}JQQJ99${b62(18)}AZDO${b62(4)}`, '\n'), tp('"key": "', `${b62(52)}JQQJ98${b62(18)}AZSe${b62(4)}`, '"')],
-    fp: [`${b62(40)}JQQJ9${b62(20)}`, `id=${b62(52)}JQQJ99${b62(18)}XYDO${b62(4)}`],
+    tp: [
+      tp('AZURE_DEVOPS_EXT_PAT=', `${b62(52)}JQQJ99${b62(1)}C${b62(16)}AZDO${b62(4)}`, '\n'),
+      tp('"key": "', `${b62(52)}JQQJ9D${b62(1)}L${b62(16)}AZSe${b62(4)}`, '"'),
+      tp('AZURE_OPENAI_API_KEY=', `${b62(52)}JQQJ99${b62(1)}B${b62(16)}ACOG${b62(4)}`, '\n'),
+      tp('key: ', `${b62(52)}JQQJ99${b62(1)}A${b62(16)}AAAAmsql${b62(2)}==`, '\n'),
+    ],
+    fp: [
+      `${b62(40)}JQQJ9${b62(20)}`,
+      `id=${b62(52)}JQQJ98${b62(1)}C${b62(16)}AZDO${b62(4)}`,
+      `id=${b62(52)}JQQJ99${b62(1)}Z${b62(16)}AZDO${b62(4)}`,
+      `id=${b62(52)}JQQJ99${b62(1)}C${b62(16)}9ZDO${b62(4)}`,
+    ],
+  },
+  'azure-identifiable-key-88': {
+    tp: [tp('AccountKey=', `${b64(76)}+ASt${b64(5)}A==`, ';EndpointSuffix=core.windows.net'), tp('"primaryMasterKey": "', `${b64(76)}ACDb${b64(5)}w==`, '"')],
+    fp: [`${b64(76)}+ASt${b64(5)}B==`, `${b64(80)}+ASt${b64(5)}A==`, `APIM ${b64(40)}`],
+  },
+  'azure-identifiable-key-44': {
+    tp: [tp('SharedAccessKey=', `${b64(33)}+ASbC${b64(5)}=`, ';EntityPath=q'), tp('REDIS_KEY=', `${b64(33)}AzCaP${b64(5)}=`, '\n')],
+    fp: [`${b64(33)}+ASbQ${b64(5)}=`, `${b64(33)}+ASbC${b64(6)}=`, 'AIoT devices ship with secure elements'],
+  },
+  'azure-identifiable-key-52': {
+    tp: [tp('api-key: ', `${b62(42)}AzSeA${b62(5)}`, '\n'), tp('ACR_PASSWORD=', `${b64(42)}+ACRD${b64(5)}`, '\n')],
+    fp: [`${b62(42)}AzSeE${b62(5)}`, `${b62(43)}AzSeA${b62(5)}`],
+  },
+  'azure-functions-key': {
+    tp: [tp('x-functions-key: ', `${b64url(44)}AzFu${b64url(5)}g==`, '\n'), tp('https://app.azurewebsites.net/api/f?code=', `${b64url(44)}AzFu${b64url(5)}Q==`, '')],
+    fp: [`${b64url(44)}AzFu${b64url(5)}B==`, `${b64url(40)}AzFu${b64url(5)}g==`],
   },
   'azure-storage-key-context': {
     tp: [tp('AccountName=acct;\nthe storage account key is ', `${b64(86)}==`, ''), tp('cosmos primary key: ', `${b64(86)}==`, '\n')],

@@ -1,5 +1,21 @@
 import { b62, b64url, hex, lowerAlnum, mixedHex } from '../fake.js';
+import { crc32 } from 'node:zlib';
 import { tp, type SampleTable, type RuleSamples } from './types.js';
+
+// A token of GitHub's 2021 formats with the checksum GitHub's generator
+// gives it (CRC-32 of the 30 random characters, six base62 digits), computed
+// here with zlib's CRC-32, not the code under test.
+const BASE62 = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz';
+function githubMinted(prefix: string, body = b62(30)): string {
+  let crc = crc32(body);
+  let check = '';
+  for (let i = 0; i < 6; i++) {
+    check = BASE62[crc % 62]! + check;
+    crc = Math.floor(crc / 62);
+  }
+  return `${prefix}${body}${check}`;
+}
+const minted = githubMinted('ghp_');
 
 const github = (prefix: string): RuleSamples => ({
   tp: [tp('GITHUB_TOKEN=', `${prefix}${b62(36)}`), tp('git clone https://x-access-token:', `${prefix}${b62(36)}`, '@github.com/o/r')],
@@ -17,6 +33,14 @@ export const sourceHostingSamples: SampleTable = {
   'github-user-to-server-token': github('ghu_'),
   'github-app-installation-token': github('ghs_'),
   'github-refresh-token': github('ghr_'),
+  'github-app-installation-token-jwt': {
+    tp: [tp('GITHUB_TOKEN=', `ghs_1234567_${b64url(36)}.${b64url(320)}.${b64url(43)}`), tp('Authorization: token ', `ghs_98_${b64url(20)}.${b64url(60)}.${b64url(43)}`, '\n')],
+    fp: [`ghs_${b62(36)}`, `ghs_12_${b62(5)}.${b62(5)}.${b62(5)}`, `ghs_${b62(12)}_${b64url(20)}.${b64url(20)}.${b64url(20)}`],
+  },
+  'github-token-checksum': {
+    tp: [tp('our', minted), tp('https://example.com/', githubMinted('gho_'), '/x'), tp('token.', githubMinted('ghs_')), tp('GH=', githubMinted('ghu_')), tp('x', githubMinted('ghr_', 'x'.repeat(30)))],
+    fp: [`our${'ghp_'}${b62(36)}`, `ghp_${'x'.repeat(36)}`, `${minted.slice(0, 39)}${minted[39] === 'A' ? 'B' : 'A'}`, `${minted}A`, `ghx_${minted.slice(4)}`],
+  },
   'github-fine-grained-pat': {
     tp: [tp('GH_TOKEN=', `github_pat_${b62(22)}_${b62(59)}`)],
     fp: [`github_pat_${'x'.repeat(22)}_${'x'.repeat(59)}`, `github_pat_${b62(30)}`],

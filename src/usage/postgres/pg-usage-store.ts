@@ -428,14 +428,15 @@ export class PgUsageStore implements UsageReader {
   }
 
   /**
-   * Remembers each company's time zone, so reports bucket days as the company's settings say. In company order: a
-   * changed zone rebuilds that company's daily totals under a lock the inserts take in the same order (rollup.ts).
+   * Remembers each company's time zone, so reports bucket days as the company's settings say. In company order (bytes,
+   * as the triggers take their locks since schema step 4): a changed zone rebuilds that company's daily totals under a
+   * lock the inserts take in the same order (rollup.ts).
    */
   async saveTimeZones(zones: ReadonlyMap<string, string>): Promise<void> {
     if (zones.size === 0) return;
     await this.pool.query(
       `INSERT INTO gw_usage_company (company, time_zone)
-       SELECT * FROM unnest($1::text[], $2::text[]) ORDER BY 1
+       SELECT t.company, t.time_zone FROM unnest($1::text[], $2::text[]) AS t(company, time_zone) ORDER BY t.company COLLATE "C"
        ON CONFLICT (company) DO UPDATE SET time_zone = EXCLUDED.time_zone, updated_at = now()
        WHERE gw_usage_company.time_zone <> EXCLUDED.time_zone`,
       [[...zones.keys()], [...zones.values()]],

@@ -146,12 +146,14 @@ const store = new PgUsageStore(pg.pool);
 let insertMs = 0;
 const sink = {
   prepare: async () => {},
-  insert: async (r) => {
+  // With the records' texts as the Redis source read them, as gw export-usage passes them (without, the store writes each record out again).
+  insert: async (r, texts) => {
     const t = performance.now();
-    const n = await store.insert(r);
+    const n = await store.insert(r, texts);
     insertMs += performance.now() - t;
     return n;
   },
+  refusal: (e) => store.refusal(e),
   saveTimeZones: (z) => store.saveTimeZones(z),
   deleteOlderThan: (d) => store.deleteOlderThan(d),
 };

@@ -25,17 +25,23 @@ export default {
   report({ results }) {
     const r = results.cases?.s13;
     if (!r) return null;
-    if (r.failed) return { sections: ['### s13: usage export', '', `failed: ${r.stderr}`], budgets: [budget('usage-export', null, { failed: true })] };
+    if (r.failed)
+      return { sections: ['### s13: usage export', '', `failed: ${r.stderr}`], budgets: [budget('usage-export', null, { failed: true }), budget('usage-export-cpu', null, { failed: true })] };
     return {
       sections: [
         '### s13: usage export, Redis streams to PostgreSQL (fsync on)',
         '',
         `${r.records} records of ${r.companies} companies, batches of ${r.batchSize}: drained in ${r.drainSeconds} s = **${r.recordsPerSecond} records/s** (load average ${r.loadAverage.join(' → ')} on a shared machine).`,
         `CPU per 1,000 records: exporter process ${r.cpuMsPer1000Records.exporter} ms, PostgreSQL ${r.cpuMsPer1000Records.postgres} ms, Redis ${r.cpuMsPer1000Records.redis} ms, total ${r.cpuMsPer1000Records.total} ms (one free core would move about ${Math.round(1e6 / r.cpuMsPer1000Records.total)} records/s).`,
+        ...(r.cpuMsPer1000RecordsNetOfProbe
+          ? [
+              `Without the probe's own writes (${r.probe.writesDuringDrain} during the drain, at the CPU per write measured while the probe ran alone: ${r.probe.cpuMsPer1000Records.exporter} ms in this process and ${r.probe.cpuMsPer1000Records.redis} ms in Redis per 1,000 records drained): exporter ${r.cpuMsPer1000RecordsNetOfProbe.exporter} ms, PostgreSQL ${r.cpuMsPer1000RecordsNetOfProbe.postgres} ms, Redis ${r.cpuMsPer1000RecordsNetOfProbe.redis} ms, **total ${r.cpuMsPer1000RecordsNetOfProbe.total} ms**.`,
+            ]
+          : []),
         `Record write (RedisState.recordUsage, one at a time) with the exporter on the same event loop (as with memory state; gw serve --redis now runs it on a thread) p50/p99/max: exporter idle ${r.recordUsageMs.exporterIdle.p50}/${r.recordUsageMs.exporterIdle.p99}/${r.recordUsageMs.exporterIdle.max} ms, exporter busy ${r.recordUsageMs.exporterBusy.p50}/${r.recordUsageMs.exporterBusy.p99}/${r.recordUsageMs.exporterBusy.max} ms.`,
         ...dataPlaneLines(r.dataPlane),
       ],
-      budgets: [budget('usage-export', r.recordsPerSecond, { obstacle: obstacle(r) })],
+      budgets: [budget('usage-export', r.recordsPerSecond, { obstacle: obstacle(r) }), budget('usage-export-cpu', r.cpuMsPer1000RecordsNetOfProbe?.total ?? null)],
     };
   },
 };

@@ -85,8 +85,8 @@ function copyLine({ r, text }: Row): string {
 /** Records per synchronous slice of COPY text: the exporter may share its event loop with the data plane (gw serve). */
 const TEXT_SLICE = 250;
 
-/** The records as COPY text, built a slice at a time, yielding to the event loop between slices. */
-async function copyText(records: readonly Row[]): Promise<Buffer> {
+/** The records as COPY text, one chunk per slice, built a slice at a time, yielding to the event loop between slices. */
+async function copyText(records: readonly Row[]): Promise<Buffer[]> {
   const chunks: Buffer[] = [];
   for (let i = 0; i < records.length; i += TEXT_SLICE) {
     if (i > 0) await new Promise<void>((resolve) => setImmediate(resolve));
@@ -99,7 +99,7 @@ async function copyText(records: readonly Row[]): Promise<Buffer> {
       ),
     );
   }
-  return Buffer.concat(chunks);
+  return chunks;
 }
 
 /** A report's row as PostgreSQL returns it (sums of bigint come back as numeric text). */

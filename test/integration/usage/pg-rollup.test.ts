@@ -200,6 +200,21 @@ describe('Usage from the daily totals', () => {
     expect(rows).toEqual([{ zone: 'Asia/Kathmandu' }]);
   });
 
+  test('an UPDATE of records (by hand: the gateway never updates them) moves them between totals', async () => {
+    const store = new PgUsageStore(pool);
+    await saveZones(store);
+    const rs = records('c-ny', Date.UTC(2026, 9, 28), 200);
+    await store.insert(rs);
+    const moved = new Set(rs.filter((_, i) => i % 3 === 0).map((r) => r.request_id));
+    await pool.query("UPDATE gw_usage SET repo = 'github.com/acme/renamed', input_tokens = input_tokens + 7 WHERE request_id = ANY($1::text[])", [[...moved]]);
+    const now = rs.map((r) => (moved.has(r.request_id) ? { ...r, repo: 'github.com/acme/renamed', input_tokens: r.input_tokens + 7 } : r));
+    expect(await dailyRequests('c-ny', 4)).toEqual(expectedRequests(now, 'repo'));
+    for (const groupBy of ['repo', 'model'] as const) {
+      const query: ReportQuery = { company: 'c-ny', groupBy, period: 'day' };
+      expect((await store.report(query)).data, groupBy).toEqual(reportOf(now, query, zoneOf));
+    }
+  });
+
   test('a zone PostgreSQL does not know stops no insert; the totals are built once the zone is one it knows', async () => {
     const store = new PgUsageStore(pool);
     await store.saveTimeZones(new Map([['c-x', 'Nowhere/Atlantis']]));

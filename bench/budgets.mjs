@@ -43,6 +43,7 @@ export const BUDGETS = Object.freeze({
   'soak-flat': { what: 'gw serve RSS flat after 1,000,000 requests (slope of the second half)', target: '≤ 1 MB RSS and ≤ 0.5 MB heap per 100k requests' },
   'hostile-soak': { what: 'hostile soak: every answer the documented one, no 5xx, credential healthy, a well-behaved caller served', target: '0 unexpected, 0 5xx' },
   'usage-export': { what: 'usage exporter throughput', atLeast: 20_000, unit: 'records/s' },
+  'usage-export-cpu': { what: "usage exporter CPU per 1,000 records: exporter process, PostgreSQL and Redis (the bench probe's own writes not counted)", atMost: 50, unit: 'ms' },
   'operator-rebuild': { what: 'operator: Redis flushed to all tokens back (s14)', atMost: 5_000, unit: 'ms', shown: '≤ 5,000 ms' },
   'operator-cold-start': { what: 'operator: start to all tokens in Redis (s14)', atMost: 2_000, unit: 'ms', shown: '≤ 2,000 ms after the informers listed' },
   'console-usage': { what: 'owner console: a month of Usage by day, 1,000,000 records of one company, worst grouping (median server time)', atMost: 300, unit: 'ms' },

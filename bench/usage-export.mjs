@@ -146,12 +146,14 @@ const store = new PgUsageStore(pg.pool);
 let insertMs = 0;
 const sink = {
   prepare: async () => {},
-  insert: async (r) => {
+  // With the records' texts as the Redis source read them, as gw export-usage passes them (without, the store writes each record out again).
+  insert: async (r, texts) => {
     const t = performance.now();
-    const n = await store.insert(r);
+    const n = await store.insert(r, texts);
     insertMs += performance.now() - t;
     return n;
   },
+  refusal: (e) => store.refusal(e),
   saveTimeZones: (z) => store.saveTimeZones(z),
   deleteOlderThan: (d) => store.deleteOlderThan(d),
 };
@@ -160,9 +162,15 @@ const observer = { exported: (n) => (exported += n), backlog: () => {}, active: 
 
 // Phase 1: the data plane writes N records while no exporter runs; the probe measures the idle latency.
 await fill(N);
+// The probe's own CPU (this process and Redis) per write, measured while it runs alone: the drain's figures below
+// include the probe's writes, so the report also gives them net of it.
+const idleCpu0 = cpuNow();
+const idleProbed0 = probed;
 const stopIdleProbe = probe();
 await new Promise((r) => setTimeout(r, 5_000));
 const idleLatencies = await stopIdleProbe();
+const idleCpu1 = cpuNow();
+const probeWritesIdle = probed - idleProbed0;
 const waiting = N + COMPANIES + probed;
 
 // Phase 2: the exporter drains them (throughput = records / drain time) while the probe keeps writing.
@@ -170,11 +178,13 @@ const exporter = new UsageExporter(source, sink, new RedisExportLease(exporterRe
 const load0 = loadAverage();
 const cpu0 = cpuNow();
 const t0 = performance.now();
+const probed0 = probed;
 const stopBusyProbe = probe();
 exporter.start();
 while (exported < waiting) await new Promise((r) => setTimeout(r, 20));
 const drainSeconds = (performance.now() - t0) / 1000;
 const cpu1 = cpuNow();
+const probeWritesBusy = probed - probed0;
 const drained = exported;
 const busyLatencies = await stopBusyProbe();
 const load1 = loadAverage();
@@ -195,6 +205,18 @@ const result = {
   stored: await store.count(),
 };
 result.cpuMsPer1000Records.total = Number((result.cpuMsPer1000Records.exporter + result.cpuMsPer1000Records.postgres + result.cpuMsPer1000Records.redis).toFixed(1));
+// What the probe's writes during the drain cost at their idle rate, per 1,000 records drained, and the figures without it.
+const probeShare = (what) => ((idleCpu1[what] - idleCpu0[what]) / Math.max(1, probeWritesIdle)) * probeWritesBusy;
+result.probe = {
+  writesIdle: probeWritesIdle,
+  writesDuringDrain: probeWritesBusy,
+  cpuMsPer1000Records: { exporter: Number(((probeShare('exporter') / drained) * 1000).toFixed(1)), redis: Number(((probeShare('redis') / drained) * 1000).toFixed(1)) },
+};
+{
+  const net = (what) => Number((((cpu1[what] - cpu0[what] - (what === 'postgres' ? 0 : probeShare(what))) / drained) * 1000).toFixed(1));
+  const n = { exporter: net('exporter'), postgres: net('postgres'), redis: net('redis') };
+  result.cpuMsPer1000RecordsNetOfProbe = { ...n, total: Number((n.exporter + n.postgres + n.redis).toFixed(1)) };
+}
 await exporterRedis.quit().catch(() => {});
 if (!process.argv.includes('--no-data-plane')) result.dataPlane = await dataPlaneLatency();
 console.log(JSON.stringify(result));

@@ -25,17 +25,23 @@ export default {
   report({ results }) {
     const r = results.cases?.s13;
     if (!r) return null;
-    if (r.failed) return { sections: ['### s13: usage export', '', `failed: ${r.stderr}`], budgets: [budget('usage-export', null, { failed: true })] };
+    if (r.failed)
+      return { sections: ['### s13: usage export', '', `failed: ${r.stderr}`], budgets: [budget('usage-export', null, { failed: true }), budget('usage-export-cpu', null, { failed: true })] };
     return {
       sections: [
         '### s13: usage export, Redis streams to PostgreSQL (fsync on)',
         '',
         `${r.records} records of ${r.companies} companies, batches of ${r.batchSize}: drained in ${r.drainSeconds} s = **${r.recordsPerSecond} records/s** (load average ${r.loadAverage.join(' → ')} on a shared machine).`,
         `CPU per 1,000 records: exporter process ${r.cpuMsPer1000Records.exporter} ms, PostgreSQL ${r.cpuMsPer1000Records.postgres} ms, Redis ${r.cpuMsPer1000Records.redis} ms, total ${r.cpuMsPer1000Records.total} ms (one free core would move about ${Math.round(1e6 / r.cpuMsPer1000Records.total)} records/s).`,
+        ...(r.cpuMsPer1000RecordsNetOfProbe
+          ? [
+              `Without the probe's own writes (${r.probe.writesDuringDrain} during the drain, at the CPU per write measured while the probe ran alone: ${r.probe.cpuMsPer1000Records.exporter} ms in this process and ${r.probe.cpuMsPer1000Records.redis} ms in Redis per 1,000 records drained): exporter ${r.cpuMsPer1000RecordsNetOfProbe.exporter} ms, PostgreSQL ${r.cpuMsPer1000RecordsNetOfProbe.postgres} ms, Redis ${r.cpuMsPer1000RecordsNetOfProbe.redis} ms, **total ${r.cpuMsPer1000RecordsNetOfProbe.total} ms**.`,
+            ]
+          : []),
         `Record write (RedisState.recordUsage, one at a time) with the exporter on the same event loop (as with memory state; gw serve --redis now runs it on a thread) p50/p99/max: exporter idle ${r.recordUsageMs.exporterIdle.p50}/${r.recordUsageMs.exporterIdle.p99}/${r.recordUsageMs.exporterIdle.max} ms, exporter busy ${r.recordUsageMs.exporterBusy.p50}/${r.recordUsageMs.exporterBusy.p99}/${r.recordUsageMs.exporterBusy.max} ms.`,
         ...dataPlaneLines(r.dataPlane),
       ],
-      budgets: [budget('usage-export', r.recordsPerSecond, { obstacle: obstacle(r) })],
+      budgets: [budget('usage-export', r.recordsPerSecond, { obstacle: obstacle(r) }), budget('usage-export-cpu', r.cpuMsPer1000RecordsNetOfProbe?.total ?? null)],
     };
   },
 };
@@ -50,7 +56,7 @@ function obstacle(r) {
     b && cc
       ? ` The same CPU is what a data plane on this machine loses while a backlog drains: gw serve's added latency was p50 ${b.addedP50} / p99 ${b.addedP99} ms with the exporter on its own thread and ${cc.addedP50} / ${cc.addedP99} ms with \`gw export-usage\` as a separate process, about the same, so what remains is CPU sharing on two cores (PostgreSQL and the exporter against gw), not the event loop (the exporter on the data plane's own loop took a record write's p99 from ${r.recordUsageMs.exporterIdle.p99} to ${r.recordUsageMs.exporterBusy.p99} ms). Only a core of its own (the chart's separate exporter Deployment on another node) removes it.`
       : '';
-  return `CPU. The drain costs ${c.total} ms of CPU per 1,000 records (exporter ${c.exporter}, PostgreSQL ${c.postgres}, Redis ${c.redis}), so a core's worth of CPU moves about ${perCore} records/s; the exporter and PostgreSQL run in parallel, so the goal needs most of both of this machine's two cores free, which the rest of the run does not leave; quieter runs on the same machine reached 21,230–26,360 records/s (docs/benchmarks.md). Tried: COPY in text format instead of INSERT, a direct COPY with a staging table only on a unique violation, parts committed in parallel, each record's JSON carried from Redis as written, every index kept after measuring what each costs (docs/benchmarks.md, s13).${plane}`;
+  return `CPU. The drain costs ${c.total} ms of CPU per 1,000 records (exporter ${c.exporter}, PostgreSQL ${c.postgres}, Redis ${c.redis}), so a core's worth of CPU moves about ${perCore} records/s; the exporter and PostgreSQL run in parallel, so the goal needs most of both of this machine's two cores free, which the rest of the run does not leave; quieter runs on the same machine reached 21,230–26,360 records/s (docs/benchmarks.md). Tried: COPY in text format instead of INSERT, a direct COPY with a staging table only on a unique violation, parts committed in parallel, each record's JSON carried from Redis as written and put into the COPY text after one scan, every index kept after measuring what each costs, the daily totals' triggers made cheaper (one hashed GROUPING SETS aggregate, keys compared as bytes; docs/benchmarks.md, s13).${plane}`;
 }
 
 const MODES = { a: '(a) no exporter', b: "(b) gw serve's exporter thread draining", c: '(c) gw export-usage process draining' };

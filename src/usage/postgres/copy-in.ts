@@ -4,9 +4,10 @@ import { REPLACEMENT } from './storable-text.js';
 /**
  * `COPY … FROM STDIN` through pg's own protocol support: a query object pg
  * hands the connection to (its Submittable interface), which sends the
- * whole text as one CopyData message when the server asks for it. Used
+ * text, one CopyData message per chunk, when the server asks for it. Used
  * instead of a streams library because the exporter always has the batch
- * in hand as one buffer.
+ * in hand. Chunks rather than one buffer: joining them first copied each
+ * part once more (and pg's writer copies each message anyway).
  */
 class CopyIn {
   private rows = 0;
@@ -17,7 +18,7 @@ class CopyIn {
 
   constructor(
     private readonly text: string,
-    private readonly data: Buffer,
+    private readonly data: readonly Buffer[],
   ) {}
 
   submit(connection: CopyConnection): void {
@@ -25,7 +26,7 @@ class CopyIn {
   }
 
   handleCopyInResponse(connection: CopyConnection): void {
-    if (this.data.length > 0) connection.sendCopyFromChunk(this.data);
+    for (const chunk of this.data) if (chunk.length > 0) connection.sendCopyFromChunk(chunk);
     connection.endCopyFrom();
   }
 
@@ -58,8 +59,8 @@ interface CopyConnection {
   endCopyFrom(): void;
 }
 
-/** Runs `COPY table (…) FROM STDIN` on `client` with `data` in COPY's text format; resolves to the rows copied. */
-export function copyFrom(client: pg.ClientBase, sql: string, data: Buffer): Promise<number> {
+/** Runs `COPY table (…) FROM STDIN` on `client` with `data` (chunks of whole lines) in COPY's text format; resolves to the rows copied. */
+export function copyFrom(client: pg.ClientBase, sql: string, data: readonly Buffer[]): Promise<number> {
   const copy = new CopyIn(sql, data);
   // pg runs any object with submit() as a query, in its queue like the others; its typings do not know the shape.
   (client as unknown as { query(submittable: CopyIn): void }).query(copy);

@@ -19,7 +19,8 @@ import type { ReportGroup } from '../report.js';
  * Locking: a trigger holds a shared advisory lock per company it touches,
  * a zone change an exclusive one, so a rebuild never misses records written
  * under the old zone by a transaction still open. Both take them in company
- * order, so they cannot deadlock on each other.
+ * order (since step 4, the names' byte order: COLLATE "C"), so they cannot
+ * deadlock on each other.
  */
 
 /** Each grouping's number in gw_usage_daily.dim. */
@@ -63,6 +64,99 @@ const lockShared = (source: string): string => `
   PERFORM pg_advisory_xact_lock_shared(hashtext('gw_usage_rollup'), hashtext(x.company))
   FROM (SELECT DISTINCT company FROM ${source} ORDER BY company) x`;
 
+/**
+ * Step 4 of the schema: the same totals, computed with less CPU per statement (the exporter's COPY of a part fires
+ * the insert trigger once, and its upsert cost about a third of PostgreSQL's CPU per record; docs/benchmarks.md,
+ * s13). Two changes, the sums unchanged:
+ * - every text key is compared in the "C" collation (bytes): sorting and grouping in the database's collation goes
+ *   through strcoll for each comparison, and the groups and the lock order need only some fixed order, not a
+ *   linguistic one (equality is the same under every deterministic collation, so the groups are the same);
+ * - one GROUPING SETS aggregate, hashed, instead of six rows per record (a LATERAL VALUES) sorted and grouped.
+ * Locks are taken in that order too (saveTimeZones in pg-usage-store.ts uses the same order for the zone rebuild).
+ */
+const withDayC = (source: string): string => `
+  SELECT u.company COLLATE "C" AS company, z.zone COLLATE "C" AS zone, (u.time AT TIME ZONE z.zone)::date AS day,
+    u.address COLLATE "C" AS address, u.model COLLATE "C" AS model, u.provider COLLATE "C" AS provider, u.repo COLLATE "C" AS repo,
+    u.application COLLATE "C" AS application, u.end_user COLLATE "C" AS end_user,
+    u.input_tokens, u.output_tokens, u.cache_creation_input_tokens, u.cache_read_input_tokens, u.cost_micros
+  FROM ${source} u
+  LEFT JOIN gw_usage_company c ON c.company = u.company
+  CROSS JOIN LATERAL (SELECT CASE WHEN c.company IS NULL THEN 'UTC' ELSE c.rollup_zone END AS zone) z
+  WHERE z.zone IS NOT NULL`;
+
+/** grouping() of the six dimensions is a bit mask, 1 for each left out: the one kept names the set (address 011111 = 31, …). */
+const GROUPING = 'grouping(r.address, r.model, r.provider, r.repo, r.application, r.end_user)';
+
+const applyGrouped = (source: string, sign: 1 | -1): string => `
+  INSERT INTO gw_usage_daily AS d (company, zone, day, dim, k, requests, input_tokens, output_tokens,
+    cache_creation_input_tokens, cache_read_input_tokens, cost_micros)
+  SELECT s.company, s.zone, s.day, s.dim, s.k, s.requests, s.input_tokens, s.output_tokens, s.cache_creation_input_tokens, s.cache_read_input_tokens, s.cost_micros
+  FROM (
+    SELECT r.company, r.zone, r.day,
+      (CASE ${GROUPING} WHEN 31 THEN 1 WHEN 47 THEN 2 WHEN 55 THEN 3 WHEN 59 THEN 4 WHEN 61 THEN 5 WHEN 62 THEN 6 END)::smallint AS dim,
+      coalesce('=' || CASE ${GROUPING} WHEN 31 THEN r.address WHEN 47 THEN r.model WHEN 55 THEN r.provider WHEN 59 THEN r.repo
+        WHEN 61 THEN r.application WHEN 62 THEN r.end_user END, '') AS k,
+      ${sign} * count(*) AS requests, ${sign} * sum(r.input_tokens) AS input_tokens, ${sign} * sum(r.output_tokens) AS output_tokens,
+      ${sign} * sum(r.cache_creation_input_tokens) AS cache_creation_input_tokens, ${sign} * sum(r.cache_read_input_tokens) AS cache_read_input_tokens,
+      ${sign} * sum(r.cost_micros) AS cost_micros
+    FROM (${withDayC(source)}) r
+    GROUP BY GROUPING SETS ((r.company, r.zone, r.day, r.address), (r.company, r.zone, r.day, r.model), (r.company, r.zone, r.day, r.provider),
+      (r.company, r.zone, r.day, r.repo), (r.company, r.zone, r.day, r.application), (r.company, r.zone, r.day, r.end_user))) s
+  ORDER BY s.company COLLATE "C", s.zone COLLATE "C", s.day, s.dim, s.k COLLATE "C"
+  ON CONFLICT (company, zone, day, dim, k) DO UPDATE SET
+    requests = d.requests + EXCLUDED.requests, input_tokens = d.input_tokens + EXCLUDED.input_tokens,
+    output_tokens = d.output_tokens + EXCLUDED.output_tokens,
+    cache_creation_input_tokens = d.cache_creation_input_tokens + EXCLUDED.cache_creation_input_tokens,
+    cache_read_input_tokens = d.cache_read_input_tokens + EXCLUDED.cache_read_input_tokens,
+    cost_micros = d.cost_micros + EXCLUDED.cost_micros`;
+
+const lockSharedC = (source: string): string => `
+  PERFORM pg_advisory_xact_lock_shared(hashtext('gw_usage_rollup'), hashtext(x.company))
+  FROM (SELECT DISTINCT company COLLATE "C" AS company FROM ${source} ORDER BY 1) x`;
+
+const dropEmptyDays = (source: string): string => `
+  DELETE FROM gw_usage_daily d USING (SELECT DISTINCT r.company, r.zone, r.day FROM (${withDayC(source)}) r) x
+  WHERE d.company = x.company AND d.zone = x.zone AND d.day = x.day AND d.requests = 0`;
+
+export const ROLLUP_GROUPED_MIGRATION = `
+  CREATE OR REPLACE FUNCTION gw_usage_rollup_insert() RETURNS trigger LANGUAGE plpgsql AS $$
+  BEGIN
+    ${lockSharedC('new_rows')};
+    ${applyGrouped('new_rows', 1)};
+    RETURN NULL;
+  END $$;
+
+  CREATE OR REPLACE FUNCTION gw_usage_rollup_delete() RETURNS trigger LANGUAGE plpgsql AS $$
+  BEGIN
+    ${lockSharedC('old_rows')};
+    ${applyGrouped('old_rows', -1)};
+    ${dropEmptyDays('old_rows')};
+    RETURN NULL;
+  END $$;
+
+  CREATE OR REPLACE FUNCTION gw_usage_rollup_update() RETURNS trigger LANGUAGE plpgsql AS $$
+  BEGIN
+    PERFORM pg_advisory_xact_lock_shared(hashtext('gw_usage_rollup'), hashtext(x.company))
+    FROM (SELECT company COLLATE "C" AS company FROM old_rows UNION SELECT company FROM new_rows ORDER BY 1) x;
+    ${applyGrouped('old_rows', -1)};
+    ${applyGrouped('new_rows', 1)};
+    ${dropEmptyDays('old_rows')};
+    RETURN NULL;
+  END $$;
+
+  CREATE OR REPLACE FUNCTION gw_usage_company_rebuild() RETURNS trigger LANGUAGE plpgsql AS $$
+  BEGIN
+    IF (CASE WHEN TG_OP = 'INSERT' THEN 'UTC' ELSE OLD.rollup_zone END) IS NOT DISTINCT FROM NEW.rollup_zone THEN
+      RETURN NULL;
+    END IF;
+    PERFORM pg_advisory_xact_lock(hashtext('gw_usage_rollup'), hashtext(NEW.company));
+    DELETE FROM gw_usage_daily WHERE company = NEW.company;
+    ${applyGrouped('(SELECT * FROM gw_usage WHERE company = NEW.company)', 1)};
+    RETURN NULL;
+  END $$;
+`;
+
+/** Step 3 (released: never edited; step 4 replaces its trigger functions). */
 export const ROLLUP_MIGRATION = `
   ALTER TABLE gw_usage_company ADD COLUMN rollup_zone text;
   CREATE TABLE gw_usage_daily (

@@ -93,16 +93,18 @@ describe('PgUsageStore.insert', () => {
 
   test('given the texts the source stored, each record column is that text (not the record serialised again)', async () => {
     const store = new PgUsageStore(pool, 2);
-    const records = Array.from({ length: 1_200 }, (_, i) => usageRecord('acme', i, { address: `tab\tnewline\n"quote"\\${i}@acme.example` }));
+    // Half with characters COPY escapes (and JSON escapes, so backslashes in the text), half plain (the text goes as it is).
+    const records = Array.from({ length: 1_200 }, (_, i) => usageRecord('acme', i, { address: i % 2 ? `tab\tnewline\n"quote"\\${i}@acme.example` : `plain${i}@acme.example` }));
     // A member only the text has shows which of the two was written.
     const texts = records.map((r, i) => JSON.stringify({ ...r, from_text: i }));
     expect(await store.insert(records, texts)).toBe(records.length);
-    const { rows } = await pool.query<{ request_id: string; address: string; record: Record<string, unknown> }>('SELECT request_id, address, record FROM gw_usage');
+    const { rows } = await pool.query<{ request_id: string; address: string; record: Record<string, unknown>; raw: string }>('SELECT request_id, address, record, record::text AS raw FROM gw_usage');
     const byId = new Map(records.map((r, i) => [r.request_id, { r, text: texts[i] as string }]));
     expect(rows).toHaveLength(records.length);
     for (const row of rows) {
       const { r, text } = byId.get(row.request_id)!;
       expect(row.record).toEqual(JSON.parse(text));
+      expect(row.raw).toBe(text);
       expect(row.address).toBe(r.address);
     }
     await expect(store.insert(records, texts.slice(1))).rejects.toThrow(/texts for/);

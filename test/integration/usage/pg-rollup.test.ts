@@ -2,7 +2,7 @@ import type pg from 'pg';
 import { afterAll, afterEach, beforeAll, describe, expect, test } from 'vitest';
 import type { UsageRecord } from '../../../src/metering/usage-record.js';
 import { connectPostgres } from '../../../src/usage/postgres/connect.js';
-import { migrate } from '../../../src/usage/postgres/migrations.js';
+import { migrate, SCHEMA_VERSION } from '../../../src/usage/postgres/migrations.js';
 import { PgUsageStore } from '../../../src/usage/postgres/pg-usage-store.js';
 import { PERIODS, REPORT_GROUPS, reportOf, type ReportQuery } from '../../../src/usage/report.js';
 import { foldGroups } from '../../../src/usage/top-groups.js';
@@ -200,6 +200,21 @@ describe('Usage from the daily totals', () => {
     expect(rows).toEqual([{ zone: 'Asia/Kathmandu' }]);
   });
 
+  test('an UPDATE of records (by hand: the gateway never updates them) moves them between totals', async () => {
+    const store = new PgUsageStore(pool);
+    await saveZones(store);
+    const rs = records('c-ny', Date.UTC(2026, 9, 28), 200);
+    await store.insert(rs);
+    const moved = new Set(rs.filter((_, i) => i % 3 === 0).map((r) => r.request_id));
+    await pool.query("UPDATE gw_usage SET repo = 'github.com/acme/renamed', input_tokens = input_tokens + 7 WHERE request_id = ANY($1::text[])", [[...moved]]);
+    const now = rs.map((r) => (moved.has(r.request_id) ? { ...r, repo: 'github.com/acme/renamed', input_tokens: r.input_tokens + 7 } : r));
+    expect(await dailyRequests('c-ny', 4)).toEqual(expectedRequests(now, 'repo'));
+    for (const groupBy of ['repo', 'model'] as const) {
+      const query: ReportQuery = { company: 'c-ny', groupBy, period: 'day' };
+      expect((await store.report(query)).data, groupBy).toEqual(reportOf(now, query, zoneOf));
+    }
+  });
+
   test('a zone PostgreSQL does not know stops no insert; the totals are built once the zone is one it knows', async () => {
     const store = new PgUsageStore(pool);
     await store.saveTimeZones(new Map([['c-x', 'Nowhere/Atlantis']]));
@@ -222,7 +237,7 @@ describe('Usage from the daily totals', () => {
       await store.saveTimeZones(new Map([['c-ny', 'America/New_York']]));
       const rs = [...records('c-ny'), ...records('c-utc', Date.UTC(2026, 9, 29), 100)];
       await store.insert(rs);
-      expect(await migrate(other)).toBe(1);
+      expect(await migrate(other)).toBe(SCHEMA_VERSION - 2);
       for (const company of ['c-ny', 'c-utc']) {
         const query: ReportQuery = { company, groupBy: 'address', period: 'day', since: '2026-10-30T04:00:00.000Z' };
         const { data } = await store.report(query);
@@ -234,6 +249,42 @@ describe('Usage from the daily totals', () => {
     } finally {
       await other.end();
       await pool.query('DROP DATABASE gw_backfill');
+    }
+  });
+  test('after the upgrade to the grouped triggers (step 4) the totals kept by step 3 stay exact through inserts, re-deliveries, deletes and a zone change', async () => {
+    await pool.query('CREATE DATABASE gw_step4');
+    const other = connectPostgres(postgres.url.replace(/\/postgres$/, '/gw_step4'));
+    try {
+      await migrate(other, 3);
+      const store = new PgUsageStore(other, 2);
+      await store.saveTimeZones(new Map([['c-ny', 'America/New_York']]));
+      const before = [...records('c-ny', Date.UTC(2026, 9, 28), 400), ...records('c-kolkata', Date.UTC(2026, 9, 29), 400)];
+      await store.insert(before);
+      expect(await migrate(other)).toBe(SCHEMA_VERSION - 3);
+      // New records, half of them in a batch that re-delivers stored ones (the staged path), one id twice.
+      const after = [...records('c-ny', Date.UTC(2026, 10, 2), 600), ...records('c-kolkata', Date.UTC(2026, 10, 2), 300)];
+      expect(await store.insert(after.slice(0, 700))).toBe(700);
+      expect(await store.insert([...before.slice(0, 300), ...after.slice(700), after[0] as UsageRecord])).toBe(200);
+      let stored = [...before, ...after];
+      // A retention-like delete of one company's oldest records, then a zone change that rebuilds from the records.
+      const { rowCount } = await other.query("DELETE FROM gw_usage WHERE company = 'c-ny' AND time < '2026-10-31T00:00:00Z'");
+      stored = stored.filter((r) => !(r.company === 'c-ny' && r.time < '2026-10-31T00:00:00Z'));
+      expect(rowCount).toBeGreaterThan(0);
+      await store.saveTimeZones(new Map([['c-kolkata', 'Asia/Kathmandu']]));
+      const zones: Record<string, string> = { 'c-ny': 'America/New_York', 'c-kolkata': 'Asia/Kathmandu' };
+      for (const company of ['c-ny', 'c-kolkata']) {
+        for (const groupBy of REPORT_GROUPS) {
+          const query: ReportQuery = { company, groupBy, period: 'day' };
+          expect((await store.report(query)).data, `${company} ${groupBy}`).toEqual(reportOf(stored, query, (c) => zones[c] ?? 'UTC'));
+        }
+        const { rows } = await other.query<{ n: string }>('SELECT sum(requests) AS n FROM gw_usage_daily WHERE company = $1 AND dim = 6', [company]);
+        expect(Number(rows[0]?.n)).toBe(stored.filter((r) => r.company === company).length);
+      }
+      const { rows: empty } = await other.query<{ n: string }>('SELECT count(*) AS n FROM gw_usage_daily WHERE requests = 0');
+      expect(Number(empty[0]?.n)).toBe(0);
+    } finally {
+      await other.end();
+      await pool.query('DROP DATABASE gw_step4');
     }
   });
 });

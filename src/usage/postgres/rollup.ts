@@ -38,6 +38,14 @@ const withDay = (source: string): string => `
   CROSS JOIN LATERAL (SELECT CASE WHEN c.company IS NULL THEN 'UTC' ELSE c.rollup_zone END AS zone) z
   WHERE z.zone IS NOT NULL`;
 
+/** A total already there is added to: what both steps' upserts do on a key they meet again. */
+const ADD_TO_TOTALS = `  ON CONFLICT (company, zone, day, dim, k) DO UPDATE SET
+    requests = d.requests + EXCLUDED.requests, input_tokens = d.input_tokens + EXCLUDED.input_tokens,
+    output_tokens = d.output_tokens + EXCLUDED.output_tokens,
+    cache_creation_input_tokens = d.cache_creation_input_tokens + EXCLUDED.cache_creation_input_tokens,
+    cache_read_input_tokens = d.cache_read_input_tokens + EXCLUDED.cache_read_input_tokens,
+    cost_micros = d.cost_micros + EXCLUDED.cost_micros`;
+
 /**
  * Adds (sign 1) or takes away (sign -1) the records of `source` to the totals. A group value is stored as '=' and the
  * value, no value as '' (nothing else can be '': every value gets the prefix), so no key column is NULL. Sorted, so
@@ -53,12 +61,7 @@ const apply = (source: string, sign: 1 | -1): string => `
     (5::smallint, r.application), (6::smallint, r.end_user)) g(dim, value)
   GROUP BY 1, 2, 3, 4, 5
   ORDER BY 1, 2, 3, 4, 5
-  ON CONFLICT (company, zone, day, dim, k) DO UPDATE SET
-    requests = d.requests + EXCLUDED.requests, input_tokens = d.input_tokens + EXCLUDED.input_tokens,
-    output_tokens = d.output_tokens + EXCLUDED.output_tokens,
-    cache_creation_input_tokens = d.cache_creation_input_tokens + EXCLUDED.cache_creation_input_tokens,
-    cache_read_input_tokens = d.cache_read_input_tokens + EXCLUDED.cache_read_input_tokens,
-    cost_micros = d.cost_micros + EXCLUDED.cost_micros`;
+${ADD_TO_TOTALS}`;
 
 const lockShared = (source: string): string => `
   PERFORM pg_advisory_xact_lock_shared(hashtext('gw_usage_rollup'), hashtext(x.company))
@@ -103,12 +106,7 @@ const applyGrouped = (source: string, sign: 1 | -1): string => `
     GROUP BY GROUPING SETS ((r.company, r.zone, r.day, r.address), (r.company, r.zone, r.day, r.model), (r.company, r.zone, r.day, r.provider),
       (r.company, r.zone, r.day, r.repo), (r.company, r.zone, r.day, r.application), (r.company, r.zone, r.day, r.end_user))) s
   ORDER BY s.company COLLATE "C", s.zone COLLATE "C", s.day, s.dim, s.k COLLATE "C"
-  ON CONFLICT (company, zone, day, dim, k) DO UPDATE SET
-    requests = d.requests + EXCLUDED.requests, input_tokens = d.input_tokens + EXCLUDED.input_tokens,
-    output_tokens = d.output_tokens + EXCLUDED.output_tokens,
-    cache_creation_input_tokens = d.cache_creation_input_tokens + EXCLUDED.cache_creation_input_tokens,
-    cache_read_input_tokens = d.cache_read_input_tokens + EXCLUDED.cache_read_input_tokens,
-    cost_micros = d.cost_micros + EXCLUDED.cost_micros`;
+${ADD_TO_TOTALS}`;
 
 const lockSharedC = (source: string): string => `
   PERFORM pg_advisory_xact_lock_shared(hashtext('gw_usage_rollup'), hashtext(x.company))

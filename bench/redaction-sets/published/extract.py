@@ -64,6 +64,17 @@ def count(source, key):
     stats.setdefault(source, {}).setdefault(key, 0)
     stats[source][key] += 1
 
+def keep(out, seen, source, duplicate, rule, service, kind, text, secrets):
+    # A text already taken from an earlier source (whitespace aside) is left
+    # out, so no sample counts twice or on both sides of the split.
+    key = ' '.join(text.split())
+    if key in seen:
+        count(source, duplicate)
+        return
+    seen.add(key)
+    count(source, kind)
+    out.append({'source': source, 'rule': rule, 'service': service, 'kind': kind, 'text': text, 'secrets': secrets})
+
 def yaml_rules(repo, prefix, source, seen):
     out = []
     for f in files(repo, prefix):
@@ -215,13 +226,7 @@ def ripsecrets(repo, seen):
         else:
             continue
         for kind, service, text in rows:
-            key = ' '.join(text.split())
-            if key in seen:
-                count('ripsecrets', 'duplicate of another source')
-                continue
-            seen.add(key)
-            count('ripsecrets', kind)
-            out.append({'source': 'ripsecrets', 'rule': f'ripsecrets.{path[len("test/"):]}', 'service': service, 'kind': kind, 'text': text, 'secrets': []})
+            keep(out, seen, 'ripsecrets', 'duplicate of another source', f'ripsecrets.{path[len("test/"):]}', service, kind, text, [])
     return out
 
 # Whispers (Skyscanner) splits each fixture into a compliant and a
@@ -269,13 +274,7 @@ def wh_record(lines, i, start):
 def whispers(repo, seen):
     out = []
     def emit(rule, service, kind, text, secrets):
-        key = ' '.join(text.split())
-        if key in seen:
-            count('whispers', 'duplicate text')
-            return
-        seen.add(key)
-        count('whispers', kind)
-        out.append({'source': 'whispers', 'rule': rule, 'service': service, 'kind': kind, 'text': text, 'secrets': secrets})
+        keep(out, seen, 'whispers', 'duplicate text', rule, service, kind, text, secrets)
     for path in git(repo, 'ls-tree', '-r', '--name-only', 'HEAD', 'tests/fixtures').split('\n'):
         name = path[len('tests/fixtures/'):]
         if not name or name in WHISPERS_SKIP:
@@ -380,13 +379,7 @@ def trivy(repo, seen):
         findings[m.group(1)] = {'rule': m.group(2), 'start': 1, 'end': 1, 'match': '*' * int(m.group(3))}
     out = []
     def emit(rule, service, kind, text, secrets):
-        norm = ' '.join(text.split())
-        if norm in seen:
-            count(source, f'{kind} skipped (same text in an earlier source)')
-            return
-        seen.add(norm)
-        count(source, kind)
-        out.append({'source': source, 'rule': rule, 'service': service, 'kind': kind, 'text': text, 'secrets': secrets})
+        keep(out, seen, source, f'{kind} skipped (same text in an earlier source)', rule, service, kind, text, secrets)
     cases = regex.findall(r'configPath:\s*filepath\.Join\("testdata", "([^"]+)"\),\s*inputFilePath:\s*(?:filepath\.Join\("testdata", "([^"]+)"\)|"testdata/([^"]+)"),\s*want:\s*(types\.Secret\{\}|types\.Secret\{.*?Findings:\s*\[\]types\.SecretFinding\{(.*?)\},)', test, regex.S)
     done = set()
     for config, f1, f2, want, names in cases:

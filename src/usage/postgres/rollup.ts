@@ -116,6 +116,15 @@ const dropEmptyDays = (source: string): string => `
   DELETE FROM gw_usage_daily d USING (SELECT DISTINCT r.company, r.zone, r.day FROM (${withDayC(source)}) r) x
   WHERE d.company = x.company AND d.zone = x.zone AND d.day = x.day AND d.requests = 0`;
 
+/** A company's totals rebuilt from its records when its zone changed (or was first saved: until then they were in UTC). */
+const rebuildCompany = (add: (source: string, sign: 1 | -1) => string): string => `    IF (CASE WHEN TG_OP = 'INSERT' THEN 'UTC' ELSE OLD.rollup_zone END) IS NOT DISTINCT FROM NEW.rollup_zone THEN
+      RETURN NULL;
+    END IF;
+    PERFORM pg_advisory_xact_lock(hashtext('gw_usage_rollup'), hashtext(NEW.company));
+    DELETE FROM gw_usage_daily WHERE company = NEW.company;
+    ${add('(SELECT * FROM gw_usage WHERE company = NEW.company)', 1)};
+    RETURN NULL;`;
+
 export const ROLLUP_GROUPED_MIGRATION = `
   CREATE OR REPLACE FUNCTION gw_usage_rollup_insert() RETURNS trigger LANGUAGE plpgsql AS $$
   BEGIN
@@ -144,13 +153,7 @@ export const ROLLUP_GROUPED_MIGRATION = `
 
   CREATE OR REPLACE FUNCTION gw_usage_company_rebuild() RETURNS trigger LANGUAGE plpgsql AS $$
   BEGIN
-    IF (CASE WHEN TG_OP = 'INSERT' THEN 'UTC' ELSE OLD.rollup_zone END) IS NOT DISTINCT FROM NEW.rollup_zone THEN
-      RETURN NULL;
-    END IF;
-    PERFORM pg_advisory_xact_lock(hashtext('gw_usage_rollup'), hashtext(NEW.company));
-    DELETE FROM gw_usage_daily WHERE company = NEW.company;
-    ${applyGrouped('(SELECT * FROM gw_usage WHERE company = NEW.company)', 1)};
-    RETURN NULL;
+${rebuildCompany(applyGrouped)}
   END $$;
 `;
 
@@ -224,13 +227,7 @@ export const ROLLUP_MIGRATION = `
   -- A company's zone changed (or was first saved: until then its totals were in UTC): its totals are rebuilt from its records.
   CREATE FUNCTION gw_usage_company_rebuild() RETURNS trigger LANGUAGE plpgsql AS $$
   BEGIN
-    IF (CASE WHEN TG_OP = 'INSERT' THEN 'UTC' ELSE OLD.rollup_zone END) IS NOT DISTINCT FROM NEW.rollup_zone THEN
-      RETURN NULL;
-    END IF;
-    PERFORM pg_advisory_xact_lock(hashtext('gw_usage_rollup'), hashtext(NEW.company));
-    DELETE FROM gw_usage_daily WHERE company = NEW.company;
-    ${apply('(SELECT * FROM gw_usage WHERE company = NEW.company)', 1)};
-    RETURN NULL;
+${rebuildCompany(apply)}
   END $$;
 
   CREATE TRIGGER gw_usage_rollup_insert AFTER INSERT ON gw_usage REFERENCING NEW TABLE AS new_rows

@@ -75,12 +75,20 @@ async function manyStreams({ mock, memFile }) {
   // What the process keeps once the work is gone, 10 s after the last stream.
   await sleep(10_000);
   const afterLoad = memory(gw.pid);
-  // And once the idle collection has run (it waits longer than 10 s: docs/benchmarks.md, "Idle collection").
-  await sleep((await idleCollectAfterMs()) - 10_000 + 2_000);
+  // And once the idle collection has surely run, if it waits longer than that (GW_IDLE_COLLECT_AFTER_MS).
+  const collectedBy = Math.max(10_000, (await idleCollectAfterMs()) + 2_000);
+  await sleep(collectedBy - 10_000);
   const afterCollection = memory(gw.pid);
   await Promise.all([stopChild(gw.child), before ? stopChild(before.child) : null]);
   return {
-    scenario: { ...strip(scenario), streams, gwIdleRssMB: idle?.rssMB ?? null, gwRssAfterLoadMB: afterLoad?.rssMB ?? null, gwRssAfterCollectionMB: afterCollection?.rssMB ?? null },
+    scenario: {
+      ...strip(scenario),
+      streams,
+      gwIdleRssMB: idle?.rssMB ?? null,
+      gwRssAfterLoadMB: afterLoad?.rssMB ?? null,
+      gwRssAfterCollectionMB: afterCollection?.rssMB ?? null,
+      gwRssAfterCollectionAtS: collectedBy / 1000,
+    },
     heapAtPeak,
     rounds,
   };

@@ -5,6 +5,7 @@ import { spawnSync } from 'node:child_process';
 import { closeSync, mkdtempSync, openSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { stringify } from 'yaml';
+import { readImageRuntime } from './image-runtime.mjs';
 import { BENCH, GW_BIN, HARD_DEADLINE_MS, ROOT } from './options.mjs';
 import { DRIVER_CPU, SUT_CPU, freePort, getJson, listeningLine, spawnOn, waitForLogLine, waitForPort, work } from './processes.mjs';
 
@@ -71,15 +72,16 @@ export function writeGatewayFile(name, mockUrl, { secretScanning }) {
   return { file, token };
 }
 
-/** The V8 flags the image runs gw with (Dockerfile, NODE_OPTIONS): the bench measures gw as shipped. */
-export const GW_NODE_FLAGS = ['--max-semi-space-size=2'];
+/** The node flags and environment the image runs gw with (Dockerfile): the bench measures gw as shipped. */
+const IMAGE = readImageRuntime(ROOT);
+export const GW_NODE_FLAGS = IMAGE.nodeFlags;
 
 export async function startGw(name, command, file, { redisUrl = null, extraArgs = [], nodeArgs = [], bin = GW_BIN } = {}) {
   const port = await freePort();
   const adminPort = await freePort();
   const logFile = join(work, `${name}.log`);
   const fd = openSync(logFile, 'a');
-  const env = { ...process.env, GW_LOG_LEVEL: process.env.GW_LOG_LEVEL ?? 'info' };
+  const env = { ...IMAGE.env, ...process.env, GW_LOG_LEVEL: process.env.GW_LOG_LEVEL ?? 'info' };
   delete env.GW_ADMIN_TOKEN;
   const args = [
     ...GW_NODE_FLAGS,

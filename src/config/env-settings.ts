@@ -112,9 +112,9 @@ const settings = [
     check: 'integer',
     min: 0,
     unit: 'ms',
-    default: 30_000,
+    default: 5_000,
     commands: PLANES,
-    help: "after this long with no request in flight, one full collection gives the heap's free pages back (0: never); it also drops V8's optimized code, so the next requests cost more CPU while it is rebuilt",
+    help: "after this long with no request in flight, one compacting full collection gives the heap's free pages back (0: never)",
   },
   {
     name: 'GW_USAGE_MEMORY_MB',

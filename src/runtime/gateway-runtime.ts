@@ -297,7 +297,7 @@ export async function startRuntime(config: ServeConfig, deps: RuntimeDeps): Prom
     gc === null
       ? null
       : () => {
-          gc();
+          void gc();
           pool?.collectGarbage();
           metrics.idleCollections.inc();
         },

@@ -1,24 +1,27 @@
 import { setFlagsFromString } from 'node:v8';
-import { runInNewContext } from 'node:vm';
+import { measureMemory } from 'node:vm';
 
 /**
  * Gives the heap's free pages back once a process has gone quiet. V8 grows
- * its heap for a burst of requests and, in a server that never sits idle in
- * V8's sense, keeps it: measured, gw serve after 3,000 requests held a 50 MB
- * heap with 23 MB in use, 30 s after the last request. One full collection
- * when nothing has been in flight for `quietMs` (and something ran since the
- * last one) returns it, at most once per quiet spell.
+ * its heap for a burst of requests and keeps it: measured, gw serve after
+ * 3,000 requests held old space at 50 MB with 17.5 MB live, and V8's own
+ * memory reducer shrank it only about 20 s after the last request. One
+ * compacting full collection when nothing has been in flight for `quietMs`
+ * (and something ran since the last one) returns it, at most once per quiet
+ * spell.
  *
- * Its cost is not the collection's 100–250 ms but what follows: a forced
- * collection does not keep the maps only optimized code still refers to (V8
- * retains them through ordinary collections), so it deoptimizes most hot
- * functions, the gateway's and Node's stream and HTTP code alike (measured
- * with --trace-deopt: 44–70 functions "weak objects" per collection, none in
- * the ordinary collections between). The next burst runs interpreted while
- * they are optimized again: gw serve took 3.0 ms of CPU per stream instead of
- * 1.3–1.9 in bursts of 32 streams 8 s apart with a 3 s quiet time
- * (docs/benchmarks.md). Hence a quiet time long enough that the re-warming is
- * small beside the idle time it follows.
+ * How it is started matters more than when. A collection forced through
+ * `gc()` (and V8's own memory-reducing ones) drops the maps that only
+ * optimized code still refers to, so it deoptimized 88–102 hot functions, the
+ * gateway's and Node's stream and HTTP code alike, and the next burst ran
+ * interpreted while they were optimized again (docs/benchmarks.md). The
+ * collection V8 runs to measure memory keeps them like any ordinary one: no
+ * function deoptimized (measured with --trace-deopt), so the quiet time can
+ * be short. V8's memory reducer would still deoptimize them a few seconds
+ * later (88 functions in gw serve about 20 s after a load), and only a
+ * command-line flag turns it off: the image starts node with
+ * --no-memory-reducer (Dockerfile), which leaves this the only collection
+ * that shrinks an idle heap.
  */
 export class IdleReclaimer {
   private inFlight = 0;
@@ -28,7 +31,7 @@ export class IdleReclaimer {
   private readonly timer: NodeJS.Timeout | null;
 
   constructor(
-    private readonly collect: (() => void) | null,
+    private readonly collect: (() => unknown) | null,
     private readonly quietMs: number,
     private readonly now: () => number = () => performance.now(),
   ) {
@@ -57,34 +60,42 @@ export class IdleReclaimer {
 }
 
 /**
- * V8's own full collection, without starting the process with --expose-gc:
- * the flag is on only while a fresh context picks the function up. Null where
- * the runtime refuses (the reclaimer then does nothing).
+ * One full, compacting collection, started as V8's memory measurement starts
+ * it (see IdleReclaimer for why not through `gc()`). Resolves when it is
+ * done; never rejects. Null where the runtime has no memory measurement (the
+ * reclaimer then does nothing).
  */
-export function fullCollection(): (() => void) | null {
-  const exposed = (globalThis as { gc?: unknown }).gc;
-  let gc: unknown = typeof exposed === 'function' ? exposed : null;
-  if (gc === null) {
-    try {
-      setFlagsFromString('--expose-gc');
-      gc = runInNewContext('gc');
-    } catch {
-      return null;
-    } finally {
-      setFlagsFromString('--no-expose-gc');
-    }
-  }
-  if (typeof gc !== 'function') return null;
-  const collect = gc as () => void;
-  return () => {
-    // A plain full collection frees objects but moves few: after 500 concurrent streams it left old space at 60 MB with
-    // 21 MB in use. Compacting every fragmented page (what V8's own memory reducer does) brought it to 22 MB. The flag is
-    // read when a collection starts, so it is on for this one only.
+export function fullCollection(): (() => Promise<void>) | null {
+  if (typeof measureMemory !== 'function') return null;
+  return async () => {
+    // A full collection frees objects but moves few: after 500 concurrent streams a plain one left old space at 60 MB with
+    // 21 MB in use, and pages left partly used are not given back. Compacting every fragmented page (what V8's memory
+    // reducer does) brought it to 22 MB. The flag is read as the collection starts, so it is on for this one only.
     setFlagsFromString('--compact-on-every-full-gc');
     try {
-      collect();
+      await measureQuietly();
+    } catch {
+      // Nothing given back this time; the next quiet spell tries again.
     } finally {
       setFlagsFromString('--no-compact-on-every-full-gc');
     }
   };
+}
+
+/**
+ * Node 20 marks vm.measureMemory experimental and says so on stderr at its first call, which an operator would read as a
+ * fault. The notice is emitted synchronously inside the call, so only that one is held back, and only during it.
+ */
+function measureQuietly(): Promise<unknown> {
+  const emit = process.emitWarning;
+  process.emitWarning = function (this: NodeJS.Process, warning: string | Error, ...rest: unknown[]): void {
+    const text = typeof warning === 'string' ? warning : warning.message;
+    if (text.includes('vm.measureMemory')) return;
+    (emit as (...args: unknown[]) => void).call(this, warning, ...rest);
+  } as typeof process.emitWarning;
+  try {
+    return measureMemory({ mode: 'summary', execution: 'eager' });
+  } finally {
+    process.emitWarning = emit;
+  }
 }

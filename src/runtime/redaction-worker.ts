@@ -23,7 +23,7 @@ if (port === null) throw new Error('redaction-worker must run in a worker thread
 
 port.on('message', (job: Job | Collect) => {
   if ('collect' in job) {
-    collect?.();
+    void collect?.();
     return;
   }
   try {

@@ -41,22 +41,10 @@ the overload manager, and Envoy's tracer when otel is on).
 {{- toYaml $s -}}
 {{- end -}}
 
-{{/* A Kubernetes memory quantity ("1Gi", "512Mi", "1G", "1073741824") in whole MiB. */}}
-{{- define "model-gateway.quantityMiB" -}}
-{{- $q := toString . -}}
-{{- if not (regexMatch "^[0-9]+(\\.[0-9]+)?(Ki|Mi|Gi|Ti|k|M|G|T)?$" $q) -}}
-{{- fail (printf "gateway.envoy.resources.limits.memory: %q is not a memory quantity" $q) -}}
-{{- end -}}
-{{- $n := regexReplaceAll "^([0-9.]+).*$" $q "${1}" | float64 -}}
-{{- $unit := regexReplaceAll "^[0-9.]+" $q "" -}}
-{{- $factor := dict "" 0.00000095367431640625 "Ki" 0.0009765625 "Mi" 1.0 "Gi" 1024.0 "Ti" 1048576.0 "k" 0.00095367431640625 "M" 0.95367431640625 "G" 953.67431640625 "T" 953674.31640625 -}}
-{{- mulf $n (get $factor $unit) | floor | int64 -}}
-{{- end -}}
-
 {{/* The Envoy container's memory limit in MiB (1024 when none is set). */}}
 {{- define "model-gateway.envoyMemoryMb" -}}
 {{- $limit := dig "limits" "memory" "" .Values.gateway.envoy.resources -}}
-{{- if $limit -}}{{ include "model-gateway.quantityMiB" $limit }}{{- else -}}1024{{- end -}}
+{{- if $limit -}}{{ include "model-gateway.quantityMiB" (dict "q" $limit "at" "gateway.envoy.resources.limits.memory") }}{{- else -}}1024{{- end -}}
 {{- end -}}
 
 {{/*

@@ -314,3 +314,29 @@ for the processor and the exporter. Nothing while it is off.
   value: {{ .Values.usageStore.backlogMax | quote }}
 {{- end }}
 {{- end -}}
+
+{{/* A Kubernetes memory quantity ("1Gi", "512Mi", "1G", "1073741824") in whole MiB; call with (dict "q" <quantity> "at" "<its values path>"). */}}
+{{- define "model-gateway.quantityMiB" -}}
+{{- $q := toString .q -}}
+{{- if not (regexMatch "^[0-9]+(\\.[0-9]+)?(Ki|Mi|Gi|Ti|k|M|G|T)?$" $q) -}}
+{{- fail (printf "%s: %q is not a memory quantity" .at $q) -}}
+{{- end -}}
+{{- $n := regexReplaceAll "^([0-9.]+).*$" $q "${1}" | float64 -}}
+{{- $unit := regexReplaceAll "^[0-9.]+" $q "" -}}
+{{- $factor := dict "" 0.00000095367431640625 "Ki" 0.0009765625 "Mi" 1.0 "Gi" 1024.0 "Ti" 1048576.0 "k" 0.00095367431640625 "M" 0.95367431640625 "G" 953.67431640625 "T" 953674.31640625 -}}
+{{- mulf $n (get $factor $unit) | floor | int64 -}}
+{{- end -}}
+
+{{/*
+NODE_OPTIONS of a gw container: V8's old space sized from the container's memory limit
+(heapPercentOfLimit of it), so V8 collects harder as it nears the limit instead of sizing its heap
+from the node's memory and being killed by the kernel first. Empty without a memory limit.
+Call with (dict "resources" <the container's resources> "percent" <heapPercentOfLimit> "at" "<resources' values path>").
+*/}}
+{{- define "model-gateway.nodeOptions" -}}
+{{- $limit := dig "limits" "memory" "" .resources -}}
+{{- if $limit -}}
+{{- $mib := include "model-gateway.quantityMiB" (dict "q" $limit "at" (printf "%s.limits.memory" .at)) | int64 -}}
+--max-old-space-size={{ div (mul $mib (int64 .percent)) 100 }}
+{{- end -}}
+{{- end -}}

@@ -172,7 +172,9 @@ describe('Dockerfile', () => {
     expect(dockerfile).toMatch(/npm ci[^\n]*--omit=dev/);
     for (const dir of ['dist', 'crds', 'proto']) expect(dockerfile).toMatch(new RegExp(`COPY [^\\n]*${dir}`));
     expect(dockerfile).toMatch(/^USER \d+:\d+$/m);
-    expect(dockerfile).toMatch(/^ENTRYPOINT \["node", "\/app\/dist\/cli\/main\.js"\]$/m);
+    // node's own flags may stand before the program (NODE_OPTIONS is the chart's, for the heap size).
+    expect(dockerfile).toMatch(/^ENTRYPOINT \["node", (?:"--[^"]+", )*"\/app\/dist\/cli\/main\.js"\]$/m);
+    expect(dockerfile).not.toMatch(/^ENV NODE_OPTIONS/m);
   });
 
   it('keeps local builds, dependencies and secrets out of the build context', () => {

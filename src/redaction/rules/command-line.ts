@@ -35,18 +35,38 @@ const Q = '\\\\{0,3}["\']?';
 // `- key: X` / `value: …`, `<key>X</key><value>…</value>`), as settings
 // stores and key/value tag lists write it.
 const PAIR_SPACE = '(?:[ \\t\\r\\n]|\\\\[nrt]){0,40}';
+// A numbered twin (`name1`/`value1`) is the same record written twice;
+// values run to 4,096 characters as in the context rule (long generated
+// passwords and keys).
+const PAIR_VALUE = '[^\\x00-\\x20"\'`\\\\<>]';
 const NAME_VALUE = new RegExp(
-  `(?:(?:name|key)${Q}[ \\t]{0,4}[:=][ \\t]{0,4}${Q}[A-Za-z0-9_.-]{2,80}${Q}[ \\t]{0,4},?${PAIR_SPACE}(?:-[ \\t]{1,4})?${Q}value${Q}[ \\t]{0,4}[:=][ \\t]{0,4}${Q}` +
+  `(?:(?:name|key)[0-9]{0,2}${Q}[ \\t]{0,4}[:=][ \\t]{0,4}${Q}[A-Za-z0-9_.-]{2,80}${Q}[ \\t]{0,4},?${PAIR_SPACE}(?:-[ \\t]{1,4})?${Q}value[0-9]{0,2}${Q}[ \\t]{0,4}[:=][ \\t]{0,4}${Q}` +
     `|<key>[A-Za-z0-9_.-]{2,80}<\\/key>${PAIR_SPACE}<value>` +
-    `|(?:key|name)=${Q}[A-Za-z0-9_.:-]{2,80}${Q}[ \\t]{1,8}value=${Q})([^\\x00-\\x20"'\`\\\\<>]{6,256})`,
+    `|(?:key|name)=${Q}[A-Za-z0-9_.:-]{2,80}${Q}[ \\t]{1,8}value=${Q})(${PAIR_VALUE}{6,4096})`,
+);
+// The same record with the value first: JSON objects and YAML maps do not
+// fix the order of their fields (`{"value": "…", "name": "X_PASSWORD"}`).
+// No list dash before the name: that would be the next record's.
+const VALUE_NAME = new RegExp(
+  `value[0-9]{0,2}${Q}[ \\t]{0,4}[:=][ \\t]{0,4}${Q}(${PAIR_VALUE}{6,4096})${Q}[ \\t]{0,4},?${PAIR_SPACE}${Q}(?:name|key)[0-9]{0,2}${Q}[ \\t]{0,4}[:=][ \\t]{0,4}${Q}[A-Za-z0-9_.-]{2,80}`,
 );
 
 function acceptNameValue(value: string, ctx: { text: string; matchStart: number; secretStart: number }): boolean {
   const between = ctx.text.slice(ctx.matchStart, ctx.secretStart);
-  const name = /^<?(?:name|key)[ \t"'\\:=>]{1,12}([A-Za-z0-9_.:-]{2,80})/.exec(between)?.[1];
+  const name = /^<?(?:name|key)[0-9]{0,2}[ \t"'\\:=>]{1,12}([A-Za-z0-9_.:-]{2,80})/.exec(between)?.[1];
+  return pairOk(name, value);
+}
+
+function pairOk(name: string | undefined, value: string): boolean {
   if (name === undefined || !SECRET_NAME.test(name) || NOT_SECRET_NAME.test(name)) return false;
   if (looksLikeTemplate(value) || isCodeReference(value)) return false;
   return passwordLikeValue(value) || keyLikeValue(value);
+}
+
+function acceptValueName(value: string, ctx: { text: string; secretEnd: number }): boolean {
+  const after = ctx.text.slice(ctx.secretEnd, ctx.secretEnd + 140);
+  // Quotes, commas and line breaks, also escaped ones (`\\",\\n  \\"name`), then the name.
+  return pairOk(/^(?:[^A-Za-z\\]|\\[nrt"'\\]?){0,60}?(?:name|key)[0-9]{0,2}[ \t"'\\:=]{1,12}([A-Za-z0-9_.-]{2,80})/.exec(after)?.[1], value);
 }
 
 // `--tlspassword`: a lower-case word glued before the keyword, then, back
@@ -70,6 +90,14 @@ export const commandLineRules: readonly Rule[] = [
     pattern: NAME_VALUE,
     specificity: Specificity.generic + 1,
     accept: acceptNameValue,
+  },
+  {
+    id: 'value-name-pair',
+    description: 'The same with the value first: {"value": "…", "name": "X_PASSWORD"}, "- value: …" / "name: X_TOKEN".',
+    keywords: ['value'],
+    pattern: VALUE_NAME,
+    specificity: Specificity.generic + 1,
+    accept: acceptValueName,
   },
   {
     id: 'registry-login-password',

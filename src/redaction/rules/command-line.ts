@@ -63,6 +63,19 @@ function pairOk(name: string | undefined, value: string): boolean {
   return passwordLikeValue(value) || keyLikeValue(value);
 }
 
+// `value` is a common word in prose and code: only `value`, a digit or two,
+// a closing quote and `:` or `=` can start this rule's match.
+const valueThenOperator = (text: string, at: number): boolean => {
+  let i = at + 5;
+  const digit = (c: number) => c >= 48 && c <= 57;
+  if (digit(text.charCodeAt(i))) i++;
+  if (digit(text.charCodeAt(i))) i++;
+  for (let k = 0; k < 4 && (text.charCodeAt(i) === 92 || text.charCodeAt(i) === 34 || text.charCodeAt(i) === 39); k++) i++;
+  for (let k = 0; k < 4 && (text.charCodeAt(i) === 32 || text.charCodeAt(i) === 9); k++) i++;
+  const c = text.charCodeAt(i);
+  return c === 58 || c === 61;
+};
+
 function acceptValueName(value: string, ctx: { text: string; secretEnd: number }): boolean {
   const after = ctx.text.slice(ctx.secretEnd, ctx.secretEnd + 140);
   // Quotes, commas and line breaks, also escaped ones (`\\",\\n  \\"name`), then the name.
@@ -96,6 +109,7 @@ export const commandLineRules: readonly Rule[] = [
     description: 'The same with the value first: {"value": "…", "name": "X_PASSWORD"}, "- value: …" / "name: X_TOKEN".',
     keywords: ['value'],
     pattern: VALUE_NAME,
+    precheck: valueThenOperator,
     specificity: Specificity.generic + 1,
     accept: acceptValueName,
   },

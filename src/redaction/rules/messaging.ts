@@ -160,9 +160,10 @@ export const messagingRules: readonly Rule[] = [
   }),
   {
     id: 'mailgun-api-key',
-    description: 'Mailgun private API key: key- and 32 hex characters near the word mailgun.',
+    // Mailgun's own documentation writes the key in base 36 (`key-3ax6…`), not hex.
+    description: 'Mailgun private API key: key- and 32 lower-case letters and digits near the word mailgun.',
     keywords: ['mailgun'],
-    pattern: /(?<![A-Za-z0-9])(key-[0-9a-f]{32})(?![A-Za-z0-9])/,
+    pattern: /(?<![A-Za-z0-9])(key-[0-9a-z]{32})(?![A-Za-z0-9])/,
     window: { before: 200, after: 300 },
     entropy: 3,
     specificity: Specificity.contextual,

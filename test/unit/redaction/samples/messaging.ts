@@ -92,8 +92,8 @@ export const messagingSamples: SampleTable = {
     fp: [`SG.${b64url(10)}`],
   },
   'mailgun-api-key': {
-    tp: [tp('MAILGUN_API_KEY=', `key-${hex(32)}`)],
-    fp: [`cache key-${hex(32)}`],
+    tp: [tp('MAILGUN_API_KEY=', `key-${hex(32)}`), tp("mailgun.client({ username: 'api', key: '", `key-${lowerAlnum(31)}x`, "' })")],
+    fp: [`cache key-${hex(32)}`, `mailgun cache key-${lowerAlnum(31)}`],
   },
   'mailgun-webhook-signing-key': {
     tp: [tp('mailgun webhook signing key: ', `${hex(32)}-${hex(8)}-${hex(8)}`)],

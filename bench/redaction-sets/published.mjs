@@ -8,7 +8,7 @@ import { EMBEDDINGS, copies } from './score.mjs';
 
 const here = resolve(dirname(fileURLToPath(import.meta.url)), 'published');
 
-export const TUNING = ['noseyparker', 'whispers', 'trivy'];
+export const TUNING = ['noseyparker', 'whispers', 'trivy', 'checkov'];
 export const HELD_OUT = ['kingfisher', 'detect-secrets', 'secretlint', 'ripsecrets'];
 
 // Services in wide use, named by the source rule's service stem (the second

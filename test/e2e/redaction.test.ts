@@ -48,6 +48,12 @@ const SHAPES = {
   azdoBare: `${fake(76, B62, 22)}AZDO${fake(4, B62, 23)}`,
   appConfigId: `${fake(4, B62, 24)}-l0-s0:${fake(20, B62, 25)}`,
   appConfigSecret: `${fake(43, B62, 26)}=`,
+  // Round six: a name/value record with the value first, a Telegram bot token
+  // of the documentation's length, a PyPI token inside a template, a Twitch chat password.
+  valueFirst: fake(40, B62, 27),
+  telegramBot: `${fake(9, '123456789', 28)}:A${fake(33, `${B62}_-`, 29)}`,
+  pypiTemplate: `pypi-AgEIcHlwaS5vcmc${fake(120, B62, 30)}`,
+  twitchChat: `${fake(29, 'abcdefghijklmnopqrstuvwxyz0123456789', 31)}7`,
 };
 
 /** Shapes that must reach the provider untouched. */
@@ -78,7 +84,7 @@ function shapesBody(): string {
           {
             type: 'tool_result',
             tool_use_id: 'toolu_1',
-            content: `2024-03-11T09:14:22Z DEBUG Using Key=${s.logLine}\npsexec \\\\10.0.0.5 -u Administrator -p ${s.psexecPassword} cmd\nAZURE_DEVOPS_EXT_PAT=${s.azureIdentifiable}\ncurl -H "Authorization: Bearer ${s.jiraPat}" https://jira.example.com/rest/api/2/myself\nVAULT_TOKEN=${s.vaultToken}\nacme secret ${s.contextSpaced}\nacmeApiKey:\n  "${s.contextNextLine}"\n${s.discordBare}\nkeys from the docs: ${s.placeholderAws} ${s.placeholderGithub}\n${s.azdoBare}\nEndpoint=https://acme.azconfig.io;Id=${s.appConfigId};Secret=${s.appConfigSecret}`,
+            content: `2024-03-11T09:14:22Z DEBUG Using Key=${s.logLine}\npsexec \\\\10.0.0.5 -u Administrator -p ${s.psexecPassword} cmd\nAZURE_DEVOPS_EXT_PAT=${s.azureIdentifiable}\ncurl -H "Authorization: Bearer ${s.jiraPat}" https://jira.example.com/rest/api/2/myself\nVAULT_TOKEN=${s.vaultToken}\nacme secret ${s.contextSpaced}\nacmeApiKey:\n  "${s.contextNextLine}"\n${s.discordBare}\nkeys from the docs: ${s.placeholderAws} ${s.placeholderGithub}\n${s.azdoBare}\nEndpoint=https://acme.azconfig.io;Id=${s.appConfigId};Secret=${s.appConfigSecret}\n{"value": "${s.valueFirst}", "name": "ACME_DB_PASSWORD"}\nbot = Bot("${s.telegramBot}")\n  password: \${{ secrets.${s.pypiTemplate} }}\nPASS oauth:${s.twitchChat}\n"one_time_password": "Engangskode:"`,
           },
         ],
       },
@@ -191,6 +197,9 @@ describe.each(DATA_PLANES)('secret scanning through $name', (plane) => {
     expect(JSON.stringify(parsed.messages[2]?.content)).toContain('acme secret [REDACTED: credential-context]\\nacmeApiKey:\\n  \\"[REDACTED: credential-context]\\"');
     expect(JSON.stringify(parsed.messages[2]?.content)).toContain(
       `\\n[REDACTED: discord-bot-token-structure]\\nkeys from the docs: ${SHAPES.placeholderAws} ${SHAPES.placeholderGithub}\\n[REDACTED: azure-devops-pat-structure]\\nEndpoint=https://acme.azconfig.io;Id=[REDACTED: azure-app-configuration-id];Secret=[REDACTED: `,
+    );
+    expect(JSON.stringify(parsed.messages[2]?.content)).toContain(
+      '{\\"value\\": \\"[REDACTED: value-name-pair]\\", \\"name\\": \\"ACME_DB_PASSWORD\\"}\\nbot = Bot(\\"[REDACTED: telegram-bot-token]\\")\\n  password: ${{ secrets.[REDACTED: pypi-upload-token] }}\\nPASS oauth:[REDACTED: twitch-irc-oauth-token]\\n\\"one_time_password\\": \\"Engangskode:\\"',
     );
   });
 

@@ -3,7 +3,7 @@
 # projects' published test data (see SOURCES.md). Run by hand when a source
 # is refreshed; the gateway's tests and benches read only the .jsonl output.
 #
-#   python3 extract.py <noseyparker repo> <kingfisher repo> <detect-secrets repo> [<secretlint repo> [<ripsecrets repo> [<whispers repo> [<trivy repo>]]]]
+#   python3 extract.py <noseyparker repo> <kingfisher repo> <detect-secrets repo> [<secretlint repo> [<ripsecrets repo> [<whispers repo> [<trivy repo> [<checkov repo>]]]]]
 #
 # A repository given as `-` is skipped (its .jsonl file is left as it is).
 # Each argument is a git directory (a bare clone works); files are read at
@@ -434,6 +434,90 @@ def trivy(repo, seen):
             emit(f'trivy.{path}', 'none', 'fp', l.strip(), [])
     return out
 
+# checkov's secret scanner tests (tests/secrets/). The tests give counts of
+# findings per file or per line; which value each finding is, is read here
+# from the names the files give their values (every file below holds exactly
+# as many credential values as its test requires findings). Service: aws for
+# the AWS key checks, generic for the keyword-and-entropy check.
+CHECKOV_DIR = 'tests/secrets/'
+# (file, [(name, service)]): the value after each name is a labelled secret,
+# each on its own line as one sample; the test named beside it requires them.
+CHECKOV_LINES = [
+    ('sanity/secrets/true_positive.json', [(n, 'generic') for n in ('SA_PASSWORD', 'secret_key', 'my_new_password', 'test_pass', 'pg_pass', 'my_secret')]),  # test_sanity_check_secrets: 6
+    ('resources/cfn/secret.yml', [('access_key', 'aws'), ('secret_key', 'aws')]),  # test_runner_failing_check: 2
+    ('resources/terraform_failed/main.tf', [('access_key', 'aws'), ('secret_key', 'aws')]),  # test_runner_tf_failing_check: 2
+    ('resources/file_type/test.py', [('access_key', 'aws'), ('secret_key', 'aws')]),  # test_true_positive_py: 2
+    ('resources/file_type/test.ts', [('access_key', 'aws'), ('secret_key', 'aws')]),  # ..._only_ts: 2
+    ('resources/file_type/Dockerfile', [('AWS_ACCESS_KEY_ID', 'aws'), ('AWS_SECRET_ACCESS_KEY', 'aws')]),  # ..._only_dockerfile: 4 in two files
+    ('resources/file_type/Dockerfile.simple', [('AWS_ACCESS_KEY_ID', 'aws'), ('AWS_SECRET_ACCESS_KEY', 'aws')]),
+    ('test_entropy_source_files/db-conn.js', [('pg_pass', 'generic')]),  # test_runner_entropy_source_files: lines 4 and 6
+    ('custom_and_entropy/main.tf', [('test_pass', 'generic')]),
+]
+# name/value records (JSON objects, YAML list items) whose tests require 5
+# findings: the values named TEST_PASSWORD_1..4 and _LONG_1 (not
+# TEST_PASSWORD_no_password, not SOME_NAME); each record is one sample.
+CHECKOV_RECORDS = ['json_multiline/test-multiline-secrets.json', 'yml_multiline/test-multiline-secrets.yml']
+# Files whose tests require no finding at all (every check run, or the
+# keyword-and-entropy check on files only it would flag): each line holding
+# a value is a negative.
+CHECKOV_CLEAN = ['resources/cfn/secret-no-false-positive.yml', 'resources/cfn/secret-no-false-positive2.yml',
+                 'sanity/iac_fp/main.json', 'sanity/iac_fp/main.tf', 'sanity/non_iac_fp/a.py', 'resources/k8s/secret-name.yaml',
+                 'sanity/non_secrets/true_negative.json']
+
+def checkov(repo, seen):
+    source = 'checkov'
+    out = []
+    def emit(rule, service, kind, text, secrets):
+        keep(out, seen, source, f'{kind} skipped (same text in an earlier source)', rule, service, kind, text, secrets)
+    read = lambda f: git(repo, 'show', f'HEAD:{CHECKOV_DIR}{f}').replace('\r\n', '\n')
+    value_after = lambda name: regex.compile(r'(?:^|[\s"\'])' + regex.escape(name) + r'["\']?\s*[:=]\s*["\']?([^"\'\s,]+)')
+    for f, names in CHECKOV_LINES:
+        lines = read(f).split('\n')
+        for name, service in names:
+            hits = [(l, m.group(1)) for l in lines for m in [value_after(name).search(l)] if m]
+            if len(hits) != 1:
+                count(source, 'label skipped (name not found once)')
+                continue
+            emit(f'checkov.{f}', service, 'tp', hits[0][0].strip(), [hits[0][1]])
+    # the mongo URI of db-conn.js (its test's second finding): the password
+    for l in read('test_entropy_source_files/db-conn.js').split('\n'):
+        m = regex.search(r'mongodb\+srv://[^:]+:([^@]+)@', l)
+        if m:
+            emit('checkov.test_entropy_source_files/db-conn.js', 'mongodb', 'tp', l.strip(), [m.group(1)])
+    # two secrets on one line (test_runner_omit_multiple_secrets_in_line: 2)
+    text = read('omit_multiple_secrets/test/multiple_secrets_one_line.txt').strip()
+    emit('checkov.omit_multiple_secrets', 'aws', 'tp', text, regex.findall(r'AKIA[A-Z0-9]{16}|rk_live_\w+', text))
+    for f in CHECKOV_RECORDS:
+        body = read(f)
+        records = regex.split(r'\n\s*\},?\s*\{\s*\n|\n  - ', body)
+        for r in records:
+            if 'TEST_PASSWORD_' not in r or 'no_password' in r:
+                continue
+            vals = [m.group(1) for m in regex.finditer(r'"?value1?"?\s*:\s*"?([A-Za-z0-9+/=]{40,})', r)]
+            emit(f'checkov.{f}', 'generic', 'tp', r.strip().strip('{},').strip(), vals)
+    # test_plugin.py: the lines analyze_line is given, with the number of
+    # results required (a .py file is skipped by that plugin whatever it
+    # holds, so those cases are not negatives)
+    tp = read('test_plugin.py')
+    for m in regex.finditer(r'analyze_line\("([^"]+)", ((?:\'[^\']*\'|"[^"]*")), \d+\)\s*\n\s*self\.assertEqual\((\d), len\(result\)\)', tp):
+        fname, line, n = m.group(1), ast.literal_eval(m.group(2)), int(m.group(3))
+        if fname.endswith('.py') or '\n' in line:
+            continue
+        if n == 1:
+            v = regex.search(r'[:=]\s*["\']?([^"\'\s]{8,})["\']?\s*$', line)
+            if v:
+                emit('checkov.test_plugin', 'generic', 'tp', line, [v.group(1)])
+        else:
+            emit('checkov.test_plugin', 'none', 'fp', line, [])
+    for f in CHECKOV_CLEAN:
+        for l in read(f).split('\n'):
+            # the one AWS-example line of the file run with the keyword check
+            # alone is no negative of the other checks
+            if not regex.search(r'[A-Za-z0-9+/=_-]{8,}', l) or 'AKIA' in l:
+                continue
+            emit(f'checkov.{f}', 'none', 'fp', l.strip(), [])
+    return out
+
 def load_texts(name):
     with open(f'{name}.jsonl') as fh:
         return {' '.join(json.loads(l)['text'].split()) for l in fh if l.strip()}
@@ -444,6 +528,7 @@ if __name__ == '__main__':
     rs_repo = sys.argv[5] if len(sys.argv) > 5 else '-'
     wh_repo = sys.argv[6] if len(sys.argv) > 6 else '-'
     tv_repo = sys.argv[7] if len(sys.argv) > 7 else '-'
+    ck_repo = sys.argv[8] if len(sys.argv) > 8 else '-'
     seen = set()
     sets = {}
     if np_repo != '-':
@@ -472,6 +557,11 @@ if __name__ == '__main__':
             if other not in sets:
                 seen |= load_texts(other)
         sets['trivy'] = trivy(tv_repo, seen)
+    if ck_repo != '-':
+        for other in ('kingfisher', 'detect-secrets', 'secretlint', 'ripsecrets', 'whispers', 'trivy'):
+            if other not in sets:
+                seen |= load_texts(other)
+        sets['checkov'] = checkov(ck_repo, seen)
     for name, rows in sets.items():
         with open(f'{name}.jsonl', 'w') as fh:
             for row in rows:

@@ -35,18 +35,70 @@ const Q = '\\\\{0,3}["\']?';
 // `- key: X` / `value: …`, `<key>X</key><value>…</value>`), as settings
 // stores and key/value tag lists write it.
 const PAIR_SPACE = '(?:[ \\t\\r\\n]|\\\\[nrt]){0,40}';
+// A numbered twin (`name1`/`value1`) is the same record written twice.
+// A value is up to 256 characters of any kind, or a base64 run of up to
+// 4,096 that ends where the value does (long generated passwords and
+// keys); the long form takes no `=`, `,` or `:` inside, so a run of
+// `name=…,value=…` pairs with no space is not read 4,096 characters at a
+// time from every one of them.
+const PAIR_VALUE = '[^\\x00-\\x20"\'`\\\\<>]';
+const PAIR_LONG_OR_SHORT = `[A-Za-z0-9+/_-]{257,4096}={0,2}(?!${PAIR_VALUE})|${PAIR_VALUE}{6,256}`;
 const NAME_VALUE = new RegExp(
-  `(?:(?:name|key)${Q}[ \\t]{0,4}[:=][ \\t]{0,4}${Q}[A-Za-z0-9_.-]{2,80}${Q}[ \\t]{0,4},?${PAIR_SPACE}(?:-[ \\t]{1,4})?${Q}value${Q}[ \\t]{0,4}[:=][ \\t]{0,4}${Q}` +
+  `(?:(?:name|key)[0-9]{0,2}${Q}[ \\t]{0,4}[:=][ \\t]{0,4}${Q}[A-Za-z0-9_.-]{2,80}${Q}[ \\t]{0,4},?${PAIR_SPACE}(?:-[ \\t]{1,4})?${Q}value[0-9]{0,2}${Q}[ \\t]{0,4}[:=][ \\t]{0,4}${Q}` +
     `|<key>[A-Za-z0-9_.-]{2,80}<\\/key>${PAIR_SPACE}<value>` +
-    `|(?:key|name)=${Q}[A-Za-z0-9_.:-]{2,80}${Q}[ \\t]{1,8}value=${Q})([^\\x00-\\x20"'\`\\\\<>]{6,256})`,
+    `|(?:key|name)=${Q}[A-Za-z0-9_.:-]{2,80}${Q}[ \\t]{1,8}value=${Q})(${PAIR_LONG_OR_SHORT})`,
+);
+// The same record with the value first: JSON objects and YAML maps do not
+// fix the order of their fields (`{"value": "…", "name": "X_PASSWORD"}`).
+// No list dash before the name: that would be the next record's. The value
+// takes no `=` but base64 padding, no `,` or `:`, and is read once: the
+// lookahead and back-reference make it atomic, so a failed name after it
+// costs no backtracking through it (`value=value=…`, `value:aaaa…value:…`).
+const VALUE_NAME = new RegExp(
+  `value[0-9]{0,2}${Q}[ \\t]{0,4}[:=][ \\t]{0,4}${Q}(?=([^\\x00-\\x20"'\`\\\\<>,:=]{6,256}={0,2}))\\1${Q}[ \\t]{0,4},?${PAIR_SPACE}${Q}(?:name|key)[0-9]{0,2}${Q}[ \\t]{0,4}[:=][ \\t]{0,4}${Q}[A-Za-z0-9_.-]{2,80}`,
 );
 
 function acceptNameValue(value: string, ctx: { text: string; matchStart: number; secretStart: number }): boolean {
   const between = ctx.text.slice(ctx.matchStart, ctx.secretStart);
-  const name = /^<?(?:name|key)[ \t"'\\:=>]{1,12}([A-Za-z0-9_.:-]{2,80})/.exec(between)?.[1];
+  const name = /^<?(?:name|key)[0-9]{0,2}[ \t"'\\:=>]{1,12}([A-Za-z0-9_.:-]{2,80})/.exec(between)?.[1];
+  return pairOk(name, value);
+}
+
+function pairOk(name: string | undefined, value: string): boolean {
   if (name === undefined || !SECRET_NAME.test(name) || NOT_SECRET_NAME.test(name)) return false;
   if (looksLikeTemplate(value) || isCodeReference(value)) return false;
   return passwordLikeValue(value) || keyLikeValue(value);
+}
+
+// `value` is a common word in prose and code: only `value`, a digit or two,
+// a closing quote, `:` or `=` and six characters of a value can start this
+// rule's match (not `value=value=…`).
+const valueThenOperator = (text: string, at: number): boolean => {
+  let i = at + 5;
+  const digit = (c: number) => c >= 48 && c <= 57;
+  const quoteOrEscape = (c: number) => c === 92 || c === 34 || c === 39;
+  if (digit(text.charCodeAt(i))) i++;
+  if (digit(text.charCodeAt(i))) i++;
+  for (let k = 0; k < 4 && quoteOrEscape(text.charCodeAt(i)); k++) i++;
+  for (let k = 0; k < 4 && (text.charCodeAt(i) === 32 || text.charCodeAt(i) === 9); k++) i++;
+  const op = text.charCodeAt(i);
+  if (op !== 58 && op !== 61) return false;
+  i++;
+  for (let k = 0; k < 4 && (text.charCodeAt(i) === 32 || text.charCodeAt(i) === 9); k++) i++;
+  for (let k = 0; k < 4 && quoteOrEscape(text.charCodeAt(i)); k++) i++;
+  if (i + 6 > text.length) return false;
+  for (let k = 0; k < 6; k++, i++) {
+    const c = text.charCodeAt(i);
+    // the value's class: no control or space, quote, backtick, backslash, <, >, comma, colon or =
+    if (c <= 32 || c === 34 || c === 39 || c === 96 || c === 92 || c === 60 || c === 62 || c === 44 || c === 58 || c === 61) return false;
+  }
+  return true;
+};
+
+function acceptValueName(value: string, ctx: { text: string; secretEnd: number }): boolean {
+  const after = ctx.text.slice(ctx.secretEnd, ctx.secretEnd + 140);
+  // Quotes, commas and line breaks, also escaped ones (`\\",\\n  \\"name`), then the name.
+  return pairOk(/^(?:[^A-Za-z\\]|\\[nrt"'\\]?){0,60}?(?:name|key)[0-9]{0,2}[ \t"'\\:=]{1,12}([A-Za-z0-9_.-]{2,80})/.exec(after)?.[1], value);
 }
 
 // `--tlspassword`: a lower-case word glued before the keyword, then, back
@@ -70,6 +122,15 @@ export const commandLineRules: readonly Rule[] = [
     pattern: NAME_VALUE,
     specificity: Specificity.generic + 1,
     accept: acceptNameValue,
+  },
+  {
+    id: 'value-name-pair',
+    description: 'The same with the value first: {"value": "…", "name": "X_PASSWORD"}, "- value: …" / "name: X_TOKEN".',
+    keywords: ['value'],
+    pattern: VALUE_NAME,
+    precheck: valueThenOperator,
+    specificity: Specificity.generic + 1,
+    accept: acceptValueName,
   },
   {
     id: 'registry-login-password',

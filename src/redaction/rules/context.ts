@@ -16,8 +16,15 @@ import { isDeniedNameWord, keyLikeValue } from './generic.js';
 
 const V = '[A-Za-z0-9+/=_.-]';
 // The value: quoted, or bare up to a character that cannot continue it. A
-// bare value followed by `(` or `[` is a call or an index, not a key.
-const VALUE = `(?:\\\\{0,3}"(${V}{16,4096})\\\\{0,3}"|\\\\{0,3}'(${V}{16,4096})\\\\{0,3}'|\`(${V}{16,4096})\`|(${V}{16,4096})(?![A-Za-z0-9+/=_.(\\[-]))`;
+// bare value followed by `(` or `[` is a call or an index, not a key. Each
+// value is read once, atomically (a lookahead and a back-reference): a
+// shorter run is followed by a value character, so giving characters back
+// could never match. And a run stops before the next key, token or secret,
+// which `acceptContext` refuses in a value anyway: every keyword hit is
+// where a match may start, so without that stop text like `key=key=key=…`
+// was read 4,096 characters from every hit (1 MiB of it took about 10 s).
+const VC = `(?:(?![Kk][Ee][Yy]|[Tt][Oo][Kk][Ee][Nn]|[Ss][Ee][Cc][Rr][Ee][Tt])${V})`;
+const VALUE = `(?:\\\\{0,3}"(?=(${VC}{16,4096}))\\1\\\\{0,3}"|\\\\{0,3}'(?=(${VC}{16,4096}))\\2\\\\{0,3}'|\`(?=(${VC}{16,4096}))\\3\`|(?=(${VC}{16,4096}))\\4(?![A-Za-z0-9+/=_.(\\[-]))`;
 // Between the keyword and the value: the rest of the name, a closing quote
 // or `]`, then an operator (with the value possibly on the next line, as
 // YAML and formatted code put long ones) or one to four spaces.

@@ -279,7 +279,7 @@ export function keyLikeValue(value: string): boolean {
 /** A value that reads like a password someone chose or generated. */
 export function passwordLikeValue(value: string): boolean {
   if (!/[0-9]/.test(value) && !SYMBOL.test(value) && !randomCaseMix(value)) return false;
-  if (STAND_IN_PASSWORDS.test(value) || !plausibleValue(value)) return false;
+  if (STAND_IN_PASSWORDS.test(value) || PUNCTUATED_WORD.test(value) || !plausibleValue(value)) return false;
   return shannonEntropy(value) >= Math.min(2.5, Math.log2(value.length) * 0.8);
 }
 
@@ -304,13 +304,19 @@ function acceptApiKey(value: string, ctx: MatchContext): boolean {
   return !hasDeniedName(name) && !commaOutsideCall(ctx.text, name, ctx.secretStart);
 }
 
+// A capitalised word and the punctuation that ends a label or a sentence
+// (`"one_time_password": "Engangskode:"`, `Passord.`): UI text whose only
+// symbol is that mark, not a password. Lower-case words stay candidates
+// (`"application:"` before a concatenated secret is one in Nosey Parker).
+const PUNCTUATED_WORD = /^[A-Z\u00C0-\u00DE][a-z\u00DF-\u024F]+[:.,;]$/;
+
 // Stand-ins from docs and tests, alone or with a number (`secret123`, `password1!`).
 const STAND_IN_PASSWORDS =
   /^(?:password|passwd|pass|secret|changeme|default|admin|root|test|user|qwerty|letmein|welcome|none|null|nil|true|false|empty|required|optional|string|hunter)[-_]?[0-9]{0,6}!?$/i;
 
 function acceptPassword(value: string, ctx: MatchContext): boolean {
   if (!/[0-9]/.test(value) && !SYMBOL.test(value) && !randomCaseMix(value)) return false;
-  if (STAND_IN_PASSWORDS.test(value) || !plausibleValue(value)) return false;
+  if (STAND_IN_PASSWORDS.test(value) || PUNCTUATED_WORD.test(value) || !plausibleValue(value)) return false;
   if (shannonEntropy(value) < Math.min(2.5, Math.log2(value.length) * 0.8)) return false;
   const keyword = /^(?:password|passwd|passphrase|pwd)/i.exec(ctx.text.slice(ctx.matchStart, ctx.matchStart + 10))?.[0];
   if (keyword === undefined || !keywordStartsName(ctx.text, ctx.matchStart)) return false;

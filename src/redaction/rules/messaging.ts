@@ -102,11 +102,25 @@ export const messagingRules: readonly Rule[] = [
     entropy: 4,
     specificity: Specificity.structured,
   },
+  // Twitch's chat (IRC) login documents the password as `oauth:` and the
+  // user access token; tokens are 30 lower-case letters and digits.
+  {
+    id: 'twitch-irc-oauth-token',
+    description: 'Twitch user access token given as a chat (IRC) password: oauth: and 30 lower-case letters and digits.',
+    keywords: ['oauth:'],
+    pattern: /(?<![A-Za-z0-9_:-])oauth:([a-z0-9]{30})(?![A-Za-z0-9_-])/,
+    entropy: 3.5,
+    specificity: Specificity.prefixed,
+    service: 'Twitch',
+    accept: (s) => /[0-9]/.test(s) && /[a-z]/.test(s) && notPlaceholder(s),
+  },
   {
     id: 'telegram-bot-token',
-    description: 'Telegram bot token: 5-16 digits, :A and 34 URL-safe characters.',
+    // The Bot API documentation's own example token has 34 characters
+    // after the colon, tokens issued now 35.
+    description: 'Telegram bot token: 5-16 digits, :A and 33-34 URL-safe characters.',
     keywords: [':A'],
-    pattern: /(?<![A-Za-z0-9_:-])([0-9]{5,16}:A[A-Za-z0-9_-]{34})(?![A-Za-z0-9_-])/,
+    pattern: /(?<![A-Za-z0-9_:-])([0-9]{5,16}:A[A-Za-z0-9_-]{33,34})(?![A-Za-z0-9_-])/,
     window: { before: 17, after: 40 },
     entropy: 3.5,
     specificity: Specificity.prefixed,
@@ -146,9 +160,10 @@ export const messagingRules: readonly Rule[] = [
   }),
   {
     id: 'mailgun-api-key',
-    description: 'Mailgun private API key: key- and 32 hex characters near the word mailgun.',
+    // Mailgun's own documentation writes the key in base 36 (`key-3ax6…`), not hex.
+    description: 'Mailgun private API key: key- and 32 lower-case letters and digits near the word mailgun.',
     keywords: ['mailgun'],
-    pattern: /(?<![A-Za-z0-9])(key-[0-9a-f]{32})(?![A-Za-z0-9])/,
+    pattern: /(?<![A-Za-z0-9])(key-[0-9a-z]{32})(?![A-Za-z0-9])/,
     window: { before: 200, after: 300 },
     entropy: 3,
     specificity: Specificity.contextual,

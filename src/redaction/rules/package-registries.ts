@@ -28,13 +28,18 @@ export const packageRegistryRules: readonly Rule[] = [
     entropy: 3,
     specificity: Specificity.structured,
   },
-  prefixedToken({
+  // The macaroon's head (its version and the location pypi.org or
+  // test.pypi.org, base64url) spells 20 or more fixed characters that no
+  // other text does, so the token needs no boundary before it: it is found
+  // inside a template (`${{ secrets.pypi-AgEI… }}`) or glued to a word.
+  {
     id: 'pypi-upload-token',
-    description: 'PyPI or TestPyPI upload token: pypi- and a macaroon that encodes pypi.org or test.pypi.org.',
+    description: 'PyPI or TestPyPI upload token: pypi- and a macaroon that encodes pypi.org or test.pypi.org, wherever it stands.',
     keywords: ['pypi-Ag'],
-    token: 'pypi-(?:AgEIcHlwaS5vcmc|AgENdGVzdC5weXBpLm9yZw)[A-Za-z0-9_-]{50,2048}',
+    pattern: /(pypi-(?:AgEIcHlwaS5vcmc|AgENdGVzdC5weXBpLm9yZw)[A-Za-z0-9_-]{50,2048})(?![A-Za-z0-9_+/=-])/,
     entropy: 3.5,
-  }),
+    specificity: Specificity.prefixed,
+  },
   prefixedToken({
     id: 'rubygems-api-token',
     description: 'RubyGems API key: rubygems_ and 48 hex characters.',

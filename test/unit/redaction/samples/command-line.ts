@@ -52,6 +52,9 @@ export const commandLineSamples: SampleTable = {
       tp('secrets:\n  - key: business.password\n    value: ', password(), '\n'),
       tp('<entry>\n  <key>PASS</key>\n  <value>', password(), '</value>\n</entry>'),
       tp('{\\"key\\": \\"ACME_TOKEN\\", \\"value\\": \\"', b62(32), '\\"}'),
+      // a numbered twin of the record's fields, and a long generated value
+      tp('{"name1": "TEST_PASSWORD_2",\n "value1": "', `${b64(98)}7+`, '"}'),
+      tp('- name: SERVICE_PASSWORD_LONG\n  value: ', `${b64(498)}9/`, '\n'),
     ],
     fp: [
       '{"name": "read_file", "value": "Xk9aB3dE7fG!q"}',
@@ -62,6 +65,20 @@ export const commandLineSamples: SampleTable = {
       '- key: password\n  value: ${DB_PASSWORD}',
       '<entry><key>compass</key><value>Xk9aB3dE7fG!q</value></entry>',
       '{"key": "bypass", "value": "Xk9aB3dE7fG!q"}',
+    ],
+  },
+  'value-name-pair': {
+    tp: [
+      tp('{"value": "', `${b64(98)}7+`, '", "name": "TEST_PASSWORD_1"}'),
+      tp('spec:\n  - value: ', password(), '\n    name: DB_PASSWORD\n'),
+      tp('{\\"value\\": \\"', b62(32), '\\", \\"key\\": \\"ACME_TOKEN\\"}'),
+    ],
+    fp: [
+      '{"value": "Xk9aB3dE7fG!q", "name": "read_file"}',
+      // the next list item's name is another record's
+      '- name: SOME_NAME\n  value: Xk9aB3dE7fG!q\n- name: DB_PASSWORD\n  value: ${DB_PASSWORD}',
+      '{"value": "${DB_PASSWORD}", "name": "DB_PASSWORD"}',
+      '{"value": "AB12CD34EF56", "name": "API_KEY_ID"}',
     ],
   },
   'command-line-glued-password-flag': {

@@ -57,6 +57,9 @@ export const genericSamples: SampleTable = {
       'administrator_login_password = var.db_password',
       'password = "rootpasswd"',
       "paths: ['password', 'secrets.*.value']",
+      // UI text: a word and the punctuation of a label or sentence
+      '"one_time_password": "Engangskode:",',
+      'reset_password: Passwort.',
       'user: { name: "john", password: "secret123" }',
       'password: `secret${i}`,',
       'password = "ThisIsTheDefaultPassword"',

@@ -1,4 +1,4 @@
-import { b62, b64url, digits, hex, upperAlnum, uuid } from '../fake.js';
+import { b62, b64url, digits, hex, lowerAlnum, upperAlnum, uuid } from '../fake.js';
 import { tp, type SampleTable } from './types.js';
 
 /** A Discord user id (a snowflake of `1 + more` digits starting with `first`), base64url-encoded as in a bot token. */
@@ -61,8 +61,19 @@ export const messagingSamples: SampleTable = {
     fp: ['https://discord.com/api/webhooks/123/abc'],
   },
   'telegram-bot-token': {
-    tp: [tp('TELEGRAM_BOT_TOKEN=', `${digits(10)}:A${b64url(34)}`)],
-    fp: ['type="clm75030844:AgencyIdentificationCodeContentType"', `${digits(17)}:A${b64url(34)}`, `${digits(4)}:A${b64url(34)}`],
+    // 35 characters after the colon, and 34 as in the Bot API documentation's example
+    tp: [tp('TELEGRAM_BOT_TOKEN=', `${digits(10)}:A${b64url(34)}`), tp('bot = Bot("', `${digits(9)}:A${b64url(33)}`, '")')],
+    fp: ['type="clm75030844:AgencyIdentificationCodeContentType"', `${digits(17)}:A${b64url(34)}`, `${digits(4)}:A${b64url(34)}`, `${digits(10)}:A${b64url(32)}`, `${digits(10)}:A${b64url(35)}`],
+  },
+  'twitch-irc-oauth-token': {
+    tp: [tp('PASS oauth:', `${lowerAlnum(29)}7`, '\r\nNICK mybot'), tp("const opts = { identity: { username: 'bot', password: 'oauth:", `q${lowerAlnum(28)}4`, "' } };")],
+    fp: [
+      'urn:ietf:params:oauth:grant-type:jwt-bearer',
+      'scope=oauth:client_credentials_flow_for_service',
+      'oauth:authorizationcoderefreshhandle',
+      `oauth:${lowerAlnum(29)}`,
+      'PASS oauth:aaaaaaaaaaaaaaaaaaaaaaaaaaaaa1',
+    ],
   },
   'microsoft-teams-webhook-url': {
     tp: [tp('TEAMS_WEBHOOK=', `https://contoso.webhook.office.com/webhookb2/${uuid()}@${uuid()}/IncomingWebhook/${hex(32)}/${uuid()}`)],
@@ -81,8 +92,8 @@ export const messagingSamples: SampleTable = {
     fp: [`SG.${b64url(10)}`],
   },
   'mailgun-api-key': {
-    tp: [tp('MAILGUN_API_KEY=', `key-${hex(32)}`)],
-    fp: [`cache key-${hex(32)}`],
+    tp: [tp('MAILGUN_API_KEY=', `key-${hex(32)}`), tp("mailgun.client({ username: 'api', key: '", `key-${lowerAlnum(31)}x`, "' })")],
+    fp: [`cache key-${hex(32)}`, `mailgun cache key-${lowerAlnum(31)}`],
   },
   'mailgun-webhook-signing-key': {
     tp: [tp('mailgun webhook signing key: ', `${hex(32)}-${hex(8)}-${hex(8)}`)],

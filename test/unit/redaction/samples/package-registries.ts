@@ -30,7 +30,12 @@ export const packageRegistrySamples: SampleTable = {
     fp: ['//registry.npmjs.org/:_authToken=${NPM_TOKEN}'],
   },
   'pypi-upload-token': {
-    tp: [tp('password = ', `pypi-AgEIcHlwaS5vcmc${b64url(150)}`), tp('TWINE_PASSWORD=', `pypi-AgENdGVzdC5weXBpLm9yZw${b64url(150)}`)],
+    tp: [
+      tp('password = ', `pypi-AgEIcHlwaS5vcmc${b64url(150)}`),
+      tp('TWINE_PASSWORD=', `pypi-AgENdGVzdC5weXBpLm9yZw${b64url(150)}`),
+      // inside a template expression, after a dot
+      tp('  password: ${{ secrets.', `pypi-AgEIcHlwaS5vcmc${b64url(150)}`, '}}'),
+    ],
     fp: [`pypi-AgEIcHlwaS5vcmc${b64url(10)}`, `pypi-${b64url(100)}`],
   },
   'rubygems-api-token': {

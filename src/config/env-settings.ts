@@ -114,7 +114,7 @@ const settings = [
     unit: 'ms',
     default: 5_000,
     commands: PLANES,
-    help: "after this long with no request in flight, one compacting full collection gives the heap's free pages back (0: never)",
+    help: "after this long with no request in flight, one compacting full collection gives the heap's free pages back (0: never; the image turns V8's own memory reducer off, so with 0 nothing shrinks an idle heap)",
   },
   {
     name: 'GW_USAGE_MEMORY_MB',

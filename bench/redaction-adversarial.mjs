@@ -102,7 +102,11 @@ function patterns() {
   add('hex run', (n) => pick(HEX, n));
   add('HEX run', (n) => pick(HEX.toUpperCase(), n));
   add('alnum run', (n) => pick('ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789', n));
-  add('base64 lines of 76', (n) => Array.from({ length: Math.ceil(n / 77) }, () => pick(B64, 76)).join('\n').slice(0, n));
+  add('base64 lines of 76', (n) =>
+    Array.from({ length: Math.ceil(n / 77) }, () => pick(B64, 76))
+      .join('\n')
+      .slice(0, n),
+  );
   return out;
 }
 
@@ -136,30 +140,40 @@ const rows = [];
 for (const [name, unit] of all) {
   if (ONLY !== null && !name.includes(ONLY)) continue;
   const input = body(unit, SCREEN << 10);
-  rows.push({ name, bytes: input.length, ...measure(input) });
+  try {
+    rows.push({ name, bytes: input.length, ...measure(input) });
+  } catch (err) {
+    // A scan that throws fails the request: worse than slow, so it is listed first.
+    rows.push({ name, bytes: input.length, cpuMs: Infinity, mbps: 0, workPerByte: NaN, error: String(err?.message ?? err) });
+  }
 }
 rows.sort((a, b) => a.mbps - b.mbps);
 // The worst again, more carefully (best of 3), and at 1 and 4 MiB for the growth.
-const worst = rows.slice(0, TOP).map((r) => {
-  const unit = all.get(r.name);
-  const at = (kib, runs) => measure(body(unit, kib << 10), runs);
-  const small = at(KIB, 3);
-  const one = at(1024, 2);
-  const four = at(4096, 1);
-  return {
-    name: r.name,
-    mbps: small.mbps,
-    cpuMsPerMiB: { [KIB]: (small.cpuMs * 1024) / KIB, 1024: one.cpuMs, 4096: four.cpuMs / 4 },
-    growth: four.cpuMs / 4 / Math.max((small.cpuMs * 1024) / KIB, 0.001),
-    workPerByte: four.workPerByte,
-  };
-});
+const errors = rows.filter((r) => r.error !== undefined).map((r) => ({ name: r.name, error: r.error }));
+const worst = rows
+  .filter((r) => r.error === undefined)
+  .slice(0, TOP)
+  .map((r) => {
+    const unit = all.get(r.name);
+    const at = (kib, runs) => measure(body(unit, kib << 10), runs);
+    const small = at(KIB, 3);
+    const one = at(1024, 2);
+    const four = at(4096, 1);
+    return {
+      name: r.name,
+      mbps: small.mbps,
+      cpuMsPerMiB: { [KIB]: (small.cpuMs * 1024) / KIB, 1024: one.cpuMs, 4096: four.cpuMs / 4 },
+      growth: four.cpuMs / 4 / Math.max((small.cpuMs * 1024) / KIB, 0.001),
+      workPerByte: four.workPerByte,
+    };
+  });
 const result = {
   kib: KIB,
   screenKib: SCREEN,
   patterns: rows.length,
   belowGoal: rows.filter((r) => r.mbps < GOAL).length,
-  worstMBps: Math.min(...worst.map((w) => w.mbps)),
+  errors,
+  worstMBps: errors.length > 0 ? 0 : Math.min(...worst.map((w) => w.mbps)),
   worstGrowth: Math.max(...worst.map((w) => w.growth)),
   worst,
 };
@@ -167,10 +181,13 @@ const result = {
 if (process.argv.includes('--json')) console.log(JSON.stringify(result));
 else {
   console.log(`${rows.length} patterns screened at ${SCREEN} KiB; ${result.belowGoal} below ${GOAL} MB/s there\n`);
+  for (const e of errors) console.log(`THREW: ${e.name}: ${e.error}`);
   console.log(`| pattern (worst first) | MB/s at ${KIB} KiB | CPU ms per MiB at ${KIB} KiB / 1 MiB / 4 MiB | growth 4 MiB vs ${KIB} KiB | work per byte |`);
   console.log('|---|---|---|---|---|');
   for (const w of worst) {
     const c = w.cpuMsPerMiB;
-    console.log(`| ${w.name.replace(/\|/g, '\\|')} | ${w.mbps.toFixed(1)} | ${c[KIB].toFixed(0)} / ${c[1024].toFixed(0)} / ${c[4096].toFixed(0)} | ${w.growth.toFixed(2)}× | ${w.workPerByte.toFixed(1)} |`);
+    console.log(
+      `| ${w.name.replace(/\|/g, '\\|')} | ${w.mbps.toFixed(1)} | ${c[KIB].toFixed(0)} / ${c[1024].toFixed(0)} / ${c[4096].toFixed(0)} | ${w.growth.toFixed(2)}× | ${w.workPerByte.toFixed(1)} |`,
+    );
   }
 }

@@ -7,11 +7,38 @@
 // at `at` (the match start); it never decides that something is a secret.
 // test/unit/redaction/prechecks.test.ts checks that against the patterns.
 
-/** `(at) => whether the rule's pattern could match starting at at`. */
-export type Precheck = (text: string, at: number) => boolean;
+/**
+ * `(at) => whether the rule's pattern could match starting at at`. `memo`
+ * is what earlier prechecks learnt about the same text (the engine passes
+ * one per text scanned); without it a precheck reads everything itself.
+ */
+export type Precheck = (text: string, at: number, memo?: PrecheckMemo) => boolean;
+
+/**
+ * Runs of bare value characters already read in one text. A text that is
+ * one long run with a keyword every few characters (`api_key:=api_key:=…`)
+ * would otherwise have each hit read MAX_VALUE characters again; with the
+ * memo each character of a run is read once, however many hits fall in it.
+ */
+export class PrecheckMemo {
+  /** [from, to) are all value characters; `done`: the run ends at `to`. */
+  from = -1;
+  to = -1;
+  done = false;
+  /** Characters the value runs read since the memo was made (the engine adds them to its work). */
+  reads = 0;
+
+  reset(): void {
+    this.from = -1;
+    this.to = -1;
+    this.done = false;
+  }
+}
 
 // How far a precheck reads before it stops and lets the regex decide.
 const PERMISSIVE_AFTER = 128;
+// The longest bare value of generic.ts's valueAlternatives (`VALUE_CHAR{min,256}`).
+const MAX_VALUE = 256;
 
 const isNameChar = (c: number): boolean => (c >= 97 && c <= 122) || (c >= 65 && c <= 90) || (c >= 48 && c <= 57) || c === 95 || c === 46 || c === 45;
 const isSpace = (c: number): boolean => c === 32 || c === 9;
@@ -42,7 +69,7 @@ const isValueChar = (c: number): boolean =>
  * (after any `\`s) with characters other than controls, space, the quote,
  * `\` and DEL, or bare with value characters.
  */
-function valueAt(text: string, j: number, min: number): boolean {
+function valueAt(text: string, j: number, min: number, memo: PrecheckMemo | undefined): boolean {
   const n = text.length;
   while (isSpace(text.charCodeAt(j))) j++;
   let p = j;
@@ -69,10 +96,31 @@ function valueAt(text: string, j: number, min: number): boolean {
     return true;
   }
   if (p !== j) return false;
-  const stop = j + min;
-  if (stop > n) return false;
-  for (let i = j; i < stop; i++) if (!isValueChar(text.charCodeAt(i))) return false;
-  return true;
+  if (j + min > n) return false;
+  // A bare value is a whole run of min to MAX_VALUE value characters: a
+  // longer run fails the pattern's look-ahead, and reading it here costs far
+  // less than the regex trying every shorter length first (text that is one
+  // long run of `name=name=…` offers a keyword every few characters).
+  const length = valueRunEnd(text, j, memo) - j;
+  return length >= min && length <= MAX_VALUE;
+}
+
+/** The end of the run of value characters from j, read up to MAX_VALUE + 1 of them. */
+function valueRunEnd(text: string, j: number, memo: PrecheckMemo | undefined): number {
+  const n = text.length;
+  const known = memo !== undefined && memo.from <= j && j <= memo.to;
+  if (known && memo.done) return memo.to;
+  const stop = Math.min(n, j + MAX_VALUE + 1);
+  const begin = known ? memo.to : j;
+  let i = begin;
+  while (i < stop && isValueChar(text.charCodeAt(i))) i++;
+  if (memo !== undefined) {
+    memo.reads += i - begin + 1;
+    if (!known) memo.from = j;
+    memo.to = i;
+    memo.done = i < stop || i === n;
+  }
+  return i;
 }
 
 /**
@@ -81,29 +129,29 @@ function valueAt(text: string, j: number, min: number): boolean {
  * spaces and a value. Each way to read the operator is tried, since `:=`
  * may also be `:` and a value that begins with `=`.
  */
-function operatorThenValue(text: string, d: number, min: number, comma: boolean): boolean {
+function operatorThenValue(text: string, d: number, min: number, comma: boolean, memo: PrecheckMemo | undefined): boolean {
   const c = text.charCodeAt(d);
   const next = text.charCodeAt(d + 1);
   switch (c) {
     case 61: // = =>
-      return valueAt(text, d + 1, min) || (next === 62 && valueAt(text, d + 2, min));
+      return valueAt(text, d + 1, min, memo) || (next === 62 && valueAt(text, d + 2, min, memo));
     case 58: {
       // : := ::= :::=
-      if (valueAt(text, d + 1, min)) return true;
+      if (valueAt(text, d + 1, min, memo)) return true;
       let k = d + 1;
       while (k < d + 3 && text.charCodeAt(k) === 58) {
-        if (text.charCodeAt(k + 1) === 61 && valueAt(text, k + 2, min)) return true;
+        if (text.charCodeAt(k + 1) === 61 && valueAt(text, k + 2, min, memo)) return true;
         k++;
       }
-      return next === 61 && valueAt(text, d + 2, min);
+      return next === 61 && valueAt(text, d + 2, min, memo);
     }
     case 63: // ?=
     case 46: // .=
-      return next === 61 && valueAt(text, d + 2, min);
+      return next === 61 && valueAt(text, d + 2, min, memo);
     case 45: // spaced dash
-      return valueAt(text, d + 1, min);
+      return valueAt(text, d + 1, min, memo);
     case 44:
-      return comma && valueAt(text, d + 1, min);
+      return comma && valueAt(text, d + 1, min, memo);
     default:
       return false;
   }
@@ -124,42 +172,49 @@ function operatorThenValue(text: string, d: number, min: number, comma: boolean)
  * `=`, where the same value follows.
  */
 export function assignmentFollows(min: number): Precheck {
-  const check: Precheck = (text, at) => {
+  return (text, from, memo) => {
     const n = text.length;
-    const stop = Math.min(n, at + PERMISSIVE_AFTER);
-    let i = at;
-    while (i < stop && isNameChar(text.charCodeAt(i))) i++;
-    if (i === stop) return stop < n;
-    const c = text.charCodeAt(i);
-    if (c === 62) return true; // `>`: the XML form
-    if (c === 93) {
-      i++;
-      while (isSpace(text.charCodeAt(i))) i++;
-      return operatorThenValue(text, i, min, false);
-    }
-    if (c === 92 || isQuote(c)) {
-      while (text.charCodeAt(i) === 92) i++;
-      if (!isQuote(text.charCodeAt(i))) return false;
-      i++;
-      if (text.charCodeAt(i) === 93) i++;
-      while (isSpace(text.charCodeAt(i))) i++;
-      return operatorThenValue(text, i, min, true);
-    }
-    if (isSpace(c)) {
-      const first = i;
-      while (isSpace(text.charCodeAt(i))) i++;
-      const d = text.charCodeAt(i);
-      // `string`, `str`, `String`, `char*` (case-insensitive patterns).
-      if (d === 115 || d === 83 || d === 99 || d === 67) return true;
-      // `api key`, `secret key`: the name goes on after one space.
-      if (c === 32 && i === first + 1 && (d | 32) === 107 && (text.charCodeAt(i + 1) | 32) === 101 && (text.charCodeAt(i + 2) | 32) === 121) {
-        return check(text, i);
+    let at = from;
+    for (;;) {
+      const stop = Math.min(n, at + PERMISSIVE_AFTER);
+      let i = at;
+      while (i < stop && isNameChar(text.charCodeAt(i))) i++;
+      if (i === stop) return stop < n;
+      const c = text.charCodeAt(i);
+      if (c === 62) return true; // `>`: the XML form
+      if (c === 93) {
+        i++;
+        while (isSpace(text.charCodeAt(i))) i++;
+        return operatorThenValue(text, i, min, false, memo);
       }
-      return operatorThenValue(text, i, min, false);
+      if (c === 92 || isQuote(c)) {
+        while (text.charCodeAt(i) === 92) i++;
+        if (!isQuote(text.charCodeAt(i))) return false;
+        i++;
+        if (text.charCodeAt(i) === 93) i++;
+        while (isSpace(text.charCodeAt(i))) i++;
+        return operatorThenValue(text, i, min, true, memo);
+      }
+      if (isSpace(c)) {
+        const first = i;
+        while (isSpace(text.charCodeAt(i))) i++;
+        const d = text.charCodeAt(i);
+        // `string`, `str`, `String`, `char*` (case-insensitive patterns).
+        if (d === 115 || d === 83 || d === 99 || d === 67) return true;
+        // `api key`, `secret key`: the name goes on after one space.
+        // A loop, not a call: `key key key …` would otherwise nest one call
+        // per word and overflow the stack. Past PERMISSIVE_AFTER the regex
+        // decides (its name is at most 40 characters long anyway).
+        if (c === 32 && i === first + 1 && (d | 32) === 107 && (text.charCodeAt(i + 1) | 32) === 101 && (text.charCodeAt(i + 2) | 32) === 121) {
+          if (i - from > PERMISSIVE_AFTER) return true;
+          at = i;
+          continue;
+        }
+        return operatorThenValue(text, i, min, false, memo);
+      }
+      return operatorThenValue(text, i, min, false, memo);
     }
-    return operatorThenValue(text, i, min, false);
   };
-  return check;
 }
 
 /** The look-behind of prefixed tokens (`BEFORE`), read directly. */

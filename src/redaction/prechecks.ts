@@ -21,12 +21,24 @@ export type Precheck = (text: string, at: number, memo?: PrecheckMemo) => boolea
  * memo each character of a run is read once, however many hits fall in it.
  */
 export class PrecheckMemo {
-  /** [from, to) are all value characters; `done`: the run ends at `to`. */
+  /** Runs of generic.ts's bare value characters. */
+  readonly value = new Run();
+  /** Runs of the characters a prefixed token may not be followed by. */
+  readonly token = new Run();
+  /** Characters the runs read since the memo was made (the engine adds them to its work). */
+  reads = 0;
+
+  reset(): void {
+    this.value.reset();
+    this.token.reset();
+  }
+}
+
+/** [from, to) are all characters of one class; `done`: the run ends at `to`. */
+class Run {
   from = -1;
   to = -1;
   done = false;
-  /** Characters the value runs read since the memo was made (the engine adds them to its work). */
-  reads = 0;
 
   reset(): void {
     this.from = -1;
@@ -107,18 +119,26 @@ function valueAt(text: string, j: number, min: number, memo: PrecheckMemo | unde
 
 /** The end of the run of value characters from j, read up to MAX_VALUE + 1 of them. */
 function valueRunEnd(text: string, j: number, memo: PrecheckMemo | undefined): number {
+  return runEnd(text, j, MAX_VALUE, isValueChar, memo?.value, memo);
+}
+
+/**
+ * The end of the run of `inClass` characters from j, reading at most max + 1
+ * of them; with a memo, characters of a run it already read are not read again.
+ */
+function runEnd(text: string, j: number, max: number, inClass: (c: number) => boolean, run: Run | undefined, memo?: PrecheckMemo): number {
   const n = text.length;
-  const known = memo !== undefined && memo.from <= j && j <= memo.to;
-  if (known && memo.done) return memo.to;
-  const stop = Math.min(n, j + MAX_VALUE + 1);
-  const begin = known ? memo.to : j;
+  const known = run !== undefined && run.from <= j && j <= run.to;
+  if (known && run.done) return run.to;
+  const stop = Math.min(n, j + max + 1);
+  const begin = known ? run.to : j;
   let i = begin;
-  while (i < stop && isValueChar(text.charCodeAt(i))) i++;
-  if (memo !== undefined) {
-    memo.reads += i - begin + 1;
-    if (!known) memo.from = j;
-    memo.to = i;
-    memo.done = i < stop || i === n;
+  while (i < stop && inClass(text.charCodeAt(i))) i++;
+  if (run !== undefined) {
+    if (memo !== undefined) memo.reads += i - begin + 1;
+    if (!known) run.from = j;
+    run.to = i;
+    run.done = i < stop || i === n;
   }
   return i;
 }
@@ -344,3 +364,119 @@ export const keyThenLongValue: Precheck = (text, at) => {
   while (i < n && i - start < 16 && isLogValueChar(text.charCodeAt(i))) i++;
   return i - start >= 16;
 };
+
+/**
+ * An upper bound on the length of any match of a regex source, or Infinity
+ * when it has none or the source uses something not read here (a
+ * backreference, an unbounded quantifier). Look-arounds and anchors count 0.
+ */
+export function maxMatchLength(source: string): number {
+  let i = 0;
+  const alternation = (): number => {
+    let best = sequence();
+    while (source[i] === '|') {
+      i++;
+      best = Math.max(best, sequence());
+    }
+    return best;
+  };
+  const sequence = (): number => {
+    let total = 0;
+    while (i < source.length && source[i] !== '|' && source[i] !== ')') {
+      const atom = atomLength();
+      total += atom * quantifier();
+    }
+    return total;
+  };
+  const atomLength = (): number => {
+    const c = source[i]!;
+    if (c === '(') {
+      let zeroWidth = false;
+      if (source.startsWith('(?:', i)) i += 3;
+      else if (source.startsWith('(?=', i) || source.startsWith('(?!', i)) {
+        i += 3;
+        zeroWidth = true;
+      } else if (source.startsWith('(?<=', i) || source.startsWith('(?<!', i)) {
+        i += 4;
+        zeroWidth = true;
+      } else if (source.startsWith('(?<', i)) i = source.indexOf('>', i) + 1;
+      else i++;
+      const inner = alternation();
+      if (source[i] !== ')') return Infinity;
+      i++;
+      return zeroWidth ? 0 : inner;
+    }
+    if (c === '[') {
+      i++;
+      if (source[i] === '^') i++;
+      if (source[i] === ']') i++;
+      while (i < source.length && source[i] !== ']') i += source[i] === '\\' ? 2 : 1;
+      i++;
+      return 1;
+    }
+    if (c === '\\') {
+      const e = source[i + 1]!;
+      if (/[1-9k]/.test(e)) {
+        i = source.length; // no bound: stop reading
+        return Infinity;
+      }
+      if (e === 'b' || e === 'B') {
+        i += 2;
+        return 0;
+      }
+      i += e === 'u' ? 6 : e === 'x' ? 4 : 2;
+      return 1;
+    }
+    i++;
+    return c === '^' || c === '$' ? 0 : 1;
+  };
+  const quantifier = (): number => {
+    const c = source[i];
+    let times = 1;
+    if (c === '?') {
+      i++;
+    } else if (c === '*' || c === '+') {
+      i++;
+      times = Infinity;
+    } else if (c === '{') {
+      const m = /^\{(\d+)(?:(,)(\d*))?\}/.exec(source.slice(i));
+      if (m === null) return 1;
+      i += m[0].length;
+      times = m[2] === undefined ? Number(m[1]) : m[3] === '' ? Infinity : Number(m[3]);
+    } else return 1;
+    if (source[i] === '?') i++;
+    return times;
+  };
+  const length = alternation();
+  return i === source.length ? length : Infinity;
+}
+
+// The characters `AFTER` (rule.ts) refuses after a token: `[A-Za-z0-9_+/=-]`.
+const isTokenRunChar = (c: number): boolean => (c >= 97 && c <= 122) || (c >= 65 && c <= 90) || (c >= 48 && c <= 57) || c === 95 || c === 43 || c === 47 || c === 61 || c === 45;
+
+const tokenPrechecks = new WeakSet<Precheck>();
+
+/**
+ * The precheck of a prefixed token whose matches are at most `max`
+ * characters long: its look-behind (`tokenBoundaryBefore`), then that the
+ * run of `[A-Za-z0-9_+/=-]` from `at` ends within `max` characters. A match
+ * must end where `AFTER` holds, so past every character of that run: a run
+ * longer than any match cannot be one (text such as `fo1_=fo1_=…` is one
+ * run with a keyword every five characters, and each regex attempt read up
+ * to its 4,096-character maximum and backtracked over it). The run is read
+ * once per text through the memo.
+ */
+export function prefixedTokenPrecheck(max: number): Precheck {
+  const check: Precheck = (text, at, memo) => {
+    if (!tokenBoundaryBefore(text, at)) return false;
+    if (!Number.isFinite(max)) return true;
+    return runEnd(text, at, max, isTokenRunChar, memo?.token, memo) - at <= max;
+  };
+  tokenPrechecks.add(check);
+  return check;
+}
+
+/** Whether a precheck is one of `prefixedTokenPrecheck`'s. */
+export function isTokenPrecheck(p: Precheck): boolean {
+  return tokenPrechecks.has(p);
+}

@@ -1,6 +1,6 @@
 import { shannonEntropy } from './entropy.js';
 import { notPlaceholder } from './filters.js';
-import { tokenBoundaryBefore, type Precheck } from './prechecks.js';
+import { maxMatchLength, prefixedTokenPrecheck, type Precheck } from './prechecks.js';
 
 /** Where a candidate was found, for acceptance tests that need to look around it. */
 export interface MatchContext {
@@ -137,7 +137,7 @@ export function prefixedToken(spec: PrefixedTokenSpec): Rule {
       description: spec.description,
       keywords: spec.keywords,
       pattern: new RegExp(`${BEFORE}(${spec.token})${AFTER}`, spec.flags ?? ''),
-      precheck: tokenBoundaryBefore,
+      precheck: prefixedTokenPrecheck(maxMatchLength(spec.token)),
       ...(spec.entropy !== undefined ? { entropy: spec.entropy } : {}),
       specificity: Specificity.prefixed,
       accept: spec.accept ?? notPlaceholder,

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { RULES, redactJsonBody, type Rule } from '../../../src/redaction/index.js';
-import { PrecheckMemo } from '../../../src/redaction/prechecks.js';
+import { maxMatchLength, PrecheckMemo } from '../../../src/redaction/prechecks.js';
 import { Redactor } from '../../../src/redaction/redactor.js';
 import { findRepeats } from '../../../src/redaction/repeats.js';
 import type { Span } from '../../../src/redaction/splice.js';
@@ -52,6 +52,35 @@ describe('hostile input', () => {
       // Without the memo each hit would read up to 257 characters of the run.
       expect(memo.reads).toBeLessThan(2 * text.length);
     }
+  });
+
+  it('bounds the length of a match from the regex source', () => {
+    expect(maxMatchLength('(?:fm1[ar]|fm2|fo1)_[A-Za-z0-9+/=_-]{40,4096}')).toBe(4 + 1 + 4096);
+    expect(maxMatchLength('(?<![A-Z])(ab|c\\.d{2})e?(?=x)')).toBe(5);
+    expect(maxMatchLength('a\\u0041[^\\]]{3}')).toBe(5);
+    expect(maxMatchLength('a+')).toBe(Infinity);
+    expect(maxMatchLength('a{2,}')).toBe(Infinity);
+    expect(maxMatchLength('(a)\\1')).toBe(Infinity);
+  });
+
+  it('a prefixed token is not tried where the run of token characters is longer than any match', () => {
+    // `fo1_=fo1_=…` is one run of [A-Za-z0-9_+/=-]: no Fly.io token can end
+    // inside it, so no hit but those within 4,101 characters of its end can match.
+    const text = 'fo1_='.repeat(20_000);
+    const { precheck } = rule('flyio-token');
+    const memo = new PrecheckMemo();
+    const passed: number[] = [];
+    for (let at = 0; at < text.length; at += 5) {
+      const answer = precheck(text, at, memo);
+      expect(answer).toBe(precheck(text, at));
+      if (answer) passed.push(at);
+    }
+    expect(passed.length).toBeGreaterThan(0);
+    expect(passed[0]).toBeGreaterThanOrEqual(text.length - 4101);
+    expect(memo.reads).toBeLessThan(2 * text.length);
+    expect(workPerByte(text)).toBeLessThan(40);
+    // What the body holds is still removed (the last token, then its copies).
+    expect(redactJsonBody(body(text)).body.toString()).not.toContain('fo1_=');
   });
 
   it('a rule does not try a keyword hit inside its own last match', () => {

@@ -25,12 +25,15 @@ export class PrecheckMemo {
   readonly value = new Run();
   /** Runs of the characters a prefixed token may not be followed by. */
   readonly token = new Run();
+  /** Runs of log-key-value's value characters. */
+  readonly log = new Run();
   /** Characters the runs read since the memo was made (the engine adds them to its work). */
   reads = 0;
 
   reset(): void {
     this.value.reset();
     this.token.reset();
+    this.log.reset();
   }
 }
 
@@ -349,8 +352,8 @@ export const bearerToken: Precheck = (text, at) => {
 // Characters of a log-key-value value: not controls, space, quotes, `<>,;&`, `\`.
 const isLogValueChar = (c: number): boolean => c > 32 && c !== 34 && c !== 39 && c !== 96 && c !== 60 && c !== 62 && c !== 44 && c !== 59 && c !== 38 && c !== 92;
 
-/** `key`, `[ \t]*`, `=` or `:`, `[ \t]*`, `\`s and a quote, then at least 16 value characters. */
-export const keyThenLongValue: Precheck = (text, at) => {
+/** `key`, `[ \t]*`, `=` or `:`, `[ \t]*`, `\`s and a quote, then a run of 16 to 256 value characters. */
+export const keyThenLongValue: Precheck = (text, at, memo) => {
   const n = text.length;
   let i = at + 3;
   while (i < n && isSpace(text.charCodeAt(i))) i++;
@@ -360,9 +363,9 @@ export const keyThenLongValue: Precheck = (text, at) => {
   while (i < n && isSpace(text.charCodeAt(i))) i++;
   while (i < n && text.charCodeAt(i) === 92) i++;
   if (text.charCodeAt(i) === 34 || text.charCodeAt(i) === 39) i++;
-  const start = i;
-  while (i < n && i - start < 16 && isLogValueChar(text.charCodeAt(i))) i++;
-  return i - start >= 16;
+  // 16 to 256 value characters, then one that is not (the pattern's look-ahead).
+  const length = runEnd(text, i, 256, isLogValueChar, memo?.log, memo) - i;
+  return length >= 16 && length <= 256;
 };
 
 /**

@@ -479,6 +479,15 @@ export function prefixedTokenPrecheck(max: number): Precheck {
   return check;
 }
 
+/**
+ * The same bound for a pattern that starts at `at` and ends with `AFTER`
+ * (rule.ts's contextual assignments, `NAME=value`): its matches are at most
+ * `max` long, and end past the run of `[A-Za-z0-9_+/=-]` from `at`.
+ */
+export function tokenRunWithin(max: number): Precheck {
+  return (text, at, memo) => !Number.isFinite(max) || runEnd(text, at, max, isTokenRunChar, memo?.token, memo) - at <= max;
+}
+
 /** Whether a precheck is one of `prefixedTokenPrecheck`'s. */
 export function isTokenPrecheck(p: Precheck): boolean {
   return tokenPrechecks.has(p);

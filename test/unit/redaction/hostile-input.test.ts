@@ -83,6 +83,16 @@ describe('hostile input', () => {
     expect(redactJsonBody(body(text)).body.toString()).not.toContain('fo1_=');
   });
 
+  it('a contextual assignment is not tried where the run of value characters is longer than any match', () => {
+    const text = 'awssessiontoken='.repeat(10_000);
+    const { precheck } = rule('aws-session-token');
+    const memo = new PrecheckMemo();
+    const passed: number[] = [];
+    for (let at = 0; at < text.length; at += 16) if (precheck(text, at, memo)) passed.push(at);
+    expect(passed[0]).toBeGreaterThanOrEqual(text.length - 4400);
+    expect(memo.reads).toBeLessThan(2 * text.length);
+  });
+
   it('a rule does not try a keyword hit inside its own last match', () => {
     // Every `-password=` is a keyword hit whose match (the flag and 256
     // characters of value) covers the next 25 hits.

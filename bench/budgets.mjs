@@ -35,6 +35,8 @@ export const BUDGETS = Object.freeze({
   'rss-after-load-extproc': { what: 'gw extproc RSS 10 s after its last exchange (after the s5 rounds: memory that goes back down)', atMost: 100, unit: 'MB' },
   redaction: { what: 'redaction of a 1 MiB body, no credentials / 100 credentials (bench/redaction-throughput.mjs)', atLeast: [50, 20], unit: 'MB/s' },
   'redaction-linear': { what: 'redaction: CPU per MiB at 16 MiB vs 1 MiB (linear growth)', atMost: 1.5, unit: '×' },
+  'redaction-adversarial': { what: 'redaction: worst hostile pattern (every rule keyword, generic shapes; bench/redaction-adversarial.mjs)', atLeast: 5, unit: 'MB/s' },
+  'redaction-adversarial-linear': { what: 'redaction: hostile patterns, CPU per MiB at 4 MiB vs 256 KiB (worst of the slowest)', atMost: 1.5, unit: '×' },
   'redaction-stall': { what: 'redaction: event-loop stall while a 12 MiB body is scanned', below: 50, unit: 'ms' },
   'redaction-heldout': { what: 'redaction: recall on widely-used services, projects held out', atLeast: 95, unit: '%' },
   'redaction-precision': { what: 'redaction: lines of real content changed (precision set)', atMost: 0.1, unit: '%' },

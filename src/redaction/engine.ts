@@ -4,7 +4,7 @@ import { KeywordIndex } from './keyword-index.js';
 import { findPairHalves } from './pairs.js';
 import type { Budget } from './budget.js';
 import type { Candidate } from './candidate.js';
-import type { Precheck } from './prechecks.js';
+import { PrecheckMemo, type Precheck } from './prechecks.js';
 import type { MatchContext, Rule } from './rule.js';
 
 export type { Candidate } from './candidate.js';
@@ -57,7 +57,10 @@ export class Scanner {
   private readonly winStart: Int32Array;
   private readonly winEnd: Int32Array;
   private readonly lastAnchor: Int32Array;
+  /** Per anchored rule, the end of its last recorded match in the text being scanned. */
+  private readonly matchEnd: Int32Array;
   private readonly open: number[] = [];
+  private readonly memo = new PrecheckMemo();
   /** Characters examined since the caller last reset it (keyword pass and regex windows). */
   work = 0;
 
@@ -90,6 +93,7 @@ export class Scanner {
     this.winStart = new Int32Array(rules.length).fill(-1);
     this.winEnd = new Int32Array(rules.length);
     this.lastAnchor = new Int32Array(rules.length).fill(-1);
+    this.matchEnd = new Int32Array(rules.length);
   }
 
   /**
@@ -98,9 +102,12 @@ export class Scanner {
    * raw body, when a string has no escapes); otherwise they are made here.
    */
   scan(text: string, budget: Budget, out: Candidate[], bytes?: Uint8Array, bytesStart = 0): void {
-    const { compiled, keywordLength, winStart, winEnd, lastAnchor, open } = this;
+    const { compiled, keywordLength, winStart, winEnd, lastAnchor, matchEnd, open } = this;
     const { targetStart, targetRule, targetExact, ruleWindowed, ruleAnchorBack, rulePrecheck } = this;
     const length = text.length;
+    const memo = this.memo;
+    memo.reset();
+    const readsBefore = memo.reads;
     const onHit = (keyword: number, start: number): void => {
       if (budget.exhausted) return;
       const end = targetStart[keyword + 1]!;
@@ -126,11 +133,15 @@ export class Scanner {
           winEnd[r] = we;
         } else {
           const at = start - ruleAnchorBack[r]!;
-          if (at < 0 || lastAnchor[r] === at) continue;
+          // A hit inside the rule's last match is not tried again: matches of
+          // one rule do not overlap (leftmost first, as a windowed rule's
+          // search does), else text built of one keyword and value repeated
+          // makes every hit a match that reads and judges a whole value.
+          if (at < 0 || lastAnchor[r] === at || at < matchEnd[r]!) continue;
           const precheck = rulePrecheck[r]!;
           if (precheck !== null) {
             this.work++;
-            if (!precheck(text, at)) continue;
+            if (!precheck(text, at, memo)) continue;
           }
           if (lastAnchor[r]! < 0) open.push(r);
           lastAnchor[r] = at;
@@ -154,8 +165,10 @@ export class Scanner {
       }
       winStart[r] = -1;
       lastAnchor[r] = -1;
+      matchEnd[r] = 0;
     }
     open.length = 0;
+    this.work += memo.reads - readsBefore;
   }
 
   private matchAt(r: number, text: string, at: number, out: Candidate[]): void {
@@ -165,7 +178,7 @@ export class Scanner {
     const m = re.exec(text);
     // An anchored attempt reads at most its match, or up to the first character that fails it.
     this.work += m === null ? 1 : m[0].length;
-    if (m !== null) this.record(r, c, m, text, 0, out);
+    if (m !== null && this.record(r, c, m, text, 0, out)) this.matchEnd[r] = m.index + m[0].length;
   }
 
   private searchWindow(r: number, text: string, ws: number, we: number, budget: Budget, out: Candidate[]): void {
@@ -202,7 +215,8 @@ export class Scanner {
     budget.tick();
   }
 
-  private record(r: number, c: CompiledRule, m: RegExpExecArray, text: string, offset: number, out: Candidate[]): void {
+  /** Adds the match's secret to `out` unless a filter rejects it; whether it did. */
+  private record(r: number, c: CompiledRule, m: RegExpExecArray, text: string, offset: number, out: Candidate[]): boolean {
     let start = m.index;
     let end = m.index + m[0].length;
     let secret = m[0];
@@ -216,11 +230,12 @@ export class Scanner {
         break;
       }
     }
-    if (end <= start) return;
-    if (c.entropy > 0 && shannonEntropy(secret) < c.entropy) return;
-    if (!c.accept(secret, { text, matchStart: m.index, secretStart: start, secretEnd: end })) return;
+    if (end <= start) return false;
+    if (c.entropy > 0 && shannonEntropy(secret) < c.entropy) return false;
+    if (!c.accept(secret, { text, matchStart: m.index, secretStart: start, secretEnd: end })) return false;
     out.push({ start: start + offset, end: end + offset, rule: r });
     this.work += findPairHalves(text, start, end, offset, r, out);
+    return true;
   }
 }
 

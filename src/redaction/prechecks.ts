@@ -7,11 +7,53 @@
 // at `at` (the match start); it never decides that something is a secret.
 // test/unit/redaction/prechecks.test.ts checks that against the patterns.
 
-/** `(at) => whether the rule's pattern could match starting at at`. */
-export type Precheck = (text: string, at: number) => boolean;
+/**
+ * `(at) => whether the rule's pattern could match starting at at`. `memo`
+ * is what earlier prechecks learnt about the same text (the engine passes
+ * one per text scanned); without it a precheck reads everything itself.
+ */
+export type Precheck = (text: string, at: number, memo?: PrecheckMemo) => boolean;
+
+/**
+ * Runs of bare value characters already read in one text. A text that is
+ * one long run with a keyword every few characters (`api_key:=api_key:=…`)
+ * would otherwise have each hit read MAX_VALUE characters again; with the
+ * memo each character of a run is read once, however many hits fall in it.
+ */
+export class PrecheckMemo {
+  /** Runs of generic.ts's bare value characters. */
+  readonly value = new Run();
+  /** Runs of the characters a prefixed token may not be followed by. */
+  readonly token = new Run();
+  /** Runs of log-key-value's value characters. */
+  readonly log = new Run();
+  /** Characters the runs read since the memo was made (the engine adds them to its work). */
+  reads = 0;
+
+  reset(): void {
+    this.value.reset();
+    this.token.reset();
+    this.log.reset();
+  }
+}
+
+/** [from, to) are all characters of one class; `done`: the run ends at `to`. */
+class Run {
+  from = -1;
+  to = -1;
+  done = false;
+
+  reset(): void {
+    this.from = -1;
+    this.to = -1;
+    this.done = false;
+  }
+}
 
 // How far a precheck reads before it stops and lets the regex decide.
 const PERMISSIVE_AFTER = 128;
+// The longest bare value of generic.ts's valueAlternatives (`VALUE_CHAR{min,256}`).
+const MAX_VALUE = 256;
 
 const isNameChar = (c: number): boolean => (c >= 97 && c <= 122) || (c >= 65 && c <= 90) || (c >= 48 && c <= 57) || c === 95 || c === 46 || c === 45;
 const isSpace = (c: number): boolean => c === 32 || c === 9;
@@ -42,7 +84,7 @@ const isValueChar = (c: number): boolean =>
  * (after any `\`s) with characters other than controls, space, the quote,
  * `\` and DEL, or bare with value characters.
  */
-function valueAt(text: string, j: number, min: number): boolean {
+function valueAt(text: string, j: number, min: number, memo: PrecheckMemo | undefined): boolean {
   const n = text.length;
   while (isSpace(text.charCodeAt(j))) j++;
   let p = j;
@@ -69,10 +111,39 @@ function valueAt(text: string, j: number, min: number): boolean {
     return true;
   }
   if (p !== j) return false;
-  const stop = j + min;
-  if (stop > n) return false;
-  for (let i = j; i < stop; i++) if (!isValueChar(text.charCodeAt(i))) return false;
-  return true;
+  if (j + min > n) return false;
+  // A bare value is a whole run of min to MAX_VALUE value characters: a
+  // longer run fails the pattern's look-ahead, and reading it here costs far
+  // less than the regex trying every shorter length first (text that is one
+  // long run of `name=name=…` offers a keyword every few characters).
+  const length = valueRunEnd(text, j, memo) - j;
+  return length >= min && length <= MAX_VALUE;
+}
+
+/** The end of the run of value characters from j, read up to MAX_VALUE + 1 of them. */
+function valueRunEnd(text: string, j: number, memo: PrecheckMemo | undefined): number {
+  return runEnd(text, j, MAX_VALUE, isValueChar, memo?.value, memo);
+}
+
+/**
+ * The end of the run of `inClass` characters from j, reading at most max + 1
+ * of them; with a memo, characters of a run it already read are not read again.
+ */
+function runEnd(text: string, j: number, max: number, inClass: (c: number) => boolean, run: Run | undefined, memo?: PrecheckMemo): number {
+  const n = text.length;
+  const known = run !== undefined && run.from <= j && j <= run.to;
+  if (known && run.done) return run.to;
+  const stop = Math.min(n, j + max + 1);
+  const begin = known ? run.to : j;
+  let i = begin;
+  while (i < stop && inClass(text.charCodeAt(i))) i++;
+  if (run !== undefined) {
+    if (memo !== undefined) memo.reads += i - begin + 1;
+    if (!known) run.from = j;
+    run.to = i;
+    run.done = i < stop || i === n;
+  }
+  return i;
 }
 
 /**
@@ -81,29 +152,29 @@ function valueAt(text: string, j: number, min: number): boolean {
  * spaces and a value. Each way to read the operator is tried, since `:=`
  * may also be `:` and a value that begins with `=`.
  */
-function operatorThenValue(text: string, d: number, min: number, comma: boolean): boolean {
+function operatorThenValue(text: string, d: number, min: number, comma: boolean, memo: PrecheckMemo | undefined): boolean {
   const c = text.charCodeAt(d);
   const next = text.charCodeAt(d + 1);
   switch (c) {
     case 61: // = =>
-      return valueAt(text, d + 1, min) || (next === 62 && valueAt(text, d + 2, min));
+      return valueAt(text, d + 1, min, memo) || (next === 62 && valueAt(text, d + 2, min, memo));
     case 58: {
       // : := ::= :::=
-      if (valueAt(text, d + 1, min)) return true;
+      if (valueAt(text, d + 1, min, memo)) return true;
       let k = d + 1;
       while (k < d + 3 && text.charCodeAt(k) === 58) {
-        if (text.charCodeAt(k + 1) === 61 && valueAt(text, k + 2, min)) return true;
+        if (text.charCodeAt(k + 1) === 61 && valueAt(text, k + 2, min, memo)) return true;
         k++;
       }
-      return next === 61 && valueAt(text, d + 2, min);
+      return next === 61 && valueAt(text, d + 2, min, memo);
     }
     case 63: // ?=
     case 46: // .=
-      return next === 61 && valueAt(text, d + 2, min);
+      return next === 61 && valueAt(text, d + 2, min, memo);
     case 45: // spaced dash
-      return valueAt(text, d + 1, min);
+      return valueAt(text, d + 1, min, memo);
     case 44:
-      return comma && valueAt(text, d + 1, min);
+      return comma && valueAt(text, d + 1, min, memo);
     default:
       return false;
   }
@@ -124,42 +195,49 @@ function operatorThenValue(text: string, d: number, min: number, comma: boolean)
  * `=`, where the same value follows.
  */
 export function assignmentFollows(min: number): Precheck {
-  const check: Precheck = (text, at) => {
+  return (text, from, memo) => {
     const n = text.length;
-    const stop = Math.min(n, at + PERMISSIVE_AFTER);
-    let i = at;
-    while (i < stop && isNameChar(text.charCodeAt(i))) i++;
-    if (i === stop) return stop < n;
-    const c = text.charCodeAt(i);
-    if (c === 62) return true; // `>`: the XML form
-    if (c === 93) {
-      i++;
-      while (isSpace(text.charCodeAt(i))) i++;
-      return operatorThenValue(text, i, min, false);
-    }
-    if (c === 92 || isQuote(c)) {
-      while (text.charCodeAt(i) === 92) i++;
-      if (!isQuote(text.charCodeAt(i))) return false;
-      i++;
-      if (text.charCodeAt(i) === 93) i++;
-      while (isSpace(text.charCodeAt(i))) i++;
-      return operatorThenValue(text, i, min, true);
-    }
-    if (isSpace(c)) {
-      const first = i;
-      while (isSpace(text.charCodeAt(i))) i++;
-      const d = text.charCodeAt(i);
-      // `string`, `str`, `String`, `char*` (case-insensitive patterns).
-      if (d === 115 || d === 83 || d === 99 || d === 67) return true;
-      // `api key`, `secret key`: the name goes on after one space.
-      if (c === 32 && i === first + 1 && (d | 32) === 107 && (text.charCodeAt(i + 1) | 32) === 101 && (text.charCodeAt(i + 2) | 32) === 121) {
-        return check(text, i);
+    let at = from;
+    for (;;) {
+      const stop = Math.min(n, at + PERMISSIVE_AFTER);
+      let i = at;
+      while (i < stop && isNameChar(text.charCodeAt(i))) i++;
+      if (i === stop) return stop < n;
+      const c = text.charCodeAt(i);
+      if (c === 62) return true; // `>`: the XML form
+      if (c === 93) {
+        i++;
+        while (isSpace(text.charCodeAt(i))) i++;
+        return operatorThenValue(text, i, min, false, memo);
       }
-      return operatorThenValue(text, i, min, false);
+      if (c === 92 || isQuote(c)) {
+        while (text.charCodeAt(i) === 92) i++;
+        if (!isQuote(text.charCodeAt(i))) return false;
+        i++;
+        if (text.charCodeAt(i) === 93) i++;
+        while (isSpace(text.charCodeAt(i))) i++;
+        return operatorThenValue(text, i, min, true, memo);
+      }
+      if (isSpace(c)) {
+        const first = i;
+        while (isSpace(text.charCodeAt(i))) i++;
+        const d = text.charCodeAt(i);
+        // `string`, `str`, `String`, `char*` (case-insensitive patterns).
+        if (d === 115 || d === 83 || d === 99 || d === 67) return true;
+        // `api key`, `secret key`: the name goes on after one space.
+        // A loop, not a call: `key key key …` would otherwise nest one call
+        // per word and overflow the stack. Past PERMISSIVE_AFTER the regex
+        // decides (its name is at most 40 characters long anyway).
+        if (c === 32 && i === first + 1 && (d | 32) === 107 && (text.charCodeAt(i + 1) | 32) === 101 && (text.charCodeAt(i + 2) | 32) === 121) {
+          if (i - from > PERMISSIVE_AFTER) return true;
+          at = i;
+          continue;
+        }
+        return operatorThenValue(text, i, min, false, memo);
+      }
+      return operatorThenValue(text, i, min, false, memo);
     }
-    return operatorThenValue(text, i, min, false);
   };
-  return check;
 }
 
 /** The look-behind of prefixed tokens (`BEFORE`), read directly. */
@@ -274,8 +352,8 @@ export const bearerToken: Precheck = (text, at) => {
 // Characters of a log-key-value value: not controls, space, quotes, `<>,;&`, `\`.
 const isLogValueChar = (c: number): boolean => c > 32 && c !== 34 && c !== 39 && c !== 96 && c !== 60 && c !== 62 && c !== 44 && c !== 59 && c !== 38 && c !== 92;
 
-/** `key`, `[ \t]*`, `=` or `:`, `[ \t]*`, `\`s and a quote, then at least 16 value characters. */
-export const keyThenLongValue: Precheck = (text, at) => {
+/** `key`, `[ \t]*`, `=` or `:`, `[ \t]*`, `\`s and a quote, then a run of 16 to 256 value characters. */
+export const keyThenLongValue: Precheck = (text, at, memo) => {
   const n = text.length;
   let i = at + 3;
   while (i < n && isSpace(text.charCodeAt(i))) i++;
@@ -285,7 +363,132 @@ export const keyThenLongValue: Precheck = (text, at) => {
   while (i < n && isSpace(text.charCodeAt(i))) i++;
   while (i < n && text.charCodeAt(i) === 92) i++;
   if (text.charCodeAt(i) === 34 || text.charCodeAt(i) === 39) i++;
-  const start = i;
-  while (i < n && i - start < 16 && isLogValueChar(text.charCodeAt(i))) i++;
-  return i - start >= 16;
+  // 16 to 256 value characters, then one that is not (the pattern's look-ahead).
+  const length = runEnd(text, i, 256, isLogValueChar, memo?.log, memo) - i;
+  return length >= 16 && length <= 256;
 };
+
+/**
+ * An upper bound on the length of any match of a regex source, or Infinity
+ * when it has none or the source uses something not read here (a
+ * backreference, an unbounded quantifier). Look-arounds and anchors count 0.
+ */
+export function maxMatchLength(source: string): number {
+  let i = 0;
+  const alternation = (): number => {
+    let best = sequence();
+    while (source[i] === '|') {
+      i++;
+      best = Math.max(best, sequence());
+    }
+    return best;
+  };
+  const sequence = (): number => {
+    let total = 0;
+    while (i < source.length && source[i] !== '|' && source[i] !== ')') {
+      const atom = atomLength();
+      total += atom * quantifier();
+    }
+    return total;
+  };
+  const atomLength = (): number => {
+    const c = source[i]!;
+    if (c === '(') {
+      let zeroWidth = false;
+      if (source.startsWith('(?:', i)) i += 3;
+      else if (source.startsWith('(?=', i) || source.startsWith('(?!', i)) {
+        i += 3;
+        zeroWidth = true;
+      } else if (source.startsWith('(?<=', i) || source.startsWith('(?<!', i)) {
+        i += 4;
+        zeroWidth = true;
+      } else if (source.startsWith('(?<', i)) i = source.indexOf('>', i) + 1;
+      else i++;
+      const inner = alternation();
+      if (source[i] !== ')') return Infinity;
+      i++;
+      return zeroWidth ? 0 : inner;
+    }
+    if (c === '[') {
+      i++;
+      if (source[i] === '^') i++;
+      if (source[i] === ']') i++;
+      while (i < source.length && source[i] !== ']') i += source[i] === '\\' ? 2 : 1;
+      i++;
+      return 1;
+    }
+    if (c === '\\') {
+      const e = source[i + 1]!;
+      if (/[1-9k]/.test(e)) {
+        i = source.length; // no bound: stop reading
+        return Infinity;
+      }
+      if (e === 'b' || e === 'B') {
+        i += 2;
+        return 0;
+      }
+      i += e === 'u' ? 6 : e === 'x' ? 4 : 2;
+      return 1;
+    }
+    i++;
+    return c === '^' || c === '$' ? 0 : 1;
+  };
+  const quantifier = (): number => {
+    const c = source[i];
+    let times = 1;
+    if (c === '?') {
+      i++;
+    } else if (c === '*' || c === '+') {
+      i++;
+      times = Infinity;
+    } else if (c === '{') {
+      const m = /^\{(\d+)(?:(,)(\d*))?\}/.exec(source.slice(i));
+      if (m === null) return 1;
+      i += m[0].length;
+      times = m[2] === undefined ? Number(m[1]) : m[3] === '' ? Infinity : Number(m[3]);
+    } else return 1;
+    if (source[i] === '?') i++;
+    return times;
+  };
+  const length = alternation();
+  return i === source.length ? length : Infinity;
+}
+
+// The characters `AFTER` (rule.ts) refuses after a token: `[A-Za-z0-9_+/=-]`.
+const isTokenRunChar = (c: number): boolean => (c >= 97 && c <= 122) || (c >= 65 && c <= 90) || (c >= 48 && c <= 57) || c === 95 || c === 43 || c === 47 || c === 61 || c === 45;
+
+const tokenPrechecks = new WeakSet<Precheck>();
+
+/**
+ * The precheck of a prefixed token whose matches are at most `max`
+ * characters long: its look-behind (`tokenBoundaryBefore`), then that the
+ * run of `[A-Za-z0-9_+/=-]` from `at` ends within `max` characters. A match
+ * must end where `AFTER` holds, so past every character of that run: a run
+ * longer than any match cannot be one (text such as `fo1_=fo1_=…` is one
+ * run with a keyword every five characters, and each regex attempt read up
+ * to its 4,096-character maximum and backtracked over it). The run is read
+ * once per text through the memo.
+ */
+export function prefixedTokenPrecheck(max: number): Precheck {
+  const check: Precheck = (text, at, memo) => {
+    if (!tokenBoundaryBefore(text, at)) return false;
+    if (!Number.isFinite(max)) return true;
+    return runEnd(text, at, max, isTokenRunChar, memo?.token, memo) - at <= max;
+  };
+  tokenPrechecks.add(check);
+  return check;
+}
+
+/**
+ * The same bound for a pattern that starts at `at` and ends with `AFTER`
+ * (rule.ts's contextual assignments, `NAME=value`): its matches are at most
+ * `max` long, and end past the run of `[A-Za-z0-9_+/=-]` from `at`.
+ */
+export function tokenRunWithin(max: number): Precheck {
+  return (text, at, memo) => !Number.isFinite(max) || runEnd(text, at, max, isTokenRunChar, memo?.token, memo) - at <= max;
+}
+
+/** Whether a precheck is one of `prefixedTokenPrecheck`'s. */
+export function isTokenPrecheck(p: Precheck): boolean {
+  return tokenPrechecks.has(p);
+}

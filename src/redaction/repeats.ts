@@ -14,6 +14,8 @@ export const MIN_REPEAT_LENGTH = 6;
 interface Needle {
   readonly bytes: Buffer;
   readonly rule: number;
+  /** Where the needle's last occurrence ends: copies of it overlapping that one are not looked for. */
+  next: number;
 }
 
 /** The spellings a decoded secret can have in a raw JSON body or text. */
@@ -91,7 +93,7 @@ export function findRepeats(input: Uint8Array, secrets: readonly { readonly spel
       pairs[(bytes[0]! << 8) | bytes[1]!] = 1;
       const key = head(bytes, 0);
       const group = groups.get(key);
-      const needle = { bytes, rule: s.rule };
+      const needle = { bytes, rule: s.rule, next: 0 };
       if (group === undefined) groups.set(key, { list: [needle], offset: 0, byKey: null });
       else if (!group.list.some((n) => n.bytes.equals(bytes))) group.list.push(needle);
     }
@@ -103,11 +105,17 @@ export function findRepeats(input: Uint8Array, secrets: readonly { readonly spel
   const last = n - MIN_REPEAT_LENGTH;
   const check = (list: readonly Needle[], i: number): void => {
     for (const needle of list) {
+      // Inside the needle's last occurrence the text is already covered, and
+      // in text that repeats one found value (`-password=` over and over) a
+      // self-overlapping copy would start every few bytes, each compared in
+      // full: quadratic in the length of that value.
+      if (i < needle.next) continue;
       const len = needle.bytes.length;
       work += len;
       if (i + len > n || !matches(input, i, needle.bytes)) continue;
       if (json && oddBackslashesBefore(input, i)) continue;
       out.push({ start: i, end: i + len, rule: needle.rule });
+      needle.next = i + len;
     }
   };
   for (let i = 0; i <= last; i++) {

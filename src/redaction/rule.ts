@@ -1,6 +1,6 @@
 import { shannonEntropy } from './entropy.js';
 import { notPlaceholder } from './filters.js';
-import { tokenBoundaryBefore, type Precheck } from './prechecks.js';
+import { maxMatchLength, prefixedTokenPrecheck, tokenRunWithin, type Precheck } from './prechecks.js';
 
 /** Where a candidate was found, for acceptance tests that need to look around it. */
 export interface MatchContext {
@@ -137,7 +137,7 @@ export function prefixedToken(spec: PrefixedTokenSpec): Rule {
       description: spec.description,
       keywords: spec.keywords,
       pattern: new RegExp(`${BEFORE}(${spec.token})${AFTER}`, spec.flags ?? ''),
-      precheck: tokenBoundaryBefore,
+      precheck: prefixedTokenPrecheck(maxMatchLength(spec.token)),
       ...(spec.entropy !== undefined ? { entropy: spec.entropy } : {}),
       specificity: Specificity.prefixed,
       accept: spec.accept ?? notPlaceholder,
@@ -197,11 +197,14 @@ export interface ContextualSpec {
  * variable or key it is assigned to (`DATADOG_API_KEY=...`).
  */
 export function contextualAssignment(spec: ContextualSpec): Rule {
+  const source = `(?:${spec.name})[A-Za-z0-9_.-]{0,32}${ASSIGN}(${spec.value})(?![A-Za-z0-9_+/=-])`;
   return {
     id: spec.id,
     description: spec.description,
     keywords: spec.keywords,
-    pattern: new RegExp(`(?:${spec.name})[A-Za-z0-9_.-]{0,32}${ASSIGN}(${spec.value})(?![A-Za-z0-9_+/=-])`, 'i'),
+    pattern: new RegExp(source, 'i'),
+    // `aws_session_token=aws_session_token=…` is one run of value characters.
+    precheck: tokenRunWithin(maxMatchLength(source)),
     ...(spec.entropy !== undefined ? { entropy: spec.entropy } : {}),
     specificity: Specificity.contextual,
     accept: (secret, context) => startsName(context.text, context.matchStart) && (spec.accept ?? randomLooking)(secret, context),

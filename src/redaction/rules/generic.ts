@@ -330,7 +330,7 @@ const PASS_PREFIXES = /(?:db|user|admin|root|smtp|mail|ftp|proxy|store|key|ldap|
 
 // Most `pass` hits are `password` and `passive`: the name must end at `pass`.
 const assignmentAfterPass = assignmentFollows(6);
-const passEndsName: Precheck = (text, at) => !NAME_CHAR.test(text[at + 4] ?? ' ') && assignmentAfterPass(text, at);
+const passEndsName: Precheck = (text, at, memo) => !NAME_CHAR.test(text[at + 4] ?? ' ') && assignmentAfterPass(text, at, memo);
 
 // `DB_PASS=…`, `dbpass: …`, `userpass=…`, `smtpPass = "…"`: `pass` ends the
 // name and is its own word (after _ . - or a camelCase capital) or glued to
@@ -366,9 +366,9 @@ function acceptCamelKey(value: string, ctx: MatchContext): boolean {
 
 // `(?<=[a-z0-9])Key…`: the look-behind, then what follows the name.
 const keyAssignment = assignmentFollows(16);
-const camelKeyFollows: Precheck = (text, at) => {
+const camelKeyFollows: Precheck = (text, at, memo) => {
   const c = text.charCodeAt(at - 1);
-  return ((c >= 97 && c <= 122) || (c >= 48 && c <= 57)) && keyAssignment(text, at);
+  return ((c >= 97 && c <= 122) || (c >= 48 && c <= 57)) && keyAssignment(text, at, memo);
 };
 
 export const genericRules: readonly Rule[] = [

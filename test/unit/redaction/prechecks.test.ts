@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { RULES, type Rule } from '../../../src/redaction/index.js';
-import { tokenBoundaryBefore } from '../../../src/redaction/prechecks.js';
+import { isTokenPrecheck } from '../../../src/redaction/prechecks.js';
 import { SAMPLE_FAMILIES } from './samples/index.js';
 
 // A precheck may only say "no" where its rule's pattern cannot match: at
@@ -14,7 +14,7 @@ import { SAMPLE_FAMILIES } from './samples/index.js';
 const withPrecheck = RULES.filter((r): r is Rule & { precheck: NonNullable<Rule['precheck']> } => r.precheck !== undefined);
 // Prefixed tokens share one precheck (their look-behind); they are checked
 // on their own samples, the other prechecks on every text.
-const handWritten = withPrecheck.filter((r) => r.precheck !== tokenBoundaryBefore);
+const handWritten = withPrecheck.filter((r) => !isTokenPrecheck(r.precheck));
 const sticky = new Map(withPrecheck.map((r) => [r.id, new RegExp(r.pattern.source, `${r.pattern.flags.replace(/[gyd]/g, '')}y`)]));
 
 /** Positions where the pattern matches but the precheck said no. */

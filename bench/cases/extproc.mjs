@@ -2,7 +2,7 @@
 // streams as Envoy sends it) beside a bare grpc-js floor, the same answers hand-framed over
 // node:http2 (what the transport alone costs) and the baseline build (main when the budgets were
 // set), interleaved in the same rounds; idle RSS of a fresh gw extproc.
-import { AB_COMMIT, AB_DIST, FEWER_ROUNDS, idleCollectAfterMs, SCALE, log, runs, sleep } from '../lib/options.mjs';
+import { AB_COMMIT, AB_DIST, FEWER_ROUNDS, collectedByMs, SCALE, log, runs, sleep } from '../lib/options.mjs';
 import { brief, runLoad } from '../lib/load-runner.mjs';
 import { stopChild } from '../lib/processes.mjs';
 import { memory } from '../lib/procfs.mjs';
@@ -74,7 +74,7 @@ export default {
     await sleep(10_000);
     out.scenario.rssAfterLoadMB = memory(processor.pid)?.rssMB ?? null;
     // And once the idle collection has surely run, if it waits longer than that (GW_IDLE_COLLECT_AFTER_MS).
-    const collectedBy = Math.max(10_000, (await idleCollectAfterMs()) + 2_000);
+    const collectedBy = await collectedByMs();
     await sleep(collectedBy - 10_000);
     out.scenario.rssAfterCollectionMB = memory(processor.pid)?.rssMB ?? null;
     out.scenario.rssAfterCollectionAtS = collectedBy / 1000;

@@ -1,6 +1,6 @@
 // s6: 1,000 concurrent slow streams through a fresh gw serve (peak RSS against the budget), beside
 // the mock alone; idle RSS of the fresh process before and after.
-import { AB_BIN, idleCollectAfterMs, QUICK, log, runs, sleep } from '../lib/options.mjs';
+import { AB_BIN, collectedByMs, QUICK, log, runs, sleep } from '../lib/options.mjs';
 import { brief, loadJob, runLoad, strip } from '../lib/load-runner.mjs';
 import { stopChild } from '../lib/processes.mjs';
 import { memory } from '../lib/procfs.mjs';
@@ -76,7 +76,7 @@ async function manyStreams({ mock, memFile }) {
   await sleep(10_000);
   const afterLoad = memory(gw.pid);
   // And once the idle collection has surely run, if it waits longer than that (GW_IDLE_COLLECT_AFTER_MS).
-  const collectedBy = Math.max(10_000, (await idleCollectAfterMs()) + 2_000);
+  const collectedBy = await collectedByMs();
   await sleep(collectedBy - 10_000);
   const afterCollection = memory(gw.pid);
   await Promise.all([stopChild(gw.child), before ? stopChild(before.child) : null]);

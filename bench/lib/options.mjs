@@ -51,3 +51,8 @@ export const runs = (id) => (ONLY === null || ONLY.includes(id)) && !SKIP.includ
 export async function idleCollectAfterMs() {
   return (await import(join(ROOT, 'dist/config/env-settings.js'))).envDefault('GW_IDLE_COLLECT_AFTER_MS');
 }
+
+/** How long after its last request a gw has surely run its idle collection, and at least the 10 s the memory rows judge. */
+export async function collectedByMs() {
+  return Math.max(10_000, (await idleCollectAfterMs()) + 2_000);
+}

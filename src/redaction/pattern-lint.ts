@@ -15,30 +15,36 @@ interface Group {
   hasUnbounded: boolean;
 }
 
-/** Quantifier at `source[i]`, or null: its length and whether its maximum is unbounded or above one. */
-function quantifierAt(source: string, i: number): { length: number; unbounded: boolean; repeats: boolean } | null {
+/**
+ * Quantifier at `source[i]`, or null: its length, whether its maximum is unbounded or above one, and that maximum
+ * (`max`, Infinity when unbounded). Shared with prechecks.ts, which reads the same sources for their longest match.
+ */
+export function quantifierAt(source: string, i: number): { length: number; unbounded: boolean; repeats: boolean; max: number } | null {
   const c = source[i];
   let length = 0;
-  let unbounded = false;
-  let repeats = false;
+  let max = 1;
   if (c === '*' || c === '+') {
     length = 1;
-    unbounded = true;
-    repeats = true;
+    max = Infinity;
   } else if (c === '?') {
     length = 1;
   } else if (c === '{') {
     const m = /^\{(\d+)(,(\d*))?\}/.exec(source.slice(i));
     if (m === null) return null; // a literal brace
     length = m[0].length;
-    if (m[2] === undefined) repeats = Number(m[1]) > 1;
-    else if (m[3] === '') {
-      unbounded = true;
-      repeats = true;
-    } else repeats = Number(m[3]) > 1;
+    max = m[2] === undefined ? Number(m[1]) : m[3] === '' ? Infinity : Number(m[3]);
   } else return null;
   if (source[i + length] === '?') length++; // lazy
-  return { length, unbounded, repeats };
+  return { length, unbounded: max === Infinity, repeats: max > 1, max };
+}
+
+/** The index just past the character class that opens at `source[i]` (`[`). */
+export function classEnd(source: string, i: number): number {
+  i++;
+  if (source[i] === '^') i++;
+  if (source[i] === ']') i++;
+  while (i < source.length && source[i] !== ']') i += source[i] === '\\' ? 2 : 1;
+  return i + 1;
 }
 
 export function lintPattern(source: string): PatternProblem[] {
@@ -71,11 +77,7 @@ export function lintPattern(source: string): PatternProblem[] {
     if (c === '\\') {
       i += 2;
     } else if (c === '[') {
-      i++;
-      if (source[i] === '^') i++;
-      if (source[i] === ']') i++;
-      while (i < source.length && source[i] !== ']') i += source[i] === '\\' ? 2 : 1;
-      i++;
+      i = classEnd(source, i);
     } else if (c === '(') {
       stack.push({ start: i, hasUnbounded: false });
       i++;

@@ -7,6 +7,8 @@
 // at `at` (the match start); it never decides that something is a secret.
 // test/unit/redaction/prechecks.test.ts checks that against the patterns.
 
+import { classEnd, quantifierAt } from './pattern-lint.js';
+
 /**
  * `(at) => whether the rule's pattern could match starting at at`. `memo`
  * is what earlier prechecks learnt about the same text (the engine passes
@@ -410,11 +412,7 @@ export function maxMatchLength(source: string): number {
       return zeroWidth ? 0 : inner;
     }
     if (c === '[') {
-      i++;
-      if (source[i] === '^') i++;
-      if (source[i] === ']') i++;
-      while (i < source.length && source[i] !== ']') i += source[i] === '\\' ? 2 : 1;
-      i++;
+      i = classEnd(source, i);
       return 1;
     }
     if (c === '\\') {
@@ -434,21 +432,10 @@ export function maxMatchLength(source: string): number {
     return c === '^' || c === '$' ? 0 : 1;
   };
   const quantifier = (): number => {
-    const c = source[i];
-    let times = 1;
-    if (c === '?') {
-      i++;
-    } else if (c === '*' || c === '+') {
-      i++;
-      times = Infinity;
-    } else if (c === '{') {
-      const m = /^\{(\d+)(?:(,)(\d*))?\}/.exec(source.slice(i));
-      if (m === null) return 1;
-      i += m[0].length;
-      times = m[2] === undefined ? Number(m[1]) : m[3] === '' ? Infinity : Number(m[3]);
-    } else return 1;
-    if (source[i] === '?') i++;
-    return times;
+    const q = quantifierAt(source, i);
+    if (q === null) return 1;
+    i += q.length;
+    return q.max;
   };
   const length = alternation();
   return i === source.length ? length : Infinity;

@@ -174,7 +174,7 @@ const probeWritesIdle = probed - idleProbed0;
 const waiting = N + COMPANIES + probed;
 
 // Phase 2: the exporter drains them (throughput = records / drain time) while the probe keeps writing.
-const exporter = new UsageExporter(source, sink, new RedisExportLease(exporterRedis, 15_000, undefined, () => source.restart()), observer, { batchSize: BATCH, idleMs: 20 });
+const exporter = new UsageExporter(source, sink, new RedisExportLease(exporterRedis, 15_000), observer, { batchSize: BATCH, idleMs: 20 });
 const load0 = loadAverage();
 const cpu0 = cpuNow();
 const t0 = performance.now();

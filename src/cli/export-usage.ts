@@ -37,7 +37,7 @@ export async function runExportUsageCommand(argv: readonly string[], io: CliIo):
   const source = new RedisUsageSource(redis);
   const durable = await openDurableUsage(config.usage, {
     source,
-    lease: new RedisExportLease(redis, config.usage.exportLeaseMs, undefined, () => source.restart()),
+    lease: new RedisExportLease(redis, config.usage.exportLeaseMs),
     observer: metrics.observer(logger),
     migrated: logMigrations(logger),
   });

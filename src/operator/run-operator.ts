@@ -60,7 +60,7 @@ const errorText = kubeErrorLine;
 async function startUsageExport(config: OperatorConfig, redis: RedisClient, metrics: OperatorMetrics, logger: Logger): Promise<DurableUsage | null> {
   if (config.usage.postgresUrl === null) return null;
   const source = new RedisUsageSource(redis);
-  const lease = new RedisExportLease(redis, config.usage.exportLeaseMs, undefined, () => source.restart());
+  const lease = new RedisExportLease(redis, config.usage.exportLeaseMs);
   return openDurableUsage(config.usage, { source, lease, observer: new UsageMetrics(metrics.registry).observer(logger), migrated: logMigrations(logger) });
 }
 

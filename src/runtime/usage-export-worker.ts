@@ -26,7 +26,7 @@ const source = new RedisUsageSource(redis);
 const usage: UsageStoreConfig = data.usage;
 const durable = await openDurableUsage(usage, {
   source,
-  lease: new RedisExportLease(redis, usage.exportLeaseMs, undefined, () => source.restart()),
+  lease: new RedisExportLease(redis, usage.exportLeaseMs),
   observer: {
     exported: (count, stored) => post({ type: 'exported', count, stored }),
     deadLettered: (company, requestId, reason) => post({ type: 'deadLettered', company, requestId, reason }),

@@ -6,13 +6,17 @@ import type { CompanySettings } from '../records.js';
 import type { RedisClient } from './connect.js';
 import { keys } from './keys.js';
 
-export const EXPORT_GROUP = 'gw-export';
-/** One exporter works at a time (by lease), so every holder reads as the same consumer and so inherits what a crashed one had pending. */
-const CONSUMER = 'exporter';
+/**
+ * The consumer group exporters before schema-free reads joined. Nothing reads through it now; each process
+ * destroys it once per stream, so its pending list (ids only) does not stay in Redis for good.
+ */
+export const LEGACY_EXPORT_GROUP = 'gw-export';
 const COMPANIES_REFRESH_MS = 2_000;
 /** The marker that stops trimming outlives a week-long exporter outage; after that the streams fall back to their cap. */
 export const EXPORTED_MARKER_TTL_MS = 7 * 24 * 60 * 60 * 1000;
 const MARKER_REFRESH_MS = 60 * 60 * 1000;
+/** Ids per XDEL: one command stays a bounded amount of Redis work. */
+const DELETE_SLICE = 1_000;
 
 /**
  * Entries kept per company's dead-letter stream: past it the oldest go (each
@@ -29,33 +33,30 @@ interface DeadLetter {
   readonly text: string;
 }
 
-type StreamEntry = [id: string, fields: string[] | null];
-type StreamReply = Array<[key: string, entries: StreamEntry[]]> | null;
+type StreamEntry = [id: string, fields: string[]];
 
 /**
- * The per-company usage streams as a source for the exporter, through one
- * consumer group per stream. Each stream is marked exported, which stops the
- * data plane from trimming it; an entry leaves the stream only once the
- * exporter acknowledged it (XACK, then XDEL).
+ * The per-company usage streams as a source for the exporter. Each stream is
+ * marked exported, which stops the data plane from trimming it; from then on
+ * an entry leaves the stream only when the exporter deletes it (XDEL) after
+ * PostgreSQL committed it. So what a stream holds is exactly what waits for
+ * export, and a read starts at its first entry: no consumer group, no
+ * pending list, no position to keep. Why (docs/usage-store.md): a group
+ * costs Redis a pending-list insert per entry read and a removal per entry
+ * acknowledged (about half of Redis's CPU per exported record), and a
+ * promoted replica that never got the group cannot serve reads until it is
+ * joined again; a stream read works on any copy of the stream, and whatever
+ * a failover brings back is stored once by request id.
  */
 export class RedisUsageSource implements UsageSource {
   private companies: string[] = [];
   private companiesAt = 0;
   private announcedAt = 0;
-  private readonly joined = new Map<string, number>();
-  /** Companies whose pending entries (delivered, never acknowledged) were read since this holder started. */
-  private readonly pendingDrained = new Set<string>();
-  /** The last pending entry handed out per company, while its pending entries are being read. */
-  private readonly pendingFrom = new Map<string, string>();
+  private readonly marked = new Map<string, number>();
+  private readonly legacyDropped = new Set<string>();
   private cursor = 0;
 
   constructor(private readonly redis: RedisClient) {}
-
-  /** Called when this process (re)gains the lease: re-read what the previous holder left pending. */
-  restart(): void {
-    this.pendingDrained.clear();
-    this.pendingFrom.clear();
-  }
 
   private async refreshCompanies(): Promise<void> {
     const now = Date.now();
@@ -68,21 +69,22 @@ export class RedisUsageSource implements UsageSource {
     this.companies = (await this.redis.smembers(keys.usageCompanies())).sort();
     this.companiesAt = now;
     for (const c of this.companies) {
-      if (now - (this.joined.get(c) ?? 0) < MARKER_REFRESH_MS) continue;
-      // Mark first, then join: from the mark on nothing is trimmed, and the group starts at the stream's first entry.
+      if (now - (this.marked.get(c) ?? 0) < MARKER_REFRESH_MS) continue;
+      // From the mark on nothing is trimmed: every entry the stream holds, or gets, waits for this exporter.
       await this.redis.set(keys.usageExported(c), '1', 'PX', EXPORTED_MARKER_TTL_MS);
-      try {
-        await this.redis.xgroup('CREATE', keys.usageStream(c), EXPORT_GROUP, '0', 'MKSTREAM');
-      } catch (error) {
-        if (!/BUSYGROUP/.test((error as Error).message)) throw error;
-      }
-      this.joined.set(c, now);
+      this.marked.set(c, now);
+      if (this.legacyDropped.has(c)) continue;
+      // A missing stream or group answers with an error or 0: either way there is nothing left to drop.
+      await this.redis.xgroup('DESTROY', keys.usageStream(c), LEGACY_EXPORT_GROUP).catch(() => 0);
+      this.legacyDropped.add(c);
     }
   }
 
   /**
    * Reads the companies' streams at once (one round trip for all, not one
    * each), sharing `max` among them, and tops up from those that had more.
+   * Every read starts at the stream's first entry, so a batch not yet
+   * acknowledged is handed out again, as the interface promises.
    */
   async next(max: number): Promise<ExportBatch | null> {
     await this.refreshCompanies();
@@ -101,16 +103,15 @@ export class RedisUsageSource implements UsageSource {
       const room = max - records.length - unreadable.length;
       const counts = wanting.map((_, i) => Math.floor(room / wanting.length) + (i < room % wanting.length ? 1 : 0));
       const asked = wanting.filter((_, i) => (counts[i] as number) > 0);
-      const replies = await Promise.all(asked.map((company, i) => this.readCompany(company, counts[i] as number)));
+      const replies = await Promise.all(asked.map((company, i) => this.read(company, counts[i] as number, taken.get(company))));
       const more: string[] = [];
       replies.forEach((entries, i) => {
         const company = asked[i] as string;
         const ids = taken.get(company) ?? [];
         for (const [id, fields] of entries) {
           ids.push(id);
-          // An entry deleted after delivery has no fields left: acknowledge it and move on.
-          const json = fields?.[1];
-          if (json === undefined) continue;
+          // An entry written by hand without the record field reads as an empty text: set aside as not JSON.
+          const json = fields[1] ?? '';
           const read = readUsageRecord(json);
           if ('record' in read) {
             // Parsed for the columns; stored as written.
@@ -139,16 +140,13 @@ export class RedisUsageSource implements UsageSource {
           const record = records[index];
           if (origin && record) aside.push({ ...origin, requestId: record.request_id, reason, text: texts[index] as string });
         }
-        // Set aside before acknowledging: a crash in between re-delivers (and sets aside again), never loses.
+        // Set aside before deleting: a crash in between hands the entries out again (and sets them aside again), never loses.
         if (aside.length > 0) await this.setAside(aside);
-        // Every XACK and XDEL is sent before any answer is awaited (one round trip, not one per command).
+        // Every XDEL is sent before any answer is awaited (one round trip, not one per command).
         const sent: Array<Promise<unknown>> = [];
         for (const [company, ids] of taken) {
           const stream = keys.usageStream(company);
-          for (let i = 0; i < ids.length; i += 1_000) {
-            const slice = ids.slice(i, i + 1_000);
-            sent.push(this.redis.xack(stream, EXPORT_GROUP, ...slice), this.redis.xdel(stream, ...slice));
-          }
+          for (let i = 0; i < ids.length; i += DELETE_SLICE) sent.push(this.redis.xdel(stream, ...ids.slice(i, i + DELETE_SLICE)));
         }
         await Promise.all(sent);
       },
@@ -162,44 +160,10 @@ export class RedisUsageSource implements UsageSource {
     );
   }
 
-  /**
-   * Up to `count` of one company's entries: first those delivered before and
-   * never acknowledged (read on from the last one handed out, so a batch not
-   * yet acknowledged is not handed out twice), then new ones.
-   */
-  private async readCompany(company: string, count: number): Promise<StreamEntry[]> {
-    try {
-      return await this.readCompanyEntries(company, count);
-    } catch (error) {
-      // The group is gone: a failover promoted a replica that never got XGROUP CREATE (or the stream's marker).
-      // Join again at the next read rather than in an hour; the group restarts at the stream's first entry and
-      // PostgreSQL ignores what it already holds.
-      if (/NOGROUP/.test((error as Error).message)) {
-        this.joined.delete(company);
-        this.companiesAt = 0;
-        this.announcedAt = 0;
-      }
-      throw error;
-    }
-  }
-
-  private async readCompanyEntries(company: string, count: number): Promise<StreamEntry[]> {
-    const stream = keys.usageStream(company);
-    if (!this.pendingDrained.has(company)) {
-      const pending = await this.read(stream, count, this.pendingFrom.get(company) ?? '0');
-      const last = pending[pending.length - 1];
-      if (last !== undefined) {
-        this.pendingFrom.set(company, last[0]);
-        return pending;
-      }
-      this.pendingDrained.add(company);
-    }
-    return this.read(stream, count, '>');
-  }
-
-  private async read(stream: string, count: number, from: string): Promise<StreamEntry[]> {
-    const reply = (await this.redis.xreadgroup('GROUP', EXPORT_GROUP, CONSUMER, 'COUNT', count, 'STREAMS', stream, from)) as StreamReply;
-    return reply?.[0]?.[1] ?? [];
+  /** Up to `count` of one company's entries from the first, or after `taken`'s last when this batch already read some. */
+  private async read(company: string, count: number, taken: readonly string[] | undefined): Promise<StreamEntry[]> {
+    const last = taken?.[taken.length - 1];
+    return (await this.redis.xrange(keys.usageStream(company), last === undefined ? '-' : `(${last}`, '+', 'COUNT', count)) as StreamEntry[];
   }
 
   async backlog(): Promise<number> {
@@ -238,15 +202,12 @@ export class RedisExportLease implements ExportLease {
     private readonly redis: RedisClient,
     private readonly ttlMs = 15_000,
     identity = `${process.pid}-${randomUUID()}`,
-    private readonly onAcquired: () => void = () => {},
   ) {
     this.holder = identity;
   }
 
   async acquire(): Promise<boolean> {
-    const ok = (await this.redis.set(keys.exporterLease(), this.holder, 'PX', this.ttlMs, 'NX')) === 'OK';
-    if (ok) this.onAcquired();
-    return ok;
+    return (await this.redis.set(keys.exporterLease(), this.holder, 'PX', this.ttlMs, 'NX')) === 'OK';
   }
 
   async renew(): Promise<boolean> {

@@ -70,7 +70,7 @@ function start(source: UsageSource, observer: ExportObserver, lease = SOLE_EXPOR
 function startFromRedis(observer: ExportObserver): UsageExporter {
   const redis = redisClient();
   const source = new RedisUsageSource(redis);
-  return start(source, observer, new RedisExportLease(redis, 1_500, undefined, () => source.restart()));
+  return start(source, observer, new RedisExportLease(redis, 1_500));
 }
 
 async function storedIds(): Promise<string[]> {

@@ -499,16 +499,29 @@ export class PgUsageStore implements UsageReader {
         : query.order === 'cost'
           ? `u.cost_micros <= $9::bigint AND (u.cost_micros < $9::bigint OR (u.cost_micros = $9::bigint AND ${byTime}))`
           : `u.time <= $7::timestamptz AND ${byTime}`;
-    const { rows } = await this.pool.query<{ record: UsageRecord }>(
-      `SELECT u.record FROM gw_usage u
-       WHERE ($1::text IS NULL OR u.company = $1)
-         AND ($2::timestamptz IS NULL OR u.time >= $2)
+    const filters = `($2::timestamptz IS NULL OR u.time >= $2)
          AND ($3::timestamptz IS NULL OR u.time < $3)
          AND ($4::text IS NULL OR u.address = $4)
          AND ($5::text IS NULL OR ${MODEL_MATCHES})
-         AND ${after}
-       ORDER BY ${order}
-       LIMIT $6`,
+         AND ${after}`;
+    // Across companies no index holds the rows in time order (schema step 5): each company's first rows in the
+    // order are read from its own index range, and the pages merged; the companies are found by skipping
+    // along the (company, time) index, one probe per company.
+    const sql =
+      query.company !== undefined
+        ? `SELECT u.record FROM gw_usage u WHERE u.company = $1 AND ${filters} ORDER BY ${order} LIMIT $6`
+        : `WITH RECURSIVE c(company) AS (
+             (SELECT company FROM gw_usage ORDER BY company LIMIT 1)
+             UNION ALL
+             SELECT (SELECT n.company FROM gw_usage n WHERE n.company > c.company ORDER BY n.company LIMIT 1) FROM c WHERE c.company IS NOT NULL)
+           SELECT u.record FROM c CROSS JOIN LATERAL (
+             SELECT u.record, u.time, u.request_id, u.cost_micros FROM gw_usage u
+             WHERE u.company = c.company AND ${filters} ORDER BY ${order} LIMIT $6) u
+           WHERE c.company IS NOT NULL AND $1::text IS NULL
+           ORDER BY ${order}
+           LIMIT $6`;
+    const { rows } = await this.pool.query<{ record: UsageRecord }>(
+      sql,
       [
         query.company ?? null,
         query.since ?? null,

@@ -2,7 +2,7 @@ import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import type { UsageRecord } from '../../../src/metering/usage-record.js';
 import { connectPostgres } from '../../../src/usage/postgres/connect.js';
-import { migrate } from '../../../src/usage/postgres/migrations.js';
+import { migrate, SCHEMA_VERSION } from '../../../src/usage/postgres/migrations.js';
 import { PgUsageStore } from '../../../src/usage/postgres/pg-usage-store.js';
 import { cursorOf, logsOf, type LogsQuery } from '../../../src/usage/report.js';
 import { startPostgres, type TestPostgres } from '../../support/postgres-server.js';
@@ -65,4 +65,26 @@ describe('Logs keyset paging', () => {
       });
     }
   }
+
+  test('a store upgraded from schema step 4 (a B-tree on time) to the block-range index pages across companies and deletes by age as before', async () => {
+    await pool.query('CREATE DATABASE gw_step5');
+    const other = connectPostgres(postgres.url.replace(/\/postgres$/, '/gw_step5'), { max: 2 });
+    try {
+      await migrate(other, 4);
+      const older = new PgUsageStore(other, 2);
+      await older.insert(records);
+      expect(await migrate(other)).toBe(SCHEMA_VERSION - 4);
+      const { rows } = await other.query<{ indexdef: string }>("SELECT indexdef FROM pg_indexes WHERE tablename = 'gw_usage' AND indexdef LIKE '%(\"time\")%'");
+      expect(rows.map((r) => r.indexdef)).toEqual([expect.stringContaining('USING brin')]);
+      for (const order of ['time', 'cost'] as const) {
+        const paged = await walk(async (q) => (await older.logs(q)).data, { order }, 11);
+        expect(paged).toEqual(await walk(async (q) => logsOf(records, q), { order }, 11));
+      }
+      // Every record is from 2026-01-01, so older than any retention of a day.
+      expect(await older.deleteOlderThan(1, 40)).toBe(records.length);
+    } finally {
+      await other.end();
+      await pool.query('DROP DATABASE gw_step5');
+    }
+  });
 });

@@ -1,3 +1,5 @@
+import { memoized } from './value-facts.js';
+
 // Tests that tell a credential from the things that merely sit where one
 // could: template references, documentation placeholders, code expressions.
 // A false positive in an inline gateway only hides text from the model, but
@@ -60,7 +62,7 @@ const CODE_PART = /^[A-Za-z_$][A-Za-z0-9_$]*$/;
  * a dotted chain of identifiers, unless a part is long and mixes in digits
  * the way a random token does (`s.ZC9Ecf4M5g9o34Q6RkzGsj0z`).
  */
-export function isCodeReference(value: string): boolean {
+export const isCodeReference = memoized(function isCodeReference(value: string): boolean {
   const chain = value
     .replace(/^[+!-]/, '')
     .replace(/[?!]\./g, '.')
@@ -71,7 +73,7 @@ export function isCodeReference(value: string): boolean {
     if (part.length >= 16 && /[0-9]/.test(part) && !looksLikeIdentifier(part.replace(/_/g, ''))) return false;
   }
   return true;
-}
+});
 
 /**
  * Letters whose case flips the way a random base62 or base64 string's does

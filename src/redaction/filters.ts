@@ -63,6 +63,8 @@ const CODE_PART = /^[A-Za-z_$][A-Za-z0-9_$]*$/;
  * the way a random token does (`s.ZC9Ecf4M5g9o34Q6RkzGsj0z`).
  */
 export const isCodeReference = memoized(function isCodeReference(value: string): boolean {
+  // No dot, no chain (the rewrites below only turn `?.` and `!.` into `.`).
+  if (value.indexOf('.') < 0) return false;
   const chain = value
     .replace(/^[+!-]/, '')
     .replace(/[?!]\./g, '.')
@@ -102,6 +104,13 @@ export function randomCaseMix(value: string): boolean {
  * never manages.
  */
 export function looksLikeIdentifier(value: string): boolean {
+  // Three digits anywhere make it no name (the test below, read without a regex).
+  let digits = 0;
+  for (let i = 0; i < value.length && digits < 3; i++) {
+    const c = value.charCodeAt(i);
+    if (c >= 48 && c <= 57) digits++;
+  }
+  if (digits >= 3) return false;
   const core = value.replace(/^[^A-Za-z0-9]+|[^A-Za-z0-9]+$/g, '');
   if (!/^[A-Za-z][A-Za-z0-9_-]*$/.test(core) || /[0-9][^0-9]*[0-9][^0-9]*[0-9]/.test(core)) return false;
   let long = false;

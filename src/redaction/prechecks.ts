@@ -29,6 +29,8 @@ export class PrecheckMemo {
   readonly token = new Run();
   /** Runs of log-key-value's value characters. */
   readonly log = new Run();
+  /** Where each word asked for by `wordWithin` occurs. */
+  readonly next = new Map<string, NextOccurrence>();
   /** Characters the runs read since the memo was made (the engine adds them to its work). */
   reads = 0;
 
@@ -36,7 +38,60 @@ export class PrecheckMemo {
     this.value.reset();
     this.token.reset();
     this.log.reset();
+    for (const n of this.next.values()) n.reset();
   }
+}
+
+/** What a `wordWithin` search last learnt: [from, to) was read, and the word first occurs there at `at` (-1: not at all). */
+class NextOccurrence {
+  from = -1;
+  to = -1;
+  at = -1;
+
+  reset(): void {
+    this.from = -1;
+    this.to = -1;
+    this.at = -1;
+  }
+}
+
+/** The first start of `word` in [from, to - word.length], or -1. */
+function findWord(text: string, word: string, from: number, to: number): number {
+  const first = word.charCodeAt(0);
+  for (let i = from; i + word.length <= to; i++) if (text.charCodeAt(i) === first && text.startsWith(word, i)) return i;
+  return -1;
+}
+
+/**
+ * For a pattern whose matches from `at` hold `word` (exactly, as written)
+ * and are at most `max` characters long: whether the word occurs in
+ * [at, at + max). With a memo each character is read about once, however
+ * many hits ask.
+ */
+export function wordWithin(word: string, max: number): Precheck {
+  return (text, at, memo) => {
+    if (!Number.isFinite(max)) return true;
+    const to = Math.min(text.length, at + max);
+    if (memo === undefined) return findWord(text, word, at, to) >= 0;
+    let n = memo.next.get(word);
+    if (n === undefined) memo.next.set(word, (n = new NextOccurrence()));
+    if (n.from >= 0 && n.from <= at && at <= n.at) return n.at + word.length <= to;
+    if (n.from >= 0 && n.at < 0 && n.from <= at && to <= n.to) return false;
+    if (n.from >= 0 && n.at < 0 && n.from <= at && at <= n.to - word.length + 1) {
+      // Nothing in [from, to) of the last search: read on from where it
+      // stopped (less the word's length, for an occurrence across that end).
+      const resume = n.to - word.length + 1;
+      n.at = findWord(text, word, resume, to);
+      memo.reads += to - resume;
+      n.to = to;
+      return n.at >= 0;
+    }
+    n.from = at;
+    n.at = findWord(text, word, at, to);
+    n.to = to;
+    memo.reads += (n.at < 0 ? to : n.at + word.length) - at;
+    return n.at >= 0;
+  };
 }
 
 /** [from, to) are all characters of one class; `done`: the run ends at `to`. */

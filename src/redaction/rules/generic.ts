@@ -259,21 +259,83 @@ const QUOTED_VARIABLE = /^(["'])\$[A-Za-z_{(]/;
 const isLetter = (c: number): boolean => (c >= 97 && c <= 122) || (c >= 65 && c <= 90);
 
 /** What every generic candidate must pass, whatever its name says. */
+// Which characters a value holds, read in one pass: most of plausibleValue's
+// tests can only match a value that holds a particular character (a URL a
+// `:`, a path a `/` or `.`, a date a `-`), and a random key often holds none
+// of them, so the test is not run. test/unit/redaction/value-facts.test.ts
+// checks every gate against its regex.
+export const Has = {
+  digit: 1,
+  upper: 2,
+  lower: 4,
+  slash: 8,
+  dot: 16,
+  colon: 32,
+  at: 64,
+  dash: 128,
+  braceOrParen: 256,
+  /** Outside `\x21-\x7e`: a control, space, DEL or non-ASCII character. */
+  unprintable: 512,
+} as const;
+
+/** The `Has` bits of the characters of `value`. */
+export function charFacts(value: string): number {
+  let facts = 0;
+  for (let i = 0; i < value.length; i++) {
+    const c = value.charCodeAt(i);
+    if (c >= 97 && c <= 122) facts |= Has.lower;
+    else if (c >= 65 && c <= 90) facts |= Has.upper;
+    else if (c >= 48 && c <= 57) facts |= Has.digit;
+    else if (c < 0x21 || c > 0x7e) facts |= Has.unprintable;
+    else if (c === 47) facts |= Has.slash;
+    else if (c === 46) facts |= Has.dot;
+    else if (c === 58) facts |= Has.colon;
+    else if (c === 64) facts |= Has.at;
+    else if (c === 45) facts |= Has.dash;
+    else if (c === 123 || c === 40) facts |= Has.braceOrParen;
+  }
+  return facts;
+}
+
+/**
+ * The regex tests of plausibleValue, each with the characters (`Has` bits,
+ * any one of them) a value must hold for it to match; 0: always run.
+ */
+export const PLAUSIBLE_GATES: readonly { readonly test: RegExp | ((value: string) => boolean); readonly needs: number }[] = [
+  { test: LOWER_PATH, needs: Has.slash },
+  { test: hasTemplateSyntax, needs: Has.braceOrParen },
+  { test: VERSION_LIKE, needs: Has.dot },
+  { test: DATE_LIKE, needs: Has.dash },
+  { test: CAMEL_WORDS, needs: Has.upper },
+  { test: URL_LIKE, needs: Has.colon },
+  { test: PATH_LIKE, needs: Has.slash | Has.dot },
+  { test: EMAIL_LIKE, needs: Has.at },
+];
+
+/** What every generic candidate must pass, whatever its name says. */
 const plausibleValue = memoized(function plausibleValue(value: string): boolean {
-  if (SELECTOR.test(value) || LOWER_PATH.test(value) || BETWEEN_LITERALS.test(value) || QUOTED_VARIABLE.test(value)) return false;
+  const facts = charFacts(value);
   // Credentials are ASCII; text in another script is prose, not a key.
-  if (/[^\x21-\x7e]/.test(value)) return false;
-  if (looksLikeTemplate(value) || hasTemplateSyntax(value) || hasPlaceholderWords(value)) return false;
-  if (hasLongRun(value, 6) || hasAscendingSequence(value, 10)) return false;
-  if (STOPWORDS.test(value) || VERSION_LIKE.test(value) || DATE_LIKE.test(value) || CAMEL_WORDS.test(value)) return false;
-  if (isCodeReference(value) || URL_LIKE.test(value) || PATH_LIKE.test(value) || EMAIL_LIKE.test(value)) return false;
+  if ((facts & Has.unprintable) !== 0) return false;
+  // SELECTOR, BETWEEN_LITERALS, QUOTED_VARIABLE and looksLikeTemplate are read at the first character.
+  const first = value.charCodeAt(0);
+  if ((first === 35 || first === 46) && SELECTOR.test(value)) return false;
+  if ((first === 44 || first === 59) && BETWEEN_LITERALS.test(value)) return false;
+  if ((first === 34 || first === 39) && QUOTED_VARIABLE.test(value)) return false;
+  if (looksLikeTemplate(value) || hasPlaceholderWords(value)) return false;
+  if (hasLongRun(value, 6) || hasAscendingSequence(value, 10) || STOPWORDS.test(value)) return false;
+  for (const gate of PLAUSIBLE_GATES) {
+    if ((facts & gate.needs) === 0) continue;
+    if (typeof gate.test === 'function' ? gate.test(value) : gate.test.test(value)) return false;
+  }
+  if (isCodeReference(value)) return false;
   // Letters with - _ . only: a word, identifier or constant name, not a key
   // (unless the case mix is a random string's).
-  if (WORDISH.test(value) && !randomCaseMix(value)) return false;
+  if ((facts & Has.digit) === 0 && WORDISH.test(value) && !randomCaseMix(value)) return false;
   // Code read as an assignment (`tri!(kseed.deserialize(x))`, `param[:idx].strip(c)`,
   // `token::Brace::default()`) and label keys (`kubernetes.io/hostname`).
   if ((value.includes('(') || value.includes('::') || value.includes('].')) && CALL_LIKE.test(value)) return false;
-  if (value.includes('/') && LABEL_KEY.test(value)) return false;
+  if ((facts & Has.slash) !== 0 && LABEL_KEY.test(value)) return false;
   return true;
 });
 

@@ -180,6 +180,23 @@ describe('hostile input: dense accepted findings', () => {
     }
   });
 
+  it('name-value-pair is not tried where no `value` follows near enough, and the text is searched for it once', () => {
+    const text = "apikey='x9Kq2".repeat(4000) + 'name: X_TOKEN\nvalue: a1B2c3D4e5F6';
+    const { precheck, keywords } = rule('name-value-pair');
+    const memo = new PrecheckMemo();
+    const passed: number[] = [];
+    for (let at = 0; at < text.length; at++) {
+      if (!keywords.some((k) => text.startsWith(k, at))) continue;
+      const answer = precheck(text, at, memo);
+      expect(answer).toBe(precheck(text, at));
+      if (answer) passed.push(at);
+    }
+    // Only hits within the pattern's reach of the one `value` pass.
+    expect(passed.length).toBeGreaterThan(0);
+    expect(passed[0]).toBeGreaterThan(text.length - 400);
+    expect(memo.reads).toBeLessThan(2 * text.length);
+  });
+
   it('judges a value once however many rules and copies ask, within a scan', () => {
     // One accepted finding every 13 bytes, all of the same value, which
     // generic-api-key, the pair search and other rules each judge.

@@ -29,6 +29,8 @@ export class PrecheckMemo {
   readonly token = new Run();
   /** Runs of log-key-value's value characters. */
   readonly log = new Run();
+  /** Runs of name characters `[A-Za-z0-9_.-]` (assignmentFollows). */
+  readonly name = new Run();
   /** Where each word asked for by `wordWithin` occurs. */
   readonly next = new Map<string, NextOccurrence>();
   /** Characters the runs read since the memo was made (the engine adds them to its work). */
@@ -38,6 +40,7 @@ export class PrecheckMemo {
     this.value.reset();
     this.token.reset();
     this.log.reset();
+    this.name.reset();
     for (const n of this.next.values()) n.reset();
   }
 }
@@ -246,19 +249,27 @@ function operatorThenValue(text: string, d: number, min: number, comma: boolean,
  * word (`token string = …`), or `>`; after the operator and spaces, a value
  * of `min` characters.
  *
+ * `maxName`: the longest run of name characters a match can hold from its
+ * start (the name pattern's longest match, and the `.` of `.=`); a longer
+ * run cannot be a match's name.
+ *
  * The name run is read greedily: a name that ends earlier inside it can only
  * be followed by `.=` (the other operators are not name characters, and the
  * spaced dash needs a space before it), and then the greedy run ends at that
  * `=`, where the same value follows.
  */
-export function assignmentFollows(min: number): Precheck {
+export function assignmentFollows(min: number, maxName = Infinity): Precheck {
   return (text, from, memo) => {
     const n = text.length;
     let at = from;
     for (;;) {
       const stop = Math.min(n, at + PERMISSIVE_AFTER);
-      let i = at;
-      while (i < stop && isNameChar(text.charCodeAt(i))) i++;
+      // The name run is read once per text through the memo: `pwdpwdpwd…`
+      // is one run with a keyword every three characters.
+      const i0 = Math.min(stop, runEnd(text, at, PERMISSIVE_AFTER, isNameChar, memo?.name, memo));
+      // No match has a longer name run than maxName from where it starts.
+      if (i0 - at > maxName) return false;
+      let i = i0;
       if (i === stop) return stop < n;
       const c = text.charCodeAt(i);
       if (c === 62) return true; // `>`: the XML form
@@ -350,10 +361,11 @@ export const otherSchemeUserinfo: Precheck = (text, at) => {
 /** `Password` / `Pwd`, `[ \t]*`, then `=` (ADO.NET connection strings). */
 export const lettersThenEquals: Precheck = (text, at) => {
   const n = text.length;
-  const stop = Math.min(n, at + PERMISSIVE_AFTER);
+  // `Password` is the longest name: more letters cannot match (`pwdpwdpwd…`).
+  const stop = Math.min(n, at + 9);
   let i = at;
   for (;;) {
-    if (i === stop) return stop < n;
+    if (i === stop) return false;
     const c = text.charCodeAt(i);
     if ((c >= 97 && c <= 122) || (c >= 65 && c <= 90)) i++;
     else break;

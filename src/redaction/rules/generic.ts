@@ -1,6 +1,6 @@
 import { shannonEntropy } from '../entropy.js';
 import { hasAscendingSequence, hasLongRun, hasPlaceholderWords, hasTemplateSyntax, isCodeReference, looksLikeIdentifier, looksLikeTemplate, randomCaseMix } from '../filters.js';
-import { assignmentFollows, type Precheck } from '../prechecks.js';
+import { assignmentFollows, maxMatchLength, type Precheck } from '../prechecks.js';
 import { ASSIGN_OPERATOR, Specificity, type MatchContext, type Rule } from '../rule.js';
 import { memoized } from '../value-facts.js';
 
@@ -506,7 +506,7 @@ export const genericRules: readonly Rule[] = [
       ...['subscription', 'license', 'signing', 'master', 'account', 'admin', 'sdk', 'app', 'client', 'secret'].flatMap((w) => [' ', '_', '-', '.'].map((sep) => `${w}${sep}key`)),
     ],
     pattern: new RegExp(`(?:${API_KEY_NAMES})${REST_OF_NAME}(?:${valueAlternatives(10)})`, 'i'),
-    precheck: assignmentFollows(10),
+    precheck: assignmentFollows(10, maxMatchLength(`(?:${API_KEY_NAMES})${REST_OF_NAME}`) + 1),
     specificity: Specificity.generic,
     accept: acceptApiKey,
   },
@@ -515,7 +515,7 @@ export const genericRules: readonly Rule[] = [
     description: 'A value assigned to a name containing password, passwd, passphrase or pwd; template, stand-in and name filters applied.',
     keywords: ['password', 'passwd', 'passphrase', 'pwd'],
     pattern: new RegExp(`(?:password|passwd|passphrase|pwd)${REST_OF_NAME}(?:${valueAlternatives(6)})`, 'i'),
-    precheck: assignmentFollows(6),
+    precheck: assignmentFollows(6, maxMatchLength(`(?:password|passwd|passphrase|pwd)${REST_OF_NAME}`) + 1),
     specificity: Specificity.generic + 1,
     accept: acceptPassword,
   },

@@ -197,6 +197,37 @@ describe('hostile input: dense accepted findings', () => {
     expect(memo.reads).toBeLessThan(2 * text.length);
   });
 
+  it('a keyword repeated into one run of name characters is read once, not once per hit', () => {
+    // `pwdpwd…`, `app_keyapp_key…`: every few characters a keyword whose
+    // assignment precheck read 128 name characters and let the regex read
+    // 40 more; `passwordpassword…` for the ADO.NET rule likewise.
+    for (const unit of ['pwd', 'app_key', 'password', 'secret_access_key']) {
+      const text = unit.repeat(Math.ceil(60_000 / unit.length));
+      for (const id of ['generic-api-key', 'generic-password']) {
+        const { precheck, keywords } = rule(id);
+        const memo = new PrecheckMemo();
+        for (let at = 0; at < text.length; at++) {
+          if (!keywords.some((k) => text.startsWith(k, at))) continue;
+          // A name run longer than any match's name: never a match.
+          expect(precheck(text, at, memo)).toBe(false);
+        }
+        expect(memo.reads).toBeLessThan(2 * text.length);
+      }
+      expect(rule('adonet-password').precheck(text, text.indexOf('p'))).toBe(false);
+    }
+  });
+
+  it('curl-user-password is not tried where no `-u` follows within its reach', () => {
+    const text = 'curl '.repeat(20_000) + 'curl -u user:a1B2c3D4e5 https://x';
+    const { precheck } = rule('curl-user-password');
+    const memo = new PrecheckMemo();
+    const passed: number[] = [];
+    for (let at = 0; at < text.length; at += 5) if (precheck(text, at, memo)) passed.push(at);
+    expect(passed[0]).toBeGreaterThan(text.length - 2500);
+    expect(memo.reads).toBeLessThan(2 * text.length);
+    expect(redactJsonBody(body(text)).body.toString()).not.toContain('a1B2c3D4e5');
+  });
+
   it('judges a value once however many rules and copies ask, within a scan', () => {
     // One accepted finding every 13 bytes, all of the same value, which
     // generic-api-key, the pair search and other rules each judge.

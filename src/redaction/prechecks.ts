@@ -31,6 +31,8 @@ export class PrecheckMemo {
   readonly log = new Run();
   /** Runs of name characters `[A-Za-z0-9_.-]` (assignmentFollows). */
   readonly name = new Run();
+  /** Runs of `[A-Za-z0-9._~+/=-]` (urlTokenRunWithin). */
+  readonly urlToken = new Run();
   /** Where each word asked for by `wordWithin` occurs. */
   readonly next = new Map<string, NextOccurrence>();
   /** Characters the runs read since the memo was made (the engine adds them to its work). */
@@ -41,6 +43,7 @@ export class PrecheckMemo {
     this.token.reset();
     this.log.reset();
     this.name.reset();
+    this.urlToken.reset();
     for (const n of this.next.values()) n.reset();
   }
 }
@@ -545,4 +548,17 @@ export function tokenRunWithin(max: number): Precheck {
 /** Whether a precheck is one of `prefixedTokenPrecheck`'s. */
 export function isTokenPrecheck(p: Precheck): boolean {
   return tokenPrechecks.has(p);
+}
+
+// `[A-Za-z0-9._~+/=-]`: the characters of an npm `_authToken` value.
+const isUrlTokenChar = (c: number): boolean => isTokenRunChar(c) || c === 46 || c === 126;
+
+/**
+ * As `tokenRunWithin`, for a pattern that starts at `at`, holds no character
+ * outside `[A-Za-z0-9._~+/=-]` but spaces and quotes, and ends where that
+ * class's run ends (npmrc-auth-token): a run from `at` longer than any match
+ * cannot hold one (`_authToken=_authToken=…` is one run).
+ */
+export function urlTokenRunWithin(max: number): Precheck {
+  return (text, at, memo) => !Number.isFinite(max) || runEnd(text, at, max, isUrlTokenChar, memo?.urlToken, memo) - at <= max;
 }

@@ -228,6 +228,20 @@ describe('hostile input: dense accepted findings', () => {
     expect(redactJsonBody(body(text)).body.toString()).not.toContain('a1B2c3D4e5');
   });
 
+  it('an npm _authToken is not tried where the run of value characters is longer than any match', () => {
+    const text = '_authToken='.repeat(10_000);
+    const { precheck } = rule('npmrc-auth-token');
+    const memo = new PrecheckMemo();
+    const passed: number[] = [];
+    for (let at = 0; at < text.length; at += 11) {
+      const answer = precheck(text, at, memo);
+      expect(answer).toBe(precheck(text, at));
+      if (answer) passed.push(at);
+    }
+    expect(passed[0]).toBeGreaterThanOrEqual(text.length - 532);
+    expect(memo.reads).toBeLessThan(2 * text.length);
+  });
+
   it('judges a value once however many rules and copies ask, within a scan', () => {
     // One accepted finding every 13 bytes, all of the same value, which
     // generic-api-key, the pair search and other rules each judge.

@@ -295,11 +295,12 @@ export function assignmentFollows(min: number, maxName = Infinity): Precheck {
         const d = text.charCodeAt(i);
         // `string`, `str`, `String`, `char*` (case-insensitive patterns).
         if (d === 115 || d === 83 || d === 99 || d === 67) return true;
-        // `api key`, `secret key`: the name goes on after one space.
-        // A loop, not a call: `key key key …` would otherwise nest one call
-        // per word and overflow the stack. Past PERMISSIVE_AFTER the regex
-        // decides (its name is at most 40 characters long anyway).
-        if (c === 32 && i === first + 1 && (d | 32) === 107 && (text.charCodeAt(i + 1) | 32) === 101 && (text.charCodeAt(i + 2) | 32) === 121) {
+        // `api key`, `secret key`: the name goes on after one space, once
+        // (the names hold one space at most, and the rest of a name none):
+        // `sdk keysdk keysdk key…` read 128 characters from every hit. A
+        // loop, not a call: `key key key …` would otherwise nest one call
+        // per word and overflow the stack.
+        if (at === from && c === 32 && i === first + 1 && (d | 32) === 107 && (text.charCodeAt(i + 1) | 32) === 101 && (text.charCodeAt(i + 2) | 32) === 121) {
           if (i - from > PERMISSIVE_AFTER) return true;
           at = i;
           continue;

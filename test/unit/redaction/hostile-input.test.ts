@@ -217,6 +217,17 @@ describe('hostile input: dense accepted findings', () => {
     }
   });
 
+  it('a name with a space goes on after one space only, so `sdk keysdk key…` is not read 128 characters from every hit', () => {
+    const text = 'sdk key'.repeat(10_000);
+    const { precheck } = rule('generic-api-key');
+    let passed = 0;
+    for (let at = 0; at < text.length; at += 7) if (precheck(text, at)) passed++;
+    expect(passed).toBe(0);
+    expect(workPerByte(text)).toBeLessThan(8);
+    // One space is still read: `api key = "…"` and `secret key: …`.
+    expect(redactJsonBody(body('the api key = "x9Kq2a1B2c3D4e5F6g7"')).findings.length).toBe(1);
+  });
+
   it('curl-user-password is not tried where no `-u` follows within its reach', () => {
     const text = 'curl '.repeat(20_000) + 'curl -u user:a1B2c3D4e5 https://x';
     const { precheck } = rule('curl-user-password');

@@ -61,11 +61,10 @@ class NextOccurrence {
   }
 }
 
-/** The first start of `word` in [from, to - word.length], or -1. */
+/** The first start of `word` in [from, to - word.length], or -1 (a native search of a slice, which V8 does not copy). */
 function findWord(text: string, word: string, from: number, to: number): number {
-  const first = word.charCodeAt(0);
-  for (let i = from; i + word.length <= to; i++) if (text.charCodeAt(i) === first && text.startsWith(word, i)) return i;
-  return -1;
+  const k = text.slice(from, to).indexOf(word);
+  return k < 0 ? -1 : from + k;
 }
 
 /**
@@ -267,9 +266,12 @@ export function assignmentFollows(min: number, maxName = Infinity): Precheck {
     let at = from;
     for (;;) {
       const stop = Math.min(n, at + PERMISSIVE_AFTER);
-      // The name run is read once per text through the memo: `pwdpwdpwd…`
-      // is one run with a keyword every three characters.
-      const i0 = Math.min(stop, runEnd(text, at, PERMISSIVE_AFTER, isNameChar, memo?.name, memo));
+      // A short name is read here; a long run once per text through the
+      // memo (`pwdpwdpwd…` is one run with a keyword every three characters).
+      const quick = Math.min(stop, at + 24);
+      let i0 = at;
+      while (i0 < quick && isNameChar(text.charCodeAt(i0))) i0++;
+      if (i0 === quick && quick < stop) i0 = Math.min(stop, runEnd(text, at, PERMISSIVE_AFTER, isNameChar, memo?.name, memo));
       // No match has a longer name run than maxName from where it starts.
       if (i0 - at > maxName) return false;
       let i = i0;

@@ -6,6 +6,7 @@ import type { Budget } from './budget.js';
 import type { Candidate } from './candidate.js';
 import { PrecheckMemo, type Precheck } from './prechecks.js';
 import type { MatchContext, Rule } from './rule.js';
+import { clearValueFacts } from './value-facts.js';
 
 export type { Candidate } from './candidate.js';
 
@@ -169,6 +170,8 @@ export class Scanner {
     }
     open.length = 0;
     this.work += memo.reads - readsBefore;
+    // The memos hold values of this text; they are not kept past its scan.
+    clearValueFacts();
   }
 
   private matchAt(r: number, text: string, at: number, out: Candidate[]): void {

@@ -1,3 +1,5 @@
+import { memoized } from './value-facts.js';
+
 // Tests that tell a credential from the things that merely sit where one
 // could: template references, documentation placeholders, code expressions.
 // A false positive in an inline gateway only hides text from the model, but
@@ -60,7 +62,9 @@ const CODE_PART = /^[A-Za-z_$][A-Za-z0-9_$]*$/;
  * a dotted chain of identifiers, unless a part is long and mixes in digits
  * the way a random token does (`s.ZC9Ecf4M5g9o34Q6RkzGsj0z`).
  */
-export function isCodeReference(value: string): boolean {
+export const isCodeReference = memoized(function isCodeReference(value: string): boolean {
+  // No dot, no chain (the rewrites below only turn `?.` and `!.` into `.`).
+  if (value.indexOf('.') < 0) return false;
   const chain = value
     .replace(/^[+!-]/, '')
     .replace(/[?!]\./g, '.')
@@ -71,7 +75,7 @@ export function isCodeReference(value: string): boolean {
     if (part.length >= 16 && /[0-9]/.test(part) && !looksLikeIdentifier(part.replace(/_/g, ''))) return false;
   }
   return true;
-}
+});
 
 /**
  * Letters whose case flips the way a random base62 or base64 string's does
@@ -100,6 +104,13 @@ export function randomCaseMix(value: string): boolean {
  * never manages.
  */
 export function looksLikeIdentifier(value: string): boolean {
+  // Three digits anywhere make it no name (the test below, read without a regex).
+  let digits = 0;
+  for (let i = 0; i < value.length && digits < 3; i++) {
+    const c = value.charCodeAt(i);
+    if (c >= 48 && c <= 57) digits++;
+  }
+  if (digits >= 3) return false;
   const core = value.replace(/^[^A-Za-z0-9]+|[^A-Za-z0-9]+$/g, '');
   if (!/^[A-Za-z][A-Za-z0-9_-]*$/.test(core) || /[0-9][^0-9]*[0-9][^0-9]*[0-9]/.test(core)) return false;
   let long = false;

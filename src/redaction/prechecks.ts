@@ -29,6 +29,12 @@ export class PrecheckMemo {
   readonly token = new Run();
   /** Runs of log-key-value's value characters. */
   readonly log = new Run();
+  /** Runs of name characters `[A-Za-z0-9_.-]` (assignmentFollows). */
+  readonly name = new Run();
+  /** Runs of `[A-Za-z0-9._~+/=-]` (urlTokenRunWithin). */
+  readonly urlToken = new Run();
+  /** Where each word asked for by `wordWithin` occurs. */
+  readonly next = new Map<string, NextOccurrence>();
   /** Characters the runs read since the memo was made (the engine adds them to its work). */
   reads = 0;
 
@@ -36,7 +42,61 @@ export class PrecheckMemo {
     this.value.reset();
     this.token.reset();
     this.log.reset();
+    this.name.reset();
+    this.urlToken.reset();
+    for (const n of this.next.values()) n.reset();
   }
+}
+
+/** What a `wordWithin` search last learnt: [from, to) was read, and the word first occurs there at `at` (-1: not at all). */
+class NextOccurrence {
+  from = -1;
+  to = -1;
+  at = -1;
+
+  reset(): void {
+    this.from = -1;
+    this.to = -1;
+    this.at = -1;
+  }
+}
+
+/** The first start of `word` in [from, to - word.length], or -1 (a native search of a slice, which V8 does not copy). */
+function findWord(text: string, word: string, from: number, to: number): number {
+  const k = text.slice(from, to).indexOf(word);
+  return k < 0 ? -1 : from + k;
+}
+
+/**
+ * For a pattern whose matches from `at` hold `word` (exactly, as written)
+ * and are at most `max` characters long: whether the word occurs in
+ * [at, at + max). With a memo each character is read about once, however
+ * many hits ask.
+ */
+export function wordWithin(word: string, max: number): Precheck {
+  return (text, at, memo) => {
+    if (!Number.isFinite(max)) return true;
+    const to = Math.min(text.length, at + max);
+    if (memo === undefined) return findWord(text, word, at, to) >= 0;
+    let n = memo.next.get(word);
+    if (n === undefined) memo.next.set(word, (n = new NextOccurrence()));
+    if (n.from >= 0 && n.from <= at && at <= n.at) return n.at + word.length <= to;
+    if (n.from >= 0 && n.at < 0 && n.from <= at && to <= n.to) return false;
+    if (n.from >= 0 && n.at < 0 && n.from <= at && at <= n.to - word.length + 1) {
+      // Nothing in [from, to) of the last search: read on from where it
+      // stopped (less the word's length, for an occurrence across that end).
+      const resume = n.to - word.length + 1;
+      n.at = findWord(text, word, resume, to);
+      memo.reads += to - resume;
+      n.to = to;
+      return n.at >= 0;
+    }
+    n.from = at;
+    n.at = findWord(text, word, at, to);
+    n.to = to;
+    memo.reads += (n.at < 0 ? to : n.at + word.length) - at;
+    return n.at >= 0;
+  };
 }
 
 /** [from, to) are all characters of one class; `done`: the run ends at `to`. */
@@ -191,19 +251,30 @@ function operatorThenValue(text: string, d: number, min: number, comma: boolean,
  * word (`token string = …`), or `>`; after the operator and spaces, a value
  * of `min` characters.
  *
+ * `maxName`: the longest run of name characters a match can hold from its
+ * start (the name pattern's longest match, and the `.` of `.=`); a longer
+ * run cannot be a match's name.
+ *
  * The name run is read greedily: a name that ends earlier inside it can only
  * be followed by `.=` (the other operators are not name characters, and the
  * spaced dash needs a space before it), and then the greedy run ends at that
  * `=`, where the same value follows.
  */
-export function assignmentFollows(min: number): Precheck {
+export function assignmentFollows(min: number, maxName = Infinity): Precheck {
   return (text, from, memo) => {
     const n = text.length;
     let at = from;
     for (;;) {
       const stop = Math.min(n, at + PERMISSIVE_AFTER);
-      let i = at;
-      while (i < stop && isNameChar(text.charCodeAt(i))) i++;
+      // A short name is read here; a long run once per text through the
+      // memo (`pwdpwdpwd…` is one run with a keyword every three characters).
+      const quick = Math.min(stop, at + 24);
+      let i0 = at;
+      while (i0 < quick && isNameChar(text.charCodeAt(i0))) i0++;
+      if (i0 === quick && quick < stop) i0 = Math.min(stop, runEnd(text, at, PERMISSIVE_AFTER, isNameChar, memo?.name, memo));
+      // No match has a longer name run than maxName from where it starts.
+      if (i0 - at > maxName) return false;
+      let i = i0;
       if (i === stop) return stop < n;
       const c = text.charCodeAt(i);
       if (c === 62) return true; // `>`: the XML form
@@ -226,11 +297,12 @@ export function assignmentFollows(min: number): Precheck {
         const d = text.charCodeAt(i);
         // `string`, `str`, `String`, `char*` (case-insensitive patterns).
         if (d === 115 || d === 83 || d === 99 || d === 67) return true;
-        // `api key`, `secret key`: the name goes on after one space.
-        // A loop, not a call: `key key key …` would otherwise nest one call
-        // per word and overflow the stack. Past PERMISSIVE_AFTER the regex
-        // decides (its name is at most 40 characters long anyway).
-        if (c === 32 && i === first + 1 && (d | 32) === 107 && (text.charCodeAt(i + 1) | 32) === 101 && (text.charCodeAt(i + 2) | 32) === 121) {
+        // `api key`, `secret key`: the name goes on after one space, once
+        // (the names hold one space at most, and the rest of a name none):
+        // `sdk keysdk keysdk key…` read 128 characters from every hit. A
+        // loop, not a call: `key key key …` would otherwise nest one call
+        // per word and overflow the stack.
+        if (at === from && c === 32 && i === first + 1 && (d | 32) === 107 && (text.charCodeAt(i + 1) | 32) === 101 && (text.charCodeAt(i + 2) | 32) === 121) {
           if (i - from > PERMISSIVE_AFTER) return true;
           at = i;
           continue;
@@ -295,10 +367,11 @@ export const otherSchemeUserinfo: Precheck = (text, at) => {
 /** `Password` / `Pwd`, `[ \t]*`, then `=` (ADO.NET connection strings). */
 export const lettersThenEquals: Precheck = (text, at) => {
   const n = text.length;
-  const stop = Math.min(n, at + PERMISSIVE_AFTER);
+  // `Password` is the longest name: more letters cannot match (`pwdpwdpwd…`).
+  const stop = Math.min(n, at + 9);
   let i = at;
   for (;;) {
-    if (i === stop) return stop < n;
+    if (i === stop) return false;
     const c = text.charCodeAt(i);
     if ((c >= 97 && c <= 122) || (c >= 65 && c <= 90)) i++;
     else break;
@@ -478,4 +551,17 @@ export function tokenRunWithin(max: number): Precheck {
 /** Whether a precheck is one of `prefixedTokenPrecheck`'s. */
 export function isTokenPrecheck(p: Precheck): boolean {
   return tokenPrechecks.has(p);
+}
+
+// `[A-Za-z0-9._~+/=-]`: the characters of an npm `_authToken` value.
+const isUrlTokenChar = (c: number): boolean => isTokenRunChar(c) || c === 46 || c === 126;
+
+/**
+ * As `tokenRunWithin`, for a pattern that starts at `at`, holds no character
+ * outside `[A-Za-z0-9._~+/=-]` but spaces and quotes, and ends where that
+ * class's run ends (npmrc-auth-token): a run from `at` longer than any match
+ * cannot hold one (`_authToken=_authToken=…` is one run).
+ */
+export function urlTokenRunWithin(max: number): Precheck {
+  return (text, at, memo) => !Number.isFinite(max) || runEnd(text, at, max, isUrlTokenChar, memo?.urlToken, memo) - at <= max;
 }

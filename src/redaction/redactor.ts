@@ -145,9 +145,9 @@ export class Redactor {
     const bySpecificity = (r: number): number => this.specificity[r]!;
     let resolved = resolveOverlaps(spans, bySpecificity);
     if (!budgetExhausted) {
-      const all = [...resolved];
-      this.lastWork += findRepeats(input, this.foundValues(input, resolved, json), json, all);
-      if (all.length > resolved.length) resolved = resolveOverlaps(all, bySpecificity);
+      const before = resolved.length;
+      this.lastWork += findRepeats(input, this.foundValues(input, resolved, json), json, resolved);
+      if (resolved.length > before) resolved = resolveOverlaps(resolved, bySpecificity);
     }
     const findings: RedactionFinding[] = [];
     const countsByRule: Record<string, number> = {};
@@ -178,8 +178,12 @@ function decoded(whole: string, s: JsonString): string {
 function foundValuesOf(input: Buffer, spans: readonly Span[], json: boolean): { spellings: Buffer[]; rule: number }[] {
   const seen = new Set<string>();
   const out: { spellings: Buffer[]; rule: number }[] = [];
+  let previous: Buffer | null = null;
   for (const s of spans) {
     const raw = input.subarray(s.start, s.end);
+    // The same value as the span before (a value repeated through the body) needs no string made of it.
+    if (previous !== null && previous.length === raw.length && previous.equals(raw)) continue;
+    previous = raw;
     const key = raw.toString('latin1');
     if (seen.has(key)) continue;
     seen.add(key);

@@ -8,13 +8,14 @@ export interface Span {
 /**
  * Sorts spans and merges the overlapping ones. A merged span covers the union
  * (no part of any candidate secret survives) and is named after its most
- * specific rule; ties go to the longer original span.
+ * specific rule; ties go to the longer original span. In place: `spans` and
+ * its objects are reused (a body dense with findings has tens of thousands).
  */
 export function resolveOverlaps(spans: Span[], specificity: (rule: number) => number): Span[] {
   if (spans.length <= 1) return spans;
   spans.sort((a, b) => a.start - b.start || b.end - a.end);
-  const out: Span[] = [];
-  let cur = { ...spans[0]! };
+  let n = 0;
+  let cur = spans[0]!;
   let curLen = cur.end - cur.start;
   for (let k = 1; k < spans.length; k++) {
     const s = spans[k]!;
@@ -28,13 +29,14 @@ export function resolveOverlaps(spans: Span[], specificity: (rule: number) => nu
       }
       if (s.end > cur.end) cur.end = s.end;
     } else {
-      out.push(cur);
-      cur = { ...s };
+      spans[n++] = cur;
+      cur = s;
       curLen = cur.end - cur.start;
     }
   }
-  out.push(cur);
-  return out;
+  spans[n++] = cur;
+  spans.length = n;
+  return spans;
 }
 
 /** Copies `input` with each (sorted, disjoint) span replaced by its placeholder. */

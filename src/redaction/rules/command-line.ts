@@ -2,7 +2,7 @@
 // telling name surrounds them: `docker login -p …`, `--password=…`,
 // `echo "…" | docker login --password-stdin`, `[DEBUG] Using Key=…`.
 import { isCodeReference, looksLikeTemplate } from '../filters.js';
-import { keyThenLongValue } from '../prechecks.js';
+import { keyThenLongValue, maxMatchLength, wordWithin } from '../prechecks.js';
 import { Specificity, type Rule } from '../rule.js';
 import { keyLikeValue, passwordLikeValue } from './generic.js';
 
@@ -43,11 +43,11 @@ const PAIR_SPACE = '(?:[ \\t\\r\\n]|\\\\[nrt]){0,40}';
 // time from every one of them.
 const PAIR_VALUE = '[^\\x00-\\x20"\'`\\\\<>]';
 const PAIR_LONG_OR_SHORT = `[A-Za-z0-9+/_-]{257,4096}={0,2}(?!${PAIR_VALUE})|${PAIR_VALUE}{6,256}`;
-const NAME_VALUE = new RegExp(
+const NAME_VALUE_HEAD =
   `(?:(?:name|key)[0-9]{0,2}${Q}[ \\t]{0,4}[:=][ \\t]{0,4}${Q}[A-Za-z0-9_.-]{2,80}${Q}[ \\t]{0,4},?${PAIR_SPACE}(?:-[ \\t]{1,4})?${Q}value[0-9]{0,2}${Q}[ \\t]{0,4}[:=][ \\t]{0,4}${Q}` +
-    `|<key>[A-Za-z0-9_.-]{2,80}<\\/key>${PAIR_SPACE}<value>` +
-    `|(?:key|name)=${Q}[A-Za-z0-9_.:-]{2,80}${Q}[ \\t]{1,8}value=${Q})(${PAIR_LONG_OR_SHORT})`,
-);
+  `|<key>[A-Za-z0-9_.-]{2,80}<\\/key>${PAIR_SPACE}<value>` +
+  `|(?:key|name)=${Q}[A-Za-z0-9_.:-]{2,80}${Q}[ \\t]{1,8}value=${Q})`;
+const NAME_VALUE = new RegExp(`${NAME_VALUE_HEAD}(${PAIR_LONG_OR_SHORT})`);
 // The same record with the value first: JSON objects and YAML maps do not
 // fix the order of their fields (`{"value": "…", "name": "X_PASSWORD"}`).
 // No list dash before the name: that would be the next record's. The value
@@ -120,6 +120,9 @@ export const commandLineRules: readonly Rule[] = [
       'A secret whose name is data beside it: {"name": "X_TOKEN", "value": "…"}, "- name: X_PASSWORD / value: …", {"key": "password", "value": "…"}, <key>password</key><value>…</value>, <add key="XPassword" value="…"/>, <property name="x.secret" value="…"/>.',
     keywords: ['name', 'key=', 'key:', 'key"', "key'", 'key\\', '<key>'],
     pattern: NAME_VALUE,
+    // Every match holds `value` before the secret; text full of `key:` and
+    // `name=` holds it nowhere near (`apikey='…'` every 13 characters).
+    precheck: wordWithin('value', maxMatchLength(NAME_VALUE_HEAD)),
     specificity: Specificity.generic + 1,
     accept: acceptNameValue,
   },

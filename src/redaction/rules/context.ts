@@ -12,7 +12,7 @@
 import type { Precheck } from '../prechecks.js';
 import { randomCaseMix } from '../filters.js';
 import { Specificity, type MatchContext, type Rule } from '../rule.js';
-import { isDeniedNameWord, keyLikeValue } from './generic.js';
+import { isDeniedNameWord, keyLikeValue, nameWords } from './generic.js';
 
 const V = '[A-Za-z0-9+/=_.-]';
 // The value: quoted, or bare up to a character that cannot continue it. A
@@ -136,13 +136,6 @@ const CODE_LIKE = /=[^=]|^[-.]/;
 const XML_CLOSE = /^(?:[ \t\r\n]|\\[nrt]){0,32}<\//;
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
-function words(name: string): string[] {
-  return name
-    .replace(/([a-z0-9])([A-Z])/g, '$1 $2')
-    .toLowerCase()
-    .split(/[^a-z0-9]+/)
-    .filter((w) => w.length > 0);
-}
 
 function acceptContext(value: string, ctx: MatchContext): boolean {
   const { text, matchStart: at } = ctx;
@@ -156,9 +149,9 @@ function acceptContext(value: string, ctx: MatchContext): boolean {
   let glued = at;
   while (glued > start && isLower(text.charCodeAt(glued - 1)) && isLower(text.charCodeAt(at))) glued--;
   if (GLUED_WORDS.test(text.slice(glued, at + kwLength).toLowerCase())) return false;
-  const nameWords = words(text.slice(start, end));
-  if (nameWords.some((w) => isDeniedNameWord(w) || EXTRA_DENIED.has(w.replace(/[0-9]+$/, '')))) return false;
-  if (!words(text.slice(at + kwLength, end)).every((w) => TRAILING_OK.has(w) || /^[0-9]+$/.test(w))) return false;
+  const words = nameWords(text.slice(start, end));
+  if (words.some((w) => isDeniedNameWord(w) || EXTRA_DENIED.has(w.replace(/[0-9]+$/, '')))) return false;
+  if (!nameWords(text.slice(at + kwLength, end)).every((w) => TRAILING_OK.has(w) || /^[0-9]+$/.test(w))) return false;
   // A bare keyword in prose or a header takes its meaning from the word before it (`publishable key: …`).
   const wordBefore = end - start === kwLength ? /([A-Za-z]+)[ \t:]{1,4}$/.exec(text.slice(Math.max(0, start - 24), start))?.[1]?.toLowerCase() : undefined;
   if (wordBefore !== undefined && (isDeniedNameWord(wordBefore) || EXTRA_DENIED.has(wordBefore))) return false;

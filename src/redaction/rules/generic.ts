@@ -1,7 +1,8 @@
 import { shannonEntropy } from '../entropy.js';
 import { hasAscendingSequence, hasLongRun, hasPlaceholderWords, hasTemplateSyntax, isCodeReference, looksLikeIdentifier, looksLikeTemplate, randomCaseMix } from '../filters.js';
-import { assignmentFollows, type Precheck } from '../prechecks.js';
+import { assignmentFollows, maxMatchLength, type Precheck } from '../prechecks.js';
 import { ASSIGN_OPERATOR, Specificity, type MatchContext, type Rule } from '../rule.js';
+import { memoized } from '../value-facts.js';
 
 // The value of an assignment. Unquoted, it ends at a space, quote, bracket
 // or separator; quoted, at the closing quote (so `&`, `;` and `,` may occur).
@@ -28,6 +29,7 @@ function valueAlternatives(min: number): string {
 const REST_OF_NAME = '[A-Za-z0-9_.-]{0,40}';
 
 const NAME_CHAR = /[A-Za-z0-9_.-]/;
+const isNameChar = (c: number): boolean => (c >= 97 && c <= 122) || (c >= 65 && c <= 90) || (c >= 48 && c <= 57) || c === 95 || c === 46 || c === 45;
 
 interface Name {
   /** The whole identifier around the keyword, e.g. `db_password_hash`, and where it lies. */
@@ -43,16 +45,36 @@ interface Name {
 function nameAround(ctx: MatchContext, keywordLength: number): Name {
   const { text, matchStart } = ctx;
   let s = matchStart;
-  while (s > 0 && matchStart - s < 64 && NAME_CHAR.test(text[s - 1]!)) s--;
+  while (s > 0 && matchStart - s < 64 && isNameChar(text.charCodeAt(s - 1))) s--;
   let e = matchStart;
-  while (e < text.length && e - matchStart < 64 && NAME_CHAR.test(text[e]!)) e++;
+  while (e < text.length && e - matchStart < 64 && isNameChar(text.charCodeAt(e))) e++;
   const full = text.slice(s, e);
-  const words = full
-    .replace(/([a-z0-9])([A-Z])/g, '$1 $2')
-    .toLowerCase()
-    .split(/[^a-z0-9]+/)
-    .filter((w) => w.length > 0);
-  return { full, start: s, end: e, words, after: text.slice(matchStart + keywordLength, e).toLowerCase() };
+  return { full, start: s, end: e, words: nameWords(full), after: text.slice(matchStart + keywordLength, e).toLowerCase() };
+}
+
+const isDigitOrLower = (c: number): boolean => (c >= 97 && c <= 122) || (c >= 48 && c <= 57);
+const isUpper = (c: number): boolean => c >= 65 && c <= 90;
+
+/**
+ * The lower-cased words of a name: runs of letters and digits, split where
+ * a capital follows a lower-case letter or digit (`dbPassword_hash2` is
+ * `db`, `password`, `hash2`). Read in one pass: it runs for every finding
+ * of the generic rules, where the three regex passes it replaces cost more
+ * than the rest of the name tests together.
+ */
+export function nameWords(name: string): string[] {
+  const words: string[] = [];
+  let start = -1;
+  for (let i = 0; i <= name.length; i++) {
+    const c = i < name.length ? name.charCodeAt(i) : 0;
+    const word = isDigitOrLower(c) || isUpper(c);
+    if (start >= 0 && (!word || (isUpper(c) && isDigitOrLower(name.charCodeAt(i - 1))))) {
+      words.push(name.slice(start, i).toLowerCase());
+      start = -1;
+    }
+    if (word && start < 0) start = i;
+  }
+  return words;
 }
 
 // Name parts that say the value is about a secret rather than the secret:
@@ -167,7 +189,7 @@ function keywordStartsName(text: string, at: number): boolean {
   if (!lowerBefore) return true;
   if (first >= 65 && first <= 90) return true; // camelCase boundary
   let s = at;
-  while (s > 0 && /[A-Za-z]/.test(text[s - 1]!)) s--;
+  while (s > 0 && isLetter(text.charCodeAt(s - 1))) s--;
   return GLUED_PREFIXES.test(text.slice(s, at).toLowerCase());
 }
 
@@ -234,24 +256,88 @@ const LOWER_PATH = /^\/(?:[a-z0-9_.@~-]+\/)+[a-z0-9_.@~-]*$|^(?:[a-z0-9_.-]+\/)+
 const BETWEEN_LITERALS = /^[,;]/;
 const QUOTED_VARIABLE = /^(["'])\$[A-Za-z_{(]/;
 
+const isLetter = (c: number): boolean => (c >= 97 && c <= 122) || (c >= 65 && c <= 90);
+
 /** What every generic candidate must pass, whatever its name says. */
-function plausibleValue(value: string): boolean {
-  if (SELECTOR.test(value) || LOWER_PATH.test(value) || BETWEEN_LITERALS.test(value) || QUOTED_VARIABLE.test(value)) return false;
+// Which characters a value holds, read in one pass: most of plausibleValue's
+// tests can only match a value that holds a particular character (a URL a
+// `:`, a path a `/` or `.`, a date a `-`), and a random key often holds none
+// of them, so the test is not run. test/unit/redaction/value-facts.test.ts
+// checks every gate against its regex.
+export const Has = {
+  digit: 1,
+  upper: 2,
+  lower: 4,
+  slash: 8,
+  dot: 16,
+  colon: 32,
+  at: 64,
+  dash: 128,
+  braceOrParen: 256,
+  /** Outside `\x21-\x7e`: a control, space, DEL or non-ASCII character. */
+  unprintable: 512,
+} as const;
+
+/** The `Has` bits of the characters of `value`. */
+export function charFacts(value: string): number {
+  let facts = 0;
+  for (let i = 0; i < value.length; i++) {
+    const c = value.charCodeAt(i);
+    if (c >= 97 && c <= 122) facts |= Has.lower;
+    else if (c >= 65 && c <= 90) facts |= Has.upper;
+    else if (c >= 48 && c <= 57) facts |= Has.digit;
+    else if (c < 0x21 || c > 0x7e) facts |= Has.unprintable;
+    else if (c === 47) facts |= Has.slash;
+    else if (c === 46) facts |= Has.dot;
+    else if (c === 58) facts |= Has.colon;
+    else if (c === 64) facts |= Has.at;
+    else if (c === 45) facts |= Has.dash;
+    else if (c === 123 || c === 40) facts |= Has.braceOrParen;
+  }
+  return facts;
+}
+
+/**
+ * The regex tests of plausibleValue, each with the characters (`Has` bits,
+ * any one of them) a value must hold for it to match; 0: always run.
+ */
+export const PLAUSIBLE_GATES: readonly { readonly test: RegExp | ((value: string) => boolean); readonly needs: number }[] = [
+  { test: LOWER_PATH, needs: Has.slash },
+  { test: hasTemplateSyntax, needs: Has.braceOrParen },
+  { test: VERSION_LIKE, needs: Has.dot },
+  { test: DATE_LIKE, needs: Has.dash },
+  { test: CAMEL_WORDS, needs: Has.upper },
+  { test: URL_LIKE, needs: Has.colon },
+  { test: PATH_LIKE, needs: Has.slash | Has.dot },
+  { test: EMAIL_LIKE, needs: Has.at },
+];
+
+/** What every generic candidate must pass, whatever its name says. */
+const plausibleValue = memoized(function plausibleValue(value: string): boolean {
+  const facts = charFacts(value);
   // Credentials are ASCII; text in another script is prose, not a key.
-  if (/[^\x21-\x7e]/.test(value)) return false;
-  if (looksLikeTemplate(value) || hasTemplateSyntax(value) || hasPlaceholderWords(value)) return false;
-  if (hasLongRun(value, 6) || hasAscendingSequence(value, 10)) return false;
-  if (STOPWORDS.test(value) || VERSION_LIKE.test(value) || DATE_LIKE.test(value) || CAMEL_WORDS.test(value)) return false;
-  if (isCodeReference(value) || URL_LIKE.test(value) || PATH_LIKE.test(value) || EMAIL_LIKE.test(value)) return false;
+  if ((facts & Has.unprintable) !== 0) return false;
+  // SELECTOR, BETWEEN_LITERALS, QUOTED_VARIABLE and looksLikeTemplate are read at the first character.
+  const first = value.charCodeAt(0);
+  if ((first === 35 || first === 46) && SELECTOR.test(value)) return false;
+  if ((first === 44 || first === 59) && BETWEEN_LITERALS.test(value)) return false;
+  if ((first === 34 || first === 39) && QUOTED_VARIABLE.test(value)) return false;
+  if (looksLikeTemplate(value) || hasPlaceholderWords(value)) return false;
+  if (hasLongRun(value, 6) || hasAscendingSequence(value, 10) || STOPWORDS.test(value)) return false;
+  for (const gate of PLAUSIBLE_GATES) {
+    if ((facts & gate.needs) === 0) continue;
+    if (typeof gate.test === 'function' ? gate.test(value) : gate.test.test(value)) return false;
+  }
+  if (isCodeReference(value)) return false;
   // Letters with - _ . only: a word, identifier or constant name, not a key
   // (unless the case mix is a random string's).
-  if (WORDISH.test(value) && !randomCaseMix(value)) return false;
+  if ((facts & Has.digit) === 0 && WORDISH.test(value) && !randomCaseMix(value)) return false;
   // Code read as an assignment (`tri!(kseed.deserialize(x))`, `param[:idx].strip(c)`,
   // `token::Brace::default()`) and label keys (`kubernetes.io/hostname`).
   if ((value.includes('(') || value.includes('::') || value.includes('].')) && CALL_LIKE.test(value)) return false;
-  if (value.includes('/') && LABEL_KEY.test(value)) return false;
+  if ((facts & Has.slash) !== 0 && LABEL_KEY.test(value)) return false;
   return true;
-}
+});
 
 /** Entropy floor that allows for short values and small alphabets. */
 function entropyFloor(value: string): number {
@@ -269,28 +355,33 @@ const UPPER_SNAKE = /^[A-Z0-9_]+$/;
 const API_KEY_NAMES =
   'token|secret|api[ _.-]?key|access[ _.-]?key|private[ _.-]?key|auth[ _.-]?key|(?:subscription|license|signing|master|account|admin|sdk|app|client|secret)[ _.-]key|credential|creds|_key|_auth';
 
-/** A value that reads like a random key (for rules whose context is weaker than a name). */
-export function keyLikeValue(value: string): boolean {
+/**
+ * A value that reads like a random key (for rules whose context is weaker
+ * than a name). A type or variable name is not one; passwords may look like
+ * one (`thisIsDog11`), keys do not.
+ */
+export const keyLikeValue = memoized(function keyLikeValue(value: string): boolean {
   if (!/[0-9]/.test(value) && !SYMBOL.test(value) && !randomCaseMix(value)) return false;
   if (!plausibleValue(value) || looksLikeIdentifier(value)) return false;
   return shannonEntropy(value) >= entropyFloor(value);
-}
+});
 
 /** A value that reads like a password someone chose or generated. */
-export function passwordLikeValue(value: string): boolean {
+export const passwordLikeValue = memoized(function passwordLikeValue(value: string): boolean {
   if (!/[0-9]/.test(value) && !SYMBOL.test(value) && !randomCaseMix(value)) return false;
   if (STAND_IN_PASSWORDS.test(value) || PUNCTUATED_WORD.test(value) || !plausibleValue(value)) return false;
   return shannonEntropy(value) >= Math.min(2.5, Math.log2(value.length) * 0.8);
-}
+});
+
+// The name at a generic-api-key match (every alternative is shorter than 20 characters).
+const API_KEY_NAME_AT = new RegExp(`(?:${API_KEY_NAMES})`, 'iy');
 
 // Cheap tests on the value come first: most candidates in code are
 // expressions and fail them before the name is looked at.
 function acceptApiKey(value: string, ctx: MatchContext): boolean {
-  if (!/[0-9]/.test(value) && !SYMBOL.test(value) && !randomCaseMix(value)) return false;
-  // A type or variable name; passwords may look like one (`thisIsDog11`), keys do not.
-  if (!plausibleValue(value) || looksLikeIdentifier(value)) return false;
-  if (shannonEntropy(value) < entropyFloor(value)) return false;
-  const keyword = new RegExp(`^(?:${API_KEY_NAMES})`, 'i').exec(ctx.text.slice(ctx.matchStart, ctx.matchStart + 20))?.[0];
+  if (!keyLikeValue(value)) return false;
+  API_KEY_NAME_AT.lastIndex = ctx.matchStart;
+  const keyword = API_KEY_NAME_AT.exec(ctx.text)?.[0];
   if (keyword === undefined) return false;
   // `_key`/`_auth` begin with their own separator; other names must start a word.
   if (!keyword.startsWith('_') && !keywordStartsName(ctx.text, ctx.matchStart)) return false;
@@ -314,11 +405,12 @@ const PUNCTUATED_WORD = /^[A-Z\u00C0-\u00DE][a-z\u00DF-\u024F]+[:.,;]$/;
 const STAND_IN_PASSWORDS =
   /^(?:password|passwd|pass|secret|changeme|default|admin|root|test|user|qwerty|letmein|welcome|none|null|nil|true|false|empty|required|optional|string|hunter)[-_]?[0-9]{0,6}!?$/i;
 
+const PASSWORD_NAME_AT = /(?:password|passwd|passphrase|pwd)/iy;
+
 function acceptPassword(value: string, ctx: MatchContext): boolean {
-  if (!/[0-9]/.test(value) && !SYMBOL.test(value) && !randomCaseMix(value)) return false;
-  if (STAND_IN_PASSWORDS.test(value) || PUNCTUATED_WORD.test(value) || !plausibleValue(value)) return false;
-  if (shannonEntropy(value) < Math.min(2.5, Math.log2(value.length) * 0.8)) return false;
-  const keyword = /^(?:password|passwd|passphrase|pwd)/i.exec(ctx.text.slice(ctx.matchStart, ctx.matchStart + 10))?.[0];
+  if (!passwordLikeValue(value)) return false;
+  PASSWORD_NAME_AT.lastIndex = ctx.matchStart;
+  const keyword = PASSWORD_NAME_AT.exec(ctx.text)?.[0];
   if (keyword === undefined || !keywordStartsName(ctx.text, ctx.matchStart)) return false;
   const name = nameAround(ctx, keyword.length);
   return !hasDeniedName(name) && !commaOutsideCall(ctx.text, name, ctx.secretStart);
@@ -414,7 +506,7 @@ export const genericRules: readonly Rule[] = [
       ...['subscription', 'license', 'signing', 'master', 'account', 'admin', 'sdk', 'app', 'client', 'secret'].flatMap((w) => [' ', '_', '-', '.'].map((sep) => `${w}${sep}key`)),
     ],
     pattern: new RegExp(`(?:${API_KEY_NAMES})${REST_OF_NAME}(?:${valueAlternatives(10)})`, 'i'),
-    precheck: assignmentFollows(10),
+    precheck: assignmentFollows(10, maxMatchLength(`(?:${API_KEY_NAMES})${REST_OF_NAME}`) + 1),
     specificity: Specificity.generic,
     accept: acceptApiKey,
   },
@@ -423,7 +515,7 @@ export const genericRules: readonly Rule[] = [
     description: 'A value assigned to a name containing password, passwd, passphrase or pwd; template, stand-in and name filters applied.',
     keywords: ['password', 'passwd', 'passphrase', 'pwd'],
     pattern: new RegExp(`(?:password|passwd|passphrase|pwd)${REST_OF_NAME}(?:${valueAlternatives(6)})`, 'i'),
-    precheck: assignmentFollows(6),
+    precheck: assignmentFollows(6, maxMatchLength(`(?:password|passwd|passphrase|pwd)${REST_OF_NAME}`) + 1),
     specificity: Specificity.generic + 1,
     accept: acceptPassword,
   },

@@ -1,7 +1,10 @@
 import { decodeBase64, isCodeReference, isPrintableAscii, looksLikeTemplate, notPlaceholder } from '../filters.js';
-import { bearerToken, headerSeparator } from '../prechecks.js';
+import { bearerToken, headerSeparator, maxMatchLength, wordWithin } from '../prechecks.js';
 import { Specificity, type Rule } from '../rule.js';
 import { isRealPassword } from './connection-strings.js';
+
+// curl-user-password up to its option.
+const CURL_HEAD = `(?<![A-Za-z0-9_-])curl(?:[^\\r\\n]|\\\\\\r?\\n){0,800}?[ \\t](?:-u|--user)(?:[ \\t]{1,4}|=)\\\\?["']?`;
 
 // A header value token: RFC 7235 token68 plus the characters API keys use.
 const TOKEN = '[A-Za-z0-9._~+/-]{16,4096}={0,2}(?![A-Za-z0-9._~+/=-])';
@@ -74,7 +77,10 @@ export const httpAuthRules: readonly Rule[] = [
     id: 'curl-user-password',
     description: 'curl -u / --user user:password on a command line (continuation lines included).',
     keywords: ['curl'],
-    pattern: /(?<![A-Za-z0-9_-])curl(?:[^\r\n]|\\\r?\n){0,800}?[ \t](?:-u|--user)(?:[ \t]{1,4}|=)\\?["']?([^\x00-\x20"'\\:]{0,128}(?:\\?["'])?:(?:\\?["'])?[^\x00-\x20"'\\]{0,256})/,
+    pattern: new RegExp(`${CURL_HEAD}([^\\x00-\\x20"'\\\\:]{0,128}(?:\\\\?["'])?:(?:\\\\?["'])?[^\\x00-\\x20"'\\\\]{0,256})`),
+    // Every match holds `-u` (also inside `--user`) within its head: text
+    // full of `curl` and no option reads 800 characters from each.
+    precheck: wordWithin('-u', maxMatchLength(CURL_HEAD)),
     specificity: Specificity.header,
     accept: acceptUserPassword,
   },

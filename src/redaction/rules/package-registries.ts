@@ -1,6 +1,9 @@
 import { decodeBase64, hasPlaceholderWords, looksLikeTemplate, notPlaceholder } from '../filters.js';
 import { base62Crc32Valid } from '../filters.js';
+import { maxMatchLength, urlTokenRunWithin } from '../prechecks.js';
 import { ASSIGN, contextualAssignment, prefixedToken, Specificity, type Rule } from '../rule.js';
+
+const NPMRC_AUTH_TOKEN = /_authToken[ \t]{0,4}=[ \t]{0,4}["']?([A-Za-z0-9._~+/=-]{20,512})(?![A-Za-z0-9._~+/=-])/i;
 
 export const packageRegistryRules: readonly Rule[] = [
   prefixedToken({
@@ -24,7 +27,9 @@ export const packageRegistryRules: readonly Rule[] = [
     id: 'npmrc-auth-token',
     description: 'npm registry token in .npmrc: the value of _authToken= (legacy UUIDs included).',
     keywords: ['_authtoken'],
-    pattern: /_authToken[ \t]{0,4}=[ \t]{0,4}["']?([A-Za-z0-9._~+/=-]{20,512})(?![A-Za-z0-9._~+/=-])/i,
+    pattern: NPMRC_AUTH_TOKEN,
+    // `_authToken=_authToken=…` is one run of value characters: each hit read 512 and backtracked.
+    precheck: urlTokenRunWithin(maxMatchLength(NPMRC_AUTH_TOKEN.source)),
     entropy: 3,
     specificity: Specificity.structured,
   },

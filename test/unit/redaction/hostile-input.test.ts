@@ -4,6 +4,10 @@ import { maxMatchLength, PrecheckMemo } from '../../../src/redaction/prechecks.j
 import { Redactor } from '../../../src/redaction/redactor.js';
 import { findRepeats } from '../../../src/redaction/repeats.js';
 import type { Span } from '../../../src/redaction/splice.js';
+import type { Candidate } from '../../../src/redaction/candidate.js';
+import { findPairHalves } from '../../../src/redaction/pairs.js';
+import { keyLikeValue, nameWords } from '../../../src/redaction/rules/generic.js';
+import { valueFactStats } from '../../../src/redaction/value-facts.js';
 
 // Bodies a caller can craft to make the scanner work hard (issue 29 point 4,
 // docs/redaction.md "Hostile input: scan cost"). Their speed is measured by
@@ -115,5 +119,156 @@ describe('hostile input', () => {
     const text = `${'api_key="x9Kq2'.repeat(2000)}api_key="`;
     const out = redactJsonBody(body(text)).body.toString();
     expect(out).not.toContain('x9Kq2');
+  });
+});
+
+// Bodies dense with findings the rules accept (round two of the hostile
+// input work, docs/redaction.md "Hostile input: scan cost"): the cost per
+// finding, checked by what is read and computed, never by the clock.
+describe('hostile input: dense accepted findings', () => {
+  it('looks for the other half of a pair before a quoted finding only where a quote ends the separators before it', () => {
+    const out: Candidate[] = [];
+    // `apikey='v` after a name: the character before the opening quote is `=`.
+    const text = `${'apikey='.repeat(100)}'x9Kq2a1B2c3D4e5F6'`;
+    const start = text.length - 18;
+    const read = findPairHalves(text, start, text.length - 1, 0, 0, out);
+    expect(out).toEqual([]);
+    // The search over the 300 characters before it is not made.
+    expect(read).toBeLessThan(20);
+  });
+
+  it('finds the same other halves as the regex over the look-back alone', () => {
+    // Pieces of quoted pairs and of what may stand between them.
+    const pieces = ['"', "'", '\\', ' ', '\t', ',', ', ', 'a1B2c3D4e5F6g7H8', 'Zk3Qp9LmX2aB/+=_', 'x', '=', 'key', '\\"', '"a1B2c3D4e5F6g7H8", ', "'Zk3Qp9LmX2aB/+=_' ,\\"];
+    let seed = 29;
+    const rand = (n: number): number => (seed = (Math.imul(seed, 1103515245) + 12345) >>> 0) % n;
+    const BEFORE = /(["'])([A-Za-z0-9+/=_.-]{16,256})\\{0,3}\1\\{0,3}[ \t]{0,4},?[ \t]{0,4}\\{0,3}$/d;
+    let withHalf = 0;
+    for (let k = 0; k < 4000; k++) {
+      let head = '';
+      for (let j = rand(12); j > 0; j--) head += pieces[rand(pieces.length)];
+      const quote = rand(2) === 0 ? '"' : "'";
+      const text = `${head}${quote}Q9w8E7r6T5y4U3i2${quote}`;
+      const start = head.length + 1;
+      const out: Candidate[] = [];
+      findPairHalves(text, start, start + 16, 0, 0, out);
+      const m = BEFORE.exec(text.slice(Math.max(0, start - 301), start - 1));
+      const expected = m !== null && keyLikeValue(m[2]!) ? [start - 1 - (text.slice(Math.max(0, start - 301), start - 1).length - m.indices![2]![0])] : [];
+      expect(out.filter((c) => c.start < start).map((c) => c.start)).toEqual(expected);
+      if (expected.length > 0) withHalf++;
+    }
+    expect(withHalf).toBeGreaterThan(200);
+  });
+
+  it('splits names into words as the regex pipeline did', () => {
+    const reference = (name: string): string[] =>
+      name
+        .replace(/([a-z0-9])([A-Z])/g, '$1 $2')
+        .toLowerCase()
+        .split(/[^a-z0-9]+/)
+        .filter((w) => w.length > 0);
+    const alphabet = 'aZ09_.-kEyTOKen';
+    let seed = 7;
+    const rand = (n: number): number => (seed = (Math.imul(seed, 1103515245) + 12345) >>> 0) % n;
+    for (const name of ['dbPassword_hash2', 'API_KEY', 'myOktaToken', 'x9Kq2apikey', 'a1B', 'HTTPServer', '', '-', 'key.2FA']) {
+      expect(nameWords(name)).toEqual(reference(name));
+    }
+    for (let k = 0; k < 5000; k++) {
+      let name = '';
+      for (let j = rand(20); j > 0; j--) name += alphabet[rand(alphabet.length)];
+      expect(nameWords(name)).toEqual(reference(name));
+    }
+  });
+
+  it('name-value-pair is not tried where no `value` follows near enough, and the text is searched for it once', () => {
+    const text = "apikey='x9Kq2".repeat(4000) + 'name: X_TOKEN\nvalue: a1B2c3D4e5F6';
+    const { precheck, keywords } = rule('name-value-pair');
+    const memo = new PrecheckMemo();
+    const passed: number[] = [];
+    for (let at = 0; at < text.length; at++) {
+      if (!keywords.some((k) => text.startsWith(k, at))) continue;
+      const answer = precheck(text, at, memo);
+      expect(answer).toBe(precheck(text, at));
+      if (answer) passed.push(at);
+    }
+    // Only hits within the pattern's reach of the one `value` pass.
+    expect(passed.length).toBeGreaterThan(0);
+    expect(passed[0]).toBeGreaterThan(text.length - 400);
+    expect(memo.reads).toBeLessThan(2 * text.length);
+  });
+
+  it('a keyword repeated into one run of name characters is read once, not once per hit', () => {
+    // `pwdpwd…`, `app_keyapp_key…`: every few characters a keyword whose
+    // assignment precheck read 128 name characters and let the regex read
+    // 40 more; `passwordpassword…` for the ADO.NET rule likewise.
+    for (const unit of ['pwd', 'app_key', 'password', 'secret_access_key']) {
+      const text = unit.repeat(Math.ceil(60_000 / unit.length));
+      for (const id of ['generic-api-key', 'generic-password']) {
+        const { precheck, keywords } = rule(id);
+        const memo = new PrecheckMemo();
+        for (let at = 0; at < text.length; at++) {
+          if (!keywords.some((k) => text.startsWith(k, at))) continue;
+          // A name run longer than any match's name: never a match.
+          expect(precheck(text, at, memo)).toBe(false);
+        }
+        expect(memo.reads).toBeLessThan(2 * text.length);
+      }
+      expect(rule('adonet-password').precheck(text, text.indexOf('p'))).toBe(false);
+    }
+  });
+
+  it('a name with a space goes on after one space only, so `sdk keysdk key…` is not read 128 characters from every hit', () => {
+    const text = 'sdk key'.repeat(10_000);
+    const { precheck } = rule('generic-api-key');
+    let passed = 0;
+    for (let at = 0; at < text.length; at += 7) if (precheck(text, at)) passed++;
+    expect(passed).toBe(0);
+    expect(workPerByte(text)).toBeLessThan(8);
+    // One space is still read: `api key = "…"` and `secret key: …`.
+    expect(redactJsonBody(body('the api key = "x9Kq2a1B2c3D4e5F6g7"')).findings.length).toBe(1);
+  });
+
+  it('curl-user-password is not tried where no `-u` follows within its reach', () => {
+    const text = 'curl '.repeat(20_000) + 'curl -u user:a1B2c3D4e5 https://x';
+    const { precheck } = rule('curl-user-password');
+    const memo = new PrecheckMemo();
+    const passed: number[] = [];
+    for (let at = 0; at < text.length; at += 5) if (precheck(text, at, memo)) passed.push(at);
+    expect(passed[0]).toBeGreaterThan(text.length - 2500);
+    expect(memo.reads).toBeLessThan(2 * text.length);
+    expect(redactJsonBody(body(text)).body.toString()).not.toContain('a1B2c3D4e5');
+  });
+
+  it('an npm _authToken is not tried where the run of value characters is longer than any match', () => {
+    const text = '_authToken='.repeat(10_000);
+    const { precheck } = rule('npmrc-auth-token');
+    const memo = new PrecheckMemo();
+    const passed: number[] = [];
+    for (let at = 0; at < text.length; at += 11) {
+      const answer = precheck(text, at, memo);
+      expect(answer).toBe(precheck(text, at));
+      if (answer) passed.push(at);
+    }
+    expect(passed[0]).toBeGreaterThanOrEqual(text.length - 532);
+    expect(memo.reads).toBeLessThan(2 * text.length);
+  });
+
+  it('judges a value once however many rules and copies ask, within a scan', () => {
+    // One accepted finding every 13 bytes, all of the same value, which
+    // generic-api-key, the pair search and other rules each judge.
+    const before = valueFactStats.computed;
+    const result = redactJsonBody(body("apikey='x9Kq2".repeat(5000)));
+    expect(result.findings.length).toBeGreaterThan(4000);
+    expect(valueFactStats.computed - before).toBeLessThan(50);
+  });
+
+  it('forgets the values it judged when a scan ends', () => {
+    redactJsonBody(body("apikey='x9Kq2".repeat(100)));
+    const before = valueFactStats.computed;
+    expect(keyLikeValue('x9Kq2apikey')).toBe(true);
+    const after = valueFactStats.computed;
+    expect(after).toBeGreaterThan(before);
+    expect(keyLikeValue('x9Kq2apikey')).toBe(true);
+    expect(valueFactStats.computed).toBe(after);
   });
 });

@@ -136,7 +136,6 @@ const CODE_LIKE = /=[^=]|^[-.]/;
 const XML_CLOSE = /^(?:[ \t\r\n]|\\[nrt]){0,32}<\//;
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
-
 function acceptContext(value: string, ctx: MatchContext): boolean {
   const { text, matchStart: at } = ctx;
   const kwLength = keywordLength(text, at);

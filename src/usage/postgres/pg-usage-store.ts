@@ -520,18 +520,15 @@ export class PgUsageStore implements UsageReader {
            WHERE c.company IS NOT NULL AND $1::text IS NULL
            ORDER BY ${order}
            LIMIT $6`;
-    const { rows } = await this.pool.query<{ record: UsageRecord }>(
-      sql,
-      [
-        query.company ?? null,
-        query.since ?? null,
-        query.until ?? null,
-        query.address ?? null,
-        query.model === undefined ? null : normalizeModelId(query.model),
-        query.limit,
-        ...(query.after === undefined ? [] : [query.after.time, query.after.request_id, ...(query.order === 'cost' ? [query.after.cost_micros] : [])]),
-      ],
-    );
+    const { rows } = await this.pool.query<{ record: UsageRecord }>(sql, [
+      query.company ?? null,
+      query.since ?? null,
+      query.until ?? null,
+      query.address ?? null,
+      query.model === undefined ? null : normalizeModelId(query.model),
+      query.limit,
+      ...(query.after === undefined ? [] : [query.after.time, query.after.request_id, ...(query.order === 'cost' ? [query.after.cost_micros] : [])]),
+    ]);
     return { data: rows.map((r) => r.record), droppedRecords: 0 };
   }
 

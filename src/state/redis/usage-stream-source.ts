@@ -7,14 +7,19 @@ import type { RedisClient } from './connect.js';
 import { keys } from './keys.js';
 
 /**
- * The consumer group exporters before schema-free reads joined. Nothing reads through it now; each process
+ * The consumer group that exporters of earlier versions read through. Nothing reads through it now; each process
  * destroys it once per stream, so its pending list (ids only) does not stay in Redis for good.
  */
 export const LEGACY_EXPORT_GROUP = 'gw-export';
 const COMPANIES_REFRESH_MS = 2_000;
 /** The marker that stops trimming outlives a week-long exporter outage; after that the streams fall back to their cap. */
 export const EXPORTED_MARKER_TTL_MS = 7 * 24 * 60 * 60 * 1000;
-const MARKER_REFRESH_MS = 60 * 60 * 1000;
+/**
+ * How often the markers are written again. A failover can promote a replica that never got a marker written just
+ * before it; until it is written again that stream may be trimmed past the data plane's cap. Once a minute keeps
+ * that window short (one SET per company per minute, sent together).
+ */
+const MARKER_REFRESH_MS = 60 * 1000;
 /** Ids per XDEL: one command stays a bounded amount of Redis work. */
 const DELETE_SLICE = 1_000;
 
@@ -56,28 +61,29 @@ export class RedisUsageSource implements UsageSource {
   private readonly legacyDropped = new Set<string>();
   private cursor = 0;
 
-  constructor(private readonly redis: RedisClient) {}
+  constructor(
+    private readonly redis: RedisClient,
+    private readonly markerRefreshMs = MARKER_REFRESH_MS,
+  ) {}
 
   private async refreshCompanies(): Promise<void> {
     const now = Date.now();
     if (now - this.companiesAt < COMPANIES_REFRESH_MS) return;
-    if (now - this.announcedAt >= MARKER_REFRESH_MS) {
+    if (now - this.announcedAt >= this.markerRefreshMs) {
       // Tells data planes to mark a company they write first, before this exporter has seen it.
       await this.redis.set(keys.usageExportOn(), '1', 'PX', EXPORTED_MARKER_TTL_MS);
       this.announcedAt = now;
     }
     this.companies = (await this.redis.smembers(keys.usageCompanies())).sort();
     this.companiesAt = now;
-    for (const c of this.companies) {
-      if (now - (this.marked.get(c) ?? 0) < MARKER_REFRESH_MS) continue;
-      // From the mark on nothing is trimmed: every entry the stream holds, or gets, waits for this exporter.
-      await this.redis.set(keys.usageExported(c), '1', 'PX', EXPORTED_MARKER_TTL_MS);
-      this.marked.set(c, now);
-      if (this.legacyDropped.has(c)) continue;
-      // A missing stream or group answers with an error or 0: either way there is nothing left to drop.
-      await this.redis.xgroup('DESTROY', keys.usageStream(c), LEGACY_EXPORT_GROUP).catch(() => 0);
-      this.legacyDropped.add(c);
-    }
+    const due = this.companies.filter((c) => now - (this.marked.get(c) ?? 0) >= this.markerRefreshMs);
+    // From the mark on nothing is trimmed: every entry the stream holds, or gets, waits for this exporter.
+    await Promise.all(due.map((c) => this.redis.set(keys.usageExported(c), '1', 'PX', EXPORTED_MARKER_TTL_MS)));
+    for (const c of due) this.marked.set(c, now);
+    const legacy = due.filter((c) => !this.legacyDropped.has(c));
+    // A missing stream or group answers with an error or 0: either way there is nothing left to drop.
+    await Promise.all(legacy.map((c) => this.redis.xgroup('DESTROY', keys.usageStream(c), LEGACY_EXPORT_GROUP).catch(() => 0)));
+    for (const c of legacy) this.legacyDropped.add(c);
   }
 
   /**

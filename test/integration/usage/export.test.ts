@@ -300,6 +300,26 @@ describe('usage export from Redis to PostgreSQL', () => {
     expect(readOrWriteFailures(observer)).toEqual([]);
   }, 60_000);
 
+  test('a promoted replica that never got the exported markers: the exporter writes them again within its refresh', async () => {
+    const state = await dataPlane();
+    await write(state, [usageRecord('acme', 1)]);
+    const client = redisClient();
+    await until('the connection to be ready', async () => client.status === 'ready', 10_000);
+    const source = new RedisUsageSource(client, 300);
+    await source.next(10);
+    const r = new Redis(fx.redis.url);
+    try {
+      expect(await r.exists(keys.usageExported('acme'), keys.usageExportOn())).toBe(2);
+      // What the promoted replica lacks: the markers written just before the failover.
+      await r.del(keys.usageExported('acme'), keys.usageExportOn());
+      await new Promise((done) => setTimeout(done, 2_500));
+      await source.next(10);
+      expect(await r.exists(keys.usageExported('acme'), keys.usageExportOn())).toBe(2);
+    } finally {
+      r.disconnect();
+    }
+  });
+
   test('a stream an older exporter read through its consumer group: entries it left pending are exported and the group is dropped', async () => {
     const state = await dataPlane();
     const records = Array.from({ length: 300 }, (_, i) => usageRecord('acme', i));

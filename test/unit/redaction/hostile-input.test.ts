@@ -30,6 +30,24 @@ const rule = (id: string): Rule & { precheck: NonNullable<Rule['precheck']> } =>
   return r as Rule & { precheck: NonNullable<Rule['precheck']> };
 };
 
+/** Every `step`-th start of text, or (with keywords) every start of one of them: where the engine would ask. */
+function starts(text: string, by: number | readonly string[]): number[] {
+  const out: number[] = [];
+  for (let at = 0; at < text.length; at += typeof by === 'number' ? by : 1) if (typeof by === 'number' || by.some((k) => text.startsWith(k, at))) out.push(at);
+  return out;
+}
+
+/** Asks `precheck` at each start with one memo, each answer checked against the precheck without one; returns the starts that passed. */
+function passedWithMemo(precheck: NonNullable<Rule['precheck']>, text: string, at: readonly number[], memo: PrecheckMemo): number[] {
+  const passed: number[] = [];
+  for (const a of at) {
+    const answer = precheck(text, a, memo);
+    expect(answer).toBe(precheck(text, a));
+    if (answer) passed.push(a);
+  }
+  return passed;
+}
+
 describe('hostile input', () => {
   it('a name followed by `key key key …` does not overflow the stack', () => {
     for (const head of ['token', 'api key', 'secret key']) {
@@ -73,12 +91,7 @@ describe('hostile input', () => {
     const text = 'fo1_='.repeat(20_000);
     const { precheck } = rule('flyio-token');
     const memo = new PrecheckMemo();
-    const passed: number[] = [];
-    for (let at = 0; at < text.length; at += 5) {
-      const answer = precheck(text, at, memo);
-      expect(answer).toBe(precheck(text, at));
-      if (answer) passed.push(at);
-    }
+    const passed = passedWithMemo(precheck, text, starts(text, 5), memo);
     expect(passed.length).toBeGreaterThan(0);
     expect(passed[0]).toBeGreaterThanOrEqual(text.length - 4101);
     expect(memo.reads).toBeLessThan(2 * text.length);
@@ -184,13 +197,7 @@ describe('hostile input: dense accepted findings', () => {
     const text = "apikey='x9Kq2".repeat(4000) + 'name: X_TOKEN\nvalue: a1B2c3D4e5F6';
     const { precheck, keywords } = rule('name-value-pair');
     const memo = new PrecheckMemo();
-    const passed: number[] = [];
-    for (let at = 0; at < text.length; at++) {
-      if (!keywords.some((k) => text.startsWith(k, at))) continue;
-      const answer = precheck(text, at, memo);
-      expect(answer).toBe(precheck(text, at));
-      if (answer) passed.push(at);
-    }
+    const passed = passedWithMemo(precheck, text, starts(text, keywords), memo);
     // Only hits within the pattern's reach of the one `value` pass.
     expect(passed.length).toBeGreaterThan(0);
     expect(passed[0]).toBeGreaterThan(text.length - 400);
@@ -243,12 +250,7 @@ describe('hostile input: dense accepted findings', () => {
     const text = '_authToken='.repeat(10_000);
     const { precheck } = rule('npmrc-auth-token');
     const memo = new PrecheckMemo();
-    const passed: number[] = [];
-    for (let at = 0; at < text.length; at += 11) {
-      const answer = precheck(text, at, memo);
-      expect(answer).toBe(precheck(text, at));
-      if (answer) passed.push(at);
-    }
+    const passed = passedWithMemo(precheck, text, starts(text, 11), memo);
     expect(passed[0]).toBeGreaterThanOrEqual(text.length - 532);
     expect(memo.reads).toBeLessThan(2 * text.length);
   });

@@ -18,13 +18,18 @@ RUN npm run build
 # against) and proto/ (the ext_proc protos loaded at start) ---------------------
 FROM ${NODE_IMAGE} AS runtime
 ENV NODE_ENV=production
-# glibc's malloc, told to give freed buffers back: Node reads each socket into a fresh 64 KiB buffer,
-# and below the mmap threshold those come from malloc's arenas, which a burst of streams leaves full
-# of holes that are never returned (gw serve: 13 MB more than a fresh process, 10 s after a load).
-# At 64 KiB they are mapped and unmapped whole, and two arenas are shared by all threads. gw serve
-# 10 s after a load: 91-95 MB instead of 101-105; CPU per stream the same within noise (paired
-# rounds, docs/benchmarks.md, "Issue 26 point 5").
-ENV MALLOC_ARENA_MAX=2 MALLOC_MMAP_THRESHOLD_=65536
+# jemalloc instead of glibc's malloc, giving freed memory back within a second. Node reads each socket
+# into a fresh 64 KiB buffer and keeps per-connection native state; after a burst of 1,000 streams
+# glibc's arenas stay full of holes it never returns (gw serve 10 s after the s6 load: 96-119 MB,
+# varying with the peak, even mapping 64 KiB buffers and keeping two arenas). jemalloc purges unused
+# pages from a background thread after dirty_decay_ms: 92 MB after the same load, peaks 120-122 MB
+# instead of 127-145, CPU per stream the same within noise (paired rounds, docs/benchmarks.md,
+# "Issue 26 point 5, third part"). The library's path differs by architecture, so a fixed link names it.
+RUN apt-get update -qq \
+ && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends libjemalloc2 \
+ && rm -rf /var/lib/apt/lists/* \
+ && ln -s "$(ls /usr/lib/*-linux-gnu/libjemalloc.so.2)" /usr/local/lib/libjemalloc.so.2
+ENV LD_PRELOAD=/usr/local/lib/libjemalloc.so.2 MALLOC_CONF=background_thread:true,dirty_decay_ms:1000,muzzy_decay_ms:0
 WORKDIR /app
 COPY package.json package-lock.json ./
 RUN npm ci --omit=dev --no-audit --no-fund --loglevel=error \

@@ -1,8 +1,8 @@
 // How the image runs node: the flags of its ENTRYPOINT and NODE_OPTIONS, and the environment of its
 // runtime stage, read from the Dockerfile, where they are declared once. The bench starts gw with the
 // same, so it measures gw as shipped.
-import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { existsSync, readFileSync, readdirSync } from 'node:fs';
+import { basename, join } from 'node:path';
 
 /** The runtime stage's node flags and environment (NODE_OPTIONS is turned into flags, not passed on). */
 export function imageRuntime(dockerfile) {
@@ -33,5 +33,36 @@ export function imageRuntime(dockerfile) {
 }
 
 export function readImageRuntime(root) {
-  return imageRuntime(readFileSync(join(root, 'Dockerfile'), 'utf8'));
+  const runtime = imageRuntime(readFileSync(join(root, 'Dockerfile'), 'utf8'));
+  if (runtime.env.LD_PRELOAD !== undefined) runtime.env.LD_PRELOAD = hostPreload(runtime.env.LD_PRELOAD);
+  return runtime;
+}
+
+/**
+ * The image preloads a library by a path of its own (a link made in the Dockerfile); the host has the
+ * same library elsewhere, under its architecture's directory. Without it the loader would only warn and
+ * gw would run on another allocator, measuring something that is not shipped, so a missing one stops
+ * the bench (bench/ensure-bench-deps.sh installs it).
+ */
+export function hostPreload(preload, dirs = libraryDirs()) {
+  return preload
+    .split(/[\s:]+/)
+    .filter(Boolean)
+    .map((path) => {
+      if (existsSync(path)) return path;
+      const found = dirs.map((d) => join(d, basename(path))).find((p) => existsSync(p));
+      if (found === undefined) throw new Error(`the image preloads ${path}; this machine has no ${basename(path)} in ${dirs.join(', ')} (see the Dockerfile for the package)`);
+      return found;
+    })
+    .join(':');
+}
+
+function libraryDirs() {
+  const dirs = [];
+  for (const root of ['/usr/lib', '/lib', '/usr/local/lib']) {
+    if (!existsSync(root)) continue;
+    dirs.push(root);
+    for (const d of readdirSync(root)) if (/-linux-gnu$/.test(d)) dirs.push(join(root, d));
+  }
+  return dirs;
 }

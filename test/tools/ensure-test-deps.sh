@@ -15,7 +15,7 @@ apt_install() {
   DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
 }
 
-apt_install redis-server openssl postgresql chromium
+apt_install redis-server openssl postgresql chromium libjemalloc2
 
 # Test tools built from Go modules (kube-apiserver, etcd, helm, Envoy API checkers), cached.
 for script in test/tools/build-*.sh; do

@@ -1,8 +1,11 @@
 import { spawnSync } from 'node:child_process';
+import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 // @ts-expect-error: a plain .mjs module of the bench, without types
-import { imageRuntime, readImageRuntime } from '../../../bench/lib/image-runtime.mjs';
+import { hostPreload, imageRuntime, readImageRuntime } from '../../../bench/lib/image-runtime.mjs';
 
 const ROOT = fileURLToPath(new URL('../../../', import.meta.url));
 
@@ -33,12 +36,27 @@ describe('the bench runs gw as the image does', () => {
     expect(() => imageRuntime('FROM x\nENTRYPOINT ["/app/gw"]\n')).toThrow(/does not start node/);
   });
 
-  it("takes from the Dockerfile flags that this node accepts, and glibc's malloc settings", () => {
+  it('takes from the Dockerfile flags that this node accepts, and runs it on the allocator the image preloads', () => {
     const { nodeFlags, env } = readImageRuntime(ROOT) as Runtime;
     expect(nodeFlags).toContain('--no-memory-reducer');
-    expect(env.MALLOC_MMAP_THRESHOLD_).toMatch(/^\d+$/);
-    const run = spawnSync(process.execPath, [...nodeFlags, '-e', '0'], { encoding: 'utf8', env: { ...process.env, ...env } });
+    expect(env.LD_PRELOAD).toMatch(/libjemalloc\.so\.2$/);
+    // The loader only warns about a library it cannot preload, and jemalloc about a setting it does not
+    // know: either would print here. The maps show the allocator is really in the process.
+    const run = spawnSync(process.execPath, [...nodeFlags, '-p', "require('fs').readFileSync('/proc/self/maps', 'utf8').includes('libjemalloc')"], {
+      encoding: 'utf8',
+      env: { ...process.env, ...env },
+    });
     expect(run.stderr).toBe('');
     expect(run.status).toBe(0);
+    expect(run.stdout.trim()).toBe('true');
+  });
+
+  it("finds the image's preloaded library on this machine by its file name, and refuses to go on without it", () => {
+    const dir = mkdtempSync(join(tmpdir(), 'gw-preload-'));
+    const arch = join(dir, 'x-linux-gnu');
+    mkdirSync(arch);
+    writeFileSync(join(arch, 'liba.so.2'), '');
+    expect(hostPreload('/usr/local/lib/liba.so.2', [dir, arch])).toBe(join(arch, 'liba.so.2'));
+    expect(() => hostPreload('/usr/local/lib/libmissing.so.1', [dir, arch])).toThrow(/preloads \/usr\/local\/lib\/libmissing\.so\.1/);
   });
 });

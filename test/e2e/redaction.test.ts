@@ -56,6 +56,28 @@ const SHAPES = {
   twitchChat: `${fake(29, 'abcdefghijklmnopqrstuvwxyz0123456789', 31)}7`,
 };
 
+// Passwords in the options each command-line tool documents for them, as a
+// shell history pasted into a tool result holds them.
+const pw = (seed: number): string => `P${fake(10, B62, seed)}!7`;
+const CLI_LINES: ReadonlyArray<[rule: string, before: string, secret: string, after: string]> = [
+  ['mysql-password-option', 'mysqldump -uroot -p', pw(40), ' --all-databases > all.sql'],
+  ['sshpass-password', "sshpass -p '", pw(41), "' ssh deploy@10.0.0.5"],
+  ['redis-cli-password', 'redis-cli -h cache.internal -a ', pw(42), ' ping'],
+  ['ldap-bind-password', 'ldapsearch -x -D "cn=admin,dc=corp" -w ', pw(43), ' -b dc=corp'],
+  ['java-keystore-password', 'keytool -list -keystore ks.jks -storepass ', pw(44), ' -v'],
+  ['samba-user-password', 'smbclient //fs/share -U deploy%', pw(45), ' -c ls'],
+  ['windows-net-use-password', 'net use Z: \\\\fs01\\share ', pw(46), ' /user:CORP\\deploy'],
+  ['remote-shell-password-option', 'xfreerdp /v:10.0.0.7 /u:admin /p:', pw(47), ' /cert:ignore'],
+  ['oracle-connect-password', 'sqlplus scott/', pw(48), '@orcl @report.sql'],
+  ['zip-password-option', 'zip -P ', pw(49), ' backup.zip db.sql'],
+  ['htpasswd-batch-password', 'htpasswd -nbB admin ', pw(50), ' > auth'],
+  ['rabbitmqctl-user-password', 'rabbitmqctl add_user deploy ', pw(51), ' && echo ok'],
+  ['snmp-privacy-passphrase', 'snmpwalk -v3 -l authPriv -u mon -x AES -X ', pw(52), ' 10.0.0.1'],
+  ['mongo-shell-password', 'mongodump --host db -u admin -p ', pw(53), ' --out /backup'],
+  ['stdin-password-pipe', "echo '", pw(54), "' | sudo -S systemctl restart app"],
+  ['command-line-secret-flag', 'gpg --batch --passphrase ', pw(55), ' -c notes.txt'],
+];
+
 /** Shapes that must reach the provider untouched. */
 const STAND_INS = new Set(['placeholderAws', 'placeholderGithub']);
 
@@ -201,6 +223,26 @@ describe.each(DATA_PLANES)('secret scanning through $name', (plane) => {
     expect(JSON.stringify(parsed.messages[2]?.content)).toContain(
       '{\\"value\\": \\"[REDACTED: value-name-pair]\\", \\"name\\": \\"ACME_DB_PASSWORD\\"}\\nbot = Bot(\\"[REDACTED: telegram-bot-token]\\")\\n  password: ${{ secrets.[REDACTED: pypi-upload-token] }}\\nPASS oauth:[REDACTED: twitch-irc-oauth-token]\\n\\"one_time_password\\": \\"Engangskode:\\"',
     );
+  });
+
+  it("removes passwords given in command-line tools' documented options, and leaves the commands around them as sent", async () => {
+    const history = CLI_LINES.map(([, before, secret, after]) => before + secret + after).join('\n');
+    const body = JSON.stringify({
+      model: 'claude-haiku-4-5',
+      max_tokens: 20,
+      messages: [
+        { role: 'user', content: 'Why did the backup job fail?' },
+        { role: 'assistant', content: [{ type: 'tool_use', id: 'toolu_1', name: 'bash', input: { command: 'cat ~/.bash_history' } }] },
+        { role: 'user', content: [{ type: 'tool_result', tool_use_id: 'toolu_1', content: history }] },
+      ],
+    });
+    const before = vendor.messageRequests().length;
+    const res = await fetch(`${on.url}/v1/messages`, { method: 'POST', headers: { authorization: `Bearer ${onToken}`, 'content-type': 'application/json' }, body });
+    expect(res.status).toBe(200);
+    const sent = JSON.parse(vendor.messageRequests()[before]?.body.toString('utf8') ?? '{}') as { messages: Array<{ content: Array<{ content?: string }> }> };
+    const result = sent.messages[2]?.content[0]?.content ?? '';
+    const expected = CLI_LINES.map(([rule, before, , after]) => `${before}[REDACTED: ${rule}]${after}`).join('\n');
+    expect(result).toBe(expected);
   });
 
   it('[S2.3-c] forwards the body untouched when the setting is off', async () => {

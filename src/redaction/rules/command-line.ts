@@ -153,10 +153,11 @@ export const commandLineRules: readonly Rule[] = [
   },
   {
     id: 'command-line-secret-flag',
-    description: 'A secret given as a command-line option: --password, --docker-password, --http-password, --token, --api-key, --client-secret, --account-key, --dest-creds and the like.',
-    keywords: ['-password', '-passwd', '-pass', '-token', '-secret', '-api-key', '-apikey', '-access-key', '-account-key', '-auth-key', '-creds', '-credentials', '-key'],
+    description:
+      'A secret given as a command-line option: --password, --passphrase, --docker-password, --http-password, --token, --api-key, --client-secret, --account-key, --dest-creds and the like.',
+    keywords: ['-password', '-passwd', '-passphrase', '-pass', '-token', '-secret', '-api-key', '-apikey', '-access-key', '-account-key', '-auth-key', '-creds', '-credentials', '-key'],
     pattern: new RegExp(
-      `(?<![A-Za-z0-9_-])--(?:[a-z0-9]{1,20}-){0,3}(?:password|passwd|pass|token|secret|api-key|apikey|access-key|account-key|auth-key|key|creds|credentials)(?:=|[ \\t]{1,4})${OPEN}(${WORD})`,
+      `(?<![A-Za-z0-9_-])--(?:[a-z0-9]{1,20}-){0,3}(?:password|passwd|passphrase|pass|token|secret|api-key|apikey|access-key|account-key|auth-key|key|creds|credentials)(?:=|[ \\t]{1,4})${OPEN}(${WORD})`,
       'i',
     ),
     window: { before: 60, after: 300 },

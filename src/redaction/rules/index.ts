@@ -1,6 +1,7 @@
 import type { Rule } from '../rule.js';
 import { aiProviderRules } from './ai-providers.js';
 import { cloudRules } from './cloud.js';
+import { cliToolRules } from './cli-tools.js';
 import { commandLineRules } from './command-line.js';
 import { connectionStringRules } from './connection-strings.js';
 import { contextRules } from './context.js';
@@ -37,6 +38,7 @@ export const ALL_RULES: readonly Rule[] = Object.freeze([
   ...kubernetesRules,
   ...serviceRules,
   ...commandLineRules,
+  ...cliToolRules,
   ...shapeRules,
   ...genericRules,
   ...contextRules,

@@ -23,6 +23,8 @@ export const commandLineSamples: SampleTable = {
       tp('az storage blob list --account-key ', `${b64(86)}==`, ' -c logs'),
       tp('vault login --token ', `s7${b62(22)}`, '\n'),
       tp('skopeo copy --dest-creds ', `ci:${password()}`, ' docker://a docker://b'),
+      // A literal value: a call of password() here would shift every later family's fake values.
+      tp('gpg --batch --passphrase ', 'Xk9mQ2vL7pR4!q', ' -c notes.txt'),
     ],
     fp: [
       'wget --user=admin --ask-password https://localhost',

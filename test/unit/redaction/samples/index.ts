@@ -18,6 +18,8 @@ import { sourceHostingSamples } from './source-hosting.js';
 // Imported last: the fake values come from one seeded stream, so a family
 // imported earlier would change every later family's values.
 import { contextSamples } from './context.js';
+// New families come after it, so the values above stay as they were.
+import { cliToolSamples } from './cli-tools.js';
 import type { SampleTable } from './types.js';
 
 export const SAMPLE_FAMILIES: Readonly<Record<string, SampleTable>> = {
@@ -39,4 +41,5 @@ export const SAMPLE_FAMILIES: Readonly<Record<string, SampleTable>> = {
   'command lines and logs': commandLineSamples,
   'shapes (XML, flags, service names, structured tokens)': shapeSamples,
   'names in context (key, token, secret)': contextSamples,
+  'command-line tools (their documented password options)': cliToolSamples,
 };

@@ -381,4 +381,22 @@ export const shapeRules: readonly Rule[] = [
     service: 'Kubernetes',
     accept: (value) => /[0-9]/.test(value.slice(7)) && /[a-z]/.test(value.slice(7)),
   },
+  {
+    id: 'personal-access-token-name',
+    description:
+      'A value assigned to a name that is or ends in PAT, as personal access tokens of GitHub, GitLab, Azure DevOps and Jira or Confluence Data Center are named: ADO_PAT=…, jira_pat: …, confluencePat = "…", "pat": "…" (20+ key-like characters).',
+    keywords: ['pat'],
+    pattern: new RegExp(
+      `(?:(?<![A-Za-z0-9_.-])(?:pat|PAT)|(?<=[A-Za-z0-9][_.-])(?:pat|PAT)|(?<=[a-z0-9])Pat)\\\\{0,3}["']?[ \\t]{0,4}(?::|=|=>|:=)[ \\t]{0,4}${OPEN}(?=([A-Za-z0-9+/_.~-]{20,256}={0,2}))\\1(?![A-Za-z0-9+/=_.~-])`,
+    ),
+    // `pat` is mostly the start of path, pattern or patch: only a name that ends there can match.
+    // The value takes `=` only as padding and is read once (lookahead and back-reference), so
+    // `pat=pat=…` costs no backtracking.
+    precheck: (text, at) => {
+      const c = text.charCodeAt(at + 3);
+      return !(isAlnum(c) || c === 95 || c === 46 || c === 45);
+    },
+    specificity: Specificity.generic + 1,
+    accept: (value) => !isCodeReference(value) && keyLikeValue(value),
+  },
 ];

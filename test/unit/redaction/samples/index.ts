@@ -20,6 +20,7 @@ import { sourceHostingSamples } from './source-hosting.js';
 import { contextSamples } from './context.js';
 // New families come after it, so the values above stay as they were.
 import { cliToolSamples } from './cli-tools.js';
+import { patNameSamples } from './pat-names.js';
 import type { SampleTable } from './types.js';
 
 export const SAMPLE_FAMILIES: Readonly<Record<string, SampleTable>> = {
@@ -42,4 +43,5 @@ export const SAMPLE_FAMILIES: Readonly<Record<string, SampleTable>> = {
   'shapes (XML, flags, service names, structured tokens)': shapeSamples,
   'names in context (key, token, secret)': contextSamples,
   'command-line tools (their documented password options)': cliToolSamples,
+  'names ending in PAT (personal access tokens)': patNameSamples,
 };

@@ -274,3 +274,125 @@ describe('hostile input: dense accepted findings', () => {
     expect(valueFactStats.computed).toBe(after);
   });
 });
+
+describe('hostile input: keyword runs that no rule matches', () => {
+  /** Positions where the rule's pattern matches but its precheck said no, over every position of `text`. */
+  function refusedMatches(id: string, text: string): number[] {
+    const r = rule(id);
+    const re = new RegExp(r.pattern.source, `${r.pattern.flags.replace(/[gyd]/g, '')}y`);
+    const bad: number[] = [];
+    for (let at = 0; at < text.length; at++) {
+      re.lastIndex = at;
+      if (re.test(text) && !r.precheck(text, at)) bad.push(at);
+    }
+    return bad;
+  }
+
+  /**
+   * Deterministic texts (a fixed-seed generator): one option of each slot in
+   * turn, and now and then a piece of `noise` instead of or beside it.
+   */
+  function generated(slots: readonly (readonly string[])[], noise: readonly string[], count: number, seed: number): string[] {
+    let s = seed;
+    const next = (n: number): number => (s = (Math.imul(s, 1103515245) + 12345) >>> 0) % n;
+    return Array.from({ length: count }, () =>
+      slots
+        .map((options) => {
+          const roll = next(10);
+          const pick = options[next(options.length)]!;
+          return roll === 0 ? noise[next(noise.length)]! : roll === 1 ? pick + noise[next(noise.length)]! : pick;
+        })
+        .join(''),
+    );
+  }
+
+  it('jdbc-password is not tried where no `password=`, in any case, follows within its reach, and the text is searched once', () => {
+    const text = 'jdbc:'.repeat(20_000) + 'jdbc:mysql://db:3306/app?user=app&PassWord=a1B2c3D4e5';
+    const { precheck, keywords } = rule('jdbc-password');
+    const memo = new PrecheckMemo();
+    const passed = passedWithMemo(precheck, text, starts(text, keywords), memo);
+    // Only hits within the pattern's reach (564 characters) of the one `PassWord=` pass.
+    expect(passed.length).toBeGreaterThan(0);
+    expect(passed[0]).toBeGreaterThan(text.length - 600);
+    expect(memo.reads).toBeLessThan(2 * text.length);
+    expect(redactJsonBody(body(text)).body.toString()).not.toContain('a1B2c3D4e5');
+  });
+
+  it("jdbc-password's precheck never refuses a match, on generated connection strings", () => {
+    const texts = generated(
+      [
+        ['', 'url: ', '"', 'x'],
+        ['jdbc:', 'JDBC:', 'jdbc:jdbc:'],
+        ['mysql:', 'sqlserver:', 'oracle:thin:', 'Oracle:OCI:', 'postgresql:', 'oracle:'],
+        ['//db:3306/app', 'scott/', '@host', '//h;databaseName=x', ''],
+        ['?', ';', '&', ':', '/', '@'],
+        ['user=u&', '', 'a=b;'],
+        ['password=', 'PASSWORD=', 'PassWord=', 'passwor=', 'password'],
+        ['a1B2c3D4', 's3cr3t', 'tiger@', ''],
+        ['', '@db', ';', '"', ' '],
+      ],
+      ['jdbc:', 'password=', ':', ';', '"', ' ', '\\', '/', '@', 'x'],
+      4000,
+      29,
+    );
+    let matched = 0;
+    for (const text of texts) {
+      expect(refusedMatches('jdbc-password', text), text).toEqual([]);
+      if (new RegExp(rule('jdbc-password').pattern.source, 'i').test(text)) matched++;
+    }
+    // Not vacuous: many of the texts hold a match, of both forms.
+    expect(matched).toBeGreaterThan(200);
+    expect(texts.some((t) => /jdbc:oracle:(?:thin|oci):[^/@:\s]+\/[^@\s]+@/i.test(t))).toBe(true);
+  });
+
+  it('a URL-password rule is not tried where a scheme name is glued to what is before it or runs longer than its schemes', () => {
+    // `sftpsftp…`: `sftp`, `ftp` and `ftps` hit every four characters, and
+    // each read 128 scheme characters before the regex refused it.
+    const text = 'sftp'.repeat(20_000);
+    const { precheck } = rule('ftp-url-password');
+    let passed = 0;
+    for (let at = 0; at < text.length; at++) if (precheck(text, at)) passed++;
+    expect(passed).toBe(0);
+    expect(precheck('x ftp+ssh://u:a1B2c3D4e5@h', 2)).toBe(true);
+    expect(redactJsonBody(body('get sftp://deploy:a1B2c3D4e5x@files.example.com/x')).body.toString()).not.toContain('a1B2c3D4e5x');
+  });
+
+  it("the URL-password rules' prechecks never refuse a match, on generated URLs", () => {
+    const urls = generated(
+      [
+        ['', ' ', 'x', '"', '.', '+'],
+        ['ftp', 'sftp', 'ftps', 'FTP', 'SFTP', 'redis', 'postgres', 'mongodb', 'amqps', 'ldap', 'smtp', 'mysqlx', 'sftpsftp'],
+        ['', '', '+srv', '+ssh', '+a1b2c3d4e5f6g7h8i9j0', '+a1b2c3d4e5f6g7h8i9j0k'],
+        ['://', ':/', '://'],
+        ['deploy', '', 'u'],
+        [':', ''],
+        ['a1B2c3D4e5', 'p@ss', 'x'],
+        ['@', '@', '/'],
+        ['files.example.com', 'h', ''],
+      ],
+      ['ftp', '://', ':', '@', '+', '/', ' ', '"', 'x', '#'],
+      3000,
+      4,
+    );
+    const ids = RULES.filter((r) => r.id.endsWith('-url-password') && r.id !== 'any-url-password').map((r) => r.id);
+    expect(ids.length).toBeGreaterThan(8);
+    let matched = 0;
+    for (const text of urls) {
+      for (const id of ids) {
+        expect(refusedMatches(id, text), `${id} in ${text}`).toEqual([]);
+        if (new RegExp(rule(id).pattern.source, 'i').test(text)) matched++;
+      }
+    }
+    expect(matched).toBeGreaterThan(100);
+  });
+
+  it("a prefixed token's look-behind is read before its keyword's exact spelling", () => {
+    // In a run of `A` the 21-A keyword of two X (Twitter) rules hits at
+    // every character; comparing its exact spelling was 42 characters per
+    // character of text (the engine counts them as work).
+    expect(workPerByte('A'.repeat(200_000))).toBeLessThan(3);
+    expect(workPerByte('AKIA'.repeat(50_000))).toBeLessThan(3);
+    const bearer = 'A'.repeat(22) + 'Zq9Wm7Lp5Kr3Tx8Vb2Nc6Hd4Jf1Gs0Qa9Wm7Lp5Kr3Tx8Vb2%3DNc6Hd4Jf1Gs0Qa';
+    expect(redactJsonBody(body(`token ${bearer} here`)).body.toString()).not.toContain(bearer);
+  });
+});

@@ -12,9 +12,12 @@ export type { Candidate } from './candidate.js';
 
 interface CompiledRule {
   readonly rule: Rule;
+  /** Without the `d` flag: match indices double the cost of a match (see `record`). */
   readonly regex: RegExp;
   /** Sticky twin of a windowed rule's regex, to finish a match the window cut short. */
   readonly sticky: RegExp | null;
+  /** Sticky, with `d`: a match again where the secret's offset cannot be read from the match alone. */
+  readonly indexed: RegExp;
   readonly windowed: boolean;
   readonly before: number;
   readonly after: number;
@@ -234,15 +237,25 @@ export class Scanner {
     let start = m.index;
     let end = m.index + m[0].length;
     let secret = m[0];
-    const indices = m.indices;
     for (let g = 1; g < m.length; g++) {
-      const span = indices?.[g];
-      if (m[g] !== undefined && span !== undefined) {
-        secret = m[g]!;
+      const value = m[g];
+      if (value === undefined) continue;
+      // The group's offset is where its text occurs in the match, when it
+      // occurs there once; otherwise the match is made again with indices
+      // (same place, same pattern: the same match). Indices on every
+      // attempt cost as much as the attempt itself.
+      secret = value;
+      const k = m[0].indexOf(value);
+      if (k >= 0 && k === m[0].lastIndexOf(value)) {
+        start = m.index + k;
+      } else {
+        c.indexed.lastIndex = m.index;
+        const span = c.indexed.exec(text)?.indices?.[g];
+        if (span === undefined) return false;
         start = span[0];
-        end = span[1];
-        break;
       }
+      end = start + value.length;
+      break;
     }
     if (end <= start) return false;
     if (c.entropy > 0 && shannonEntropy(secret) < c.entropy) return false;
@@ -258,8 +271,9 @@ function compile(rule: Rule): CompiledRule {
   const windowed = rule.window !== undefined;
   return {
     rule,
-    regex: new RegExp(rule.pattern.source, `${flags}d${windowed ? 'g' : 'y'}`),
-    sticky: windowed ? new RegExp(rule.pattern.source, `${flags}dy`) : null,
+    regex: new RegExp(rule.pattern.source, `${flags}${windowed ? 'g' : 'y'}`),
+    sticky: windowed ? new RegExp(rule.pattern.source, `${flags}y`) : null,
+    indexed: new RegExp(rule.pattern.source, `${flags}dy`),
     windowed,
     before: rule.window?.before ?? 0,
     after: rule.window?.after ?? 0,

@@ -197,13 +197,22 @@ function valueAt(text: string, j: number, min: number, memo: PrecheckMemo | unde
       }
       if (ok) return true;
     }
-    const stop = p + 1 + min;
-    if (stop > n) return false;
-    for (let i = p + 1; i < stop; i++) {
+    // The quoted value is the whole run of its characters (they exclude the
+    // quote and `\`, so the run cannot end earlier), min to MAX_VALUE long,
+    // and the closing quote follows it after any `\`s: a run that ends
+    // anywhere else (a space in `secretaccesskey: "secretaccesskey: "…`,
+    // a sentence in quotes) cannot be a match's value.
+    const first = p + 1;
+    const stop = Math.min(n, first + MAX_VALUE + 1);
+    let i = first;
+    for (; i < stop; i++) {
       const c = text.charCodeAt(i);
-      if (c <= 32 || c === q || c === 92 || c === 127) return false;
+      if (c <= 32 || c === q || c === 92 || c === 127) break;
     }
-    return true;
+    const length = i - first;
+    if (length < min || length > MAX_VALUE) return false;
+    while (text.charCodeAt(i) === 92) i++;
+    return text.charCodeAt(i) === q;
   }
   if (p !== j) return false;
   if (j + min > n) return false;

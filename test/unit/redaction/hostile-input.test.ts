@@ -1,4 +1,4 @@
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { RULES, redactJsonBody, type Rule } from '../../../src/redaction/index.js';
 import { maxMatchLength, PrecheckMemo } from '../../../src/redaction/prechecks.js';
 import { Redactor } from '../../../src/redaction/redactor.js';
@@ -8,6 +8,8 @@ import type { Candidate } from '../../../src/redaction/candidate.js';
 import { findPairHalves } from '../../../src/redaction/pairs.js';
 import { keyLikeValue, nameWords } from '../../../src/redaction/rules/generic.js';
 import { valueFactStats } from '../../../src/redaction/value-facts.js';
+import { Scanner } from '../../../src/redaction/engine.js';
+import { Budget } from '../../../src/redaction/budget.js';
 
 // Bodies a caller can craft to make the scanner work hard (issue 29 point 4,
 // docs/redaction.md "Hostile input: scan cost"). Their speed is measured by
@@ -394,5 +396,90 @@ describe('hostile input: keyword runs that no rule matches', () => {
     expect(workPerByte('AKIA'.repeat(50_000))).toBeLessThan(3);
     const bearer = 'A'.repeat(22) + 'Zq9Wm7Lp5Kr3Tx8Vb2Nc6Hd4Jf1Gs0Qa9Wm7Lp5Kr3Tx8Vb2%3DNc6Hd4Jf1Gs0Qa';
     expect(redactJsonBody(body(`token ${bearer} here`)).body.toString()).not.toContain(bearer);
+  });
+});
+
+describe('hostile input: the cost of each finding', () => {
+  it("reads the secret's offset from the match, and makes the match again with indices only where the secret's text occurs twice in it", () => {
+    // The engine's regexes carry no `d` flag (indices cost as much as the
+    // attempt); a secret is placed by where its text occurs in the match.
+    const twice: Rule = { id: 'twice', description: '', keywords: ['ab'], pattern: /(?:ab){1,3}:(ab)/, specificity: 10, accept: () => true };
+    const once: Rule = { id: 'once', description: '', keywords: ['k='], pattern: /k=(x{3,5})y/, specificity: 10, accept: () => true };
+    const scanner = new Scanner([twice, once]);
+    const out: Candidate[] = [];
+    scanner.scan('abab:ab k=xxxxy', new Budget(Number.POSITIVE_INFINITY, clock), out);
+    expect(out.map((c) => [c.start, c.end, c.rule])).toEqual([
+      [5, 7, 0],
+      [10, 14, 1],
+    ]);
+  });
+
+  it('a found value of plain ASCII is neither decoded nor spelled again', () => {
+    // Distinct random values, one finding every 25 bytes: each used to be
+    // decoded and given three more spellings (JSON.parse and JSON.stringify
+    // twice each), none of which differs from its raw bytes.
+    let seed = 7;
+    const next = (): string => 'ABCDEFGHJKLMNPQRSTUVWXYZabcdefghijkmnopqrstuvwxyz23456789'[(seed = (Math.imul(seed, 1103515245) + 12345) >>> 0) % 56]!;
+    const values = Array.from({ length: 2000 }, () => Array.from({ length: 20 }, next).join(''));
+    const input = body(values.map((v) => `key:${v} `).join(''));
+    // The shared redactor is built (its placeholders JSON-escaped) before counting.
+    redactJsonBody(body('hello'));
+    const parse = vi.spyOn(JSON, 'parse');
+    const stringify = vi.spyOn(JSON, 'stringify');
+    try {
+      const result = redactJsonBody(input);
+      expect(result.findings.length).toBeGreaterThan(1500);
+      expect(parse.mock.calls.length + stringify.mock.calls.length).toBeLessThan(100);
+    } finally {
+      parse.mockRestore();
+      stringify.mockRestore();
+    }
+    // A value with a character JSON escapes still has its other spellings.
+    // The copy in the second string is spelled with `\/`.
+    const text = String.raw`{"messages":[{"content":"api_key=\"Zq9Wm7Lp5Kr3/Tx8Vb2Nc6\""},{"content":"copy Zq9Wm7Lp5Kr3\/Tx8Vb2Nc6 end"}]}`;
+    expect(redactJsonBody(Buffer.from(text)).body.toString()).not.toContain('Tx8Vb2Nc6');
+  });
+
+  it('the assignment precheck refuses a quoted run that does not end at its closing quote', () => {
+    const { precheck } = rule('generic-api-key');
+    expect(precheck('secretaccesskey: "secretaccesskey: "', 0)).toBe(false);
+    expect(precheck('token: "must be rotated before it expires"', 0)).toBe(false);
+    expect(precheck(`token: "${'a1'.repeat(129)}"`, 0)).toBe(false);
+    expect(precheck('token: "a1B2c3D4e5F6g7"', 0)).toBe(true);
+    expect(precheck('token: \\"a1B2c3D4e5F6g7\\"', 0)).toBe(true);
+    let refused = 0;
+    const text = 'secretaccesskey: "'.repeat(5000);
+    for (let at = 0; at < text.length; at += 18) if (!precheck(text, at)) refused++;
+    expect(refused).toBe(5000);
+  });
+
+  it('the assignment prechecks never refuse a match, on generated quoted values of every length around the bounds', () => {
+    const ids = ['generic-api-key', 'generic-password', 'generic-camel-key'];
+    const lengths = [5, 6, 9, 10, 15, 16, 17, 40, 255, 256, 257];
+    const texts: string[] = [];
+    for (const name of ['api_key', 'password', 'myKey', 'db_pass']) {
+      for (const op of ['=', ': ', ' = ', ' => ', ':=', '": ']) {
+        for (const open of ['"', "'", '`', '\\"', '\\\\\\"', '"\\"', '\'"']) {
+          for (const n of lengths) {
+            const value = 'a1B2c3D4e5'.repeat(26).slice(0, n);
+            for (const close of ['"', "'", '`', '\\"', ' ', '', '\\\\"', ';', ' "']) texts.push(`${name}${op}${open}${value}${close}x`);
+          }
+        }
+      }
+    }
+    let matched = 0;
+    for (const id of ids) {
+      const r = rule(id);
+      const re = new RegExp(r.pattern.source, `${r.pattern.flags.replace(/[gyd]/g, '')}y`);
+      for (const text of texts) {
+        for (let at = 0; at < 12; at++) {
+          re.lastIndex = at;
+          if (!re.test(text)) continue;
+          matched++;
+          expect(r.precheck(text, at), `${id} at ${at} in ${text.slice(0, 40)}…`).toBe(true);
+        }
+      }
+    }
+    expect(matched).toBeGreaterThan(1000);
   });
 });

@@ -13,6 +13,7 @@ import type { Precheck } from '../prechecks.js';
 import { randomCaseMix } from '../filters.js';
 import { Specificity, type MatchContext, type Rule } from '../rule.js';
 import { isDeniedNameWord, keyLikeValue, nameWords } from './generic.js';
+import { memoized } from '../value-facts.js';
 
 const V = '[A-Za-z0-9+/=_.-]';
 // The value: quoted, or bare up to a character that cannot continue it. A
@@ -136,10 +137,14 @@ const CODE_LIKE = /=[^=]|^[-.]/;
 const XML_CLOSE = /^(?:[ \t\r\n]|\\[nrt]){0,32}<\//;
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
+// The tests on the value alone, remembered like generic.ts's: a value
+// repeated through a body is judged once, not at every copy.
+const contextValue = memoized((value: string): boolean => !(UUID.test(value) || VERSION_TAIL.test(value) || NAMES_A_KEY.test(value) || CODE_LIKE.test(value)) && keyLikeValue(value));
+
 function acceptContext(value: string, ctx: MatchContext): boolean {
   const { text, matchStart: at } = ctx;
   const kwLength = keywordLength(text, at);
-  if (UUID.test(value) || VERSION_TAIL.test(value) || NAMES_A_KEY.test(value) || CODE_LIKE.test(value) || !keyLikeValue(value)) return false;
+  if (!contextValue(value)) return false;
   let start = at;
   while (start > 0 && at - start < 64 && isNameChar(text.charCodeAt(start - 1))) start--;
   let end = at + kwLength;

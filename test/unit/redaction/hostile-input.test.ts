@@ -483,3 +483,21 @@ describe('hostile input: the cost of each finding', () => {
     expect(matched).toBeGreaterThan(1000);
   });
 });
+
+describe('hostile input: one value judged by several rules', () => {
+  it("credential-context's tests on a value repeated through the body are run once, not at every copy", () => {
+    // `subscription key=…` repeated: credential-context, log-key-value and
+    // generic-api-key accept each copy; the value's own tests (UUID,
+    // version, code, key-like) are remembered as generic.ts's are.
+    const input = body('subscription key=a1B2c3D4'.repeat(4000));
+    redactJsonBody(body('hello'));
+    const test = vi.spyOn(RegExp.prototype, 'test');
+    try {
+      expect(redactJsonBody(input).findings.length).toBeGreaterThan(3000);
+      // Per copy: the tests on the name around it, a few per rule.
+      expect(test.mock.calls.length / 4000).toBeLessThan(6);
+    } finally {
+      test.mockRestore();
+    }
+  });
+});

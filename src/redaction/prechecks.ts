@@ -33,6 +33,8 @@ export class PrecheckMemo {
   readonly name = new Run();
   /** Runs of `[A-Za-z0-9._~+/=-]` (urlTokenRunWithin). */
   readonly urlToken = new Run();
+  /** Runs of header name characters `[A-Za-z-]` (headerSeparator). */
+  readonly header = new Run();
   /** Where each word asked for by `wordWithin` occurs. */
   readonly next = new Map<string, NextOccurrence>();
   /** Characters the runs read since the memo was made (the engine adds them to its work). */
@@ -44,6 +46,7 @@ export class PrecheckMemo {
     this.log.reset();
     this.name.reset();
     this.urlToken.reset();
+    this.header.reset();
     for (const n of this.next.values()) n.reset();
   }
 }
@@ -451,22 +454,32 @@ export const lettersThenEquals: Precheck = (text, at) => {
 
 const isHeaderTokenChar = (c: number): boolean => (c >= 97 && c <= 122) || (c >= 65 && c <= 90) || (c >= 48 && c <= 57) || c === 46 || c === 95 || c === 126 || c === 43 || c === 47 || c === 45;
 
+const isHeaderNameChar = (c: number): boolean => (c >= 97 && c <= 122) || (c >= 65 && c <= 90) || c === 45;
+
 /**
  * Header rules `NAME \\{0,2}["']? [ \t]* [:=] [ \t]* \\{0,2}["']? …`, NAME
- * made of letters and `-`: the separator after the name. `separators` are
- * the accepted separator characters.
+ * made of letters and `-` and at most `maxName` long: the separator after
+ * the name. `separators` are the accepted separator characters. A longer
+ * run of name characters is no match's name (`x-api-keyx-api-key…` had
+ * each hit read 128 characters before the regex refused it).
  */
-export function headerSeparator(separators: string): Precheck {
+export function headerSeparator(separators: string, maxName = PERMISSIVE_AFTER): Precheck {
   const codes = [...separators].map((s) => s.charCodeAt(0));
-  return (text, at) => {
+  const bounded = maxName < PERMISSIVE_AFTER;
+  return (text, at, memo) => {
     const n = text.length;
-    const stop = Math.min(n, at + PERMISSIVE_AFTER);
     let i = at;
-    for (;;) {
-      if (i === stop) return stop < n;
-      const c = text.charCodeAt(i);
-      if ((c >= 97 && c <= 122) || (c >= 65 && c <= 90) || c === 45) i++;
-      else break;
+    if (bounded) {
+      // Read once per text through the memo, however many hits fall in the run.
+      i = runEnd(text, at, maxName, isHeaderNameChar, memo?.header, memo);
+      if (i - at > maxName) return false;
+    } else {
+      const stop = Math.min(n, at + PERMISSIVE_AFTER);
+      for (;;) {
+        if (i === stop) return stop < n;
+        if (isHeaderNameChar(text.charCodeAt(i))) i++;
+        else break;
+      }
     }
     while (i < n && text.charCodeAt(i) === 92) i++;
     if (isQuote(text.charCodeAt(i))) i++;

@@ -501,3 +501,30 @@ describe('hostile input: one value judged by several rules', () => {
     }
   });
 });
+
+describe('hostile input: header and camelCase names run together', () => {
+  it('a header rule is not tried where the run of header-name characters is longer than its names, and the run is read once', () => {
+    // `x-api-keyx-api-key…`: two header keywords every nine characters, each
+    // of which read 128 name characters before the regex refused it.
+    const text = 'x-api-key'.repeat(8000) + 'x-api-key: a1B2c3D4e5F6g7H8i9J0';
+    const { precheck, keywords } = rule('http-api-key-header');
+    const memo = new PrecheckMemo();
+    const passed = passedWithMemo(precheck, text, starts(text, keywords), memo);
+    expect(passed.length).toBeGreaterThan(0);
+    // Only hits within the longest name (25 characters) of the one `:` pass.
+    expect(passed[0]).toBeGreaterThanOrEqual(text.length - 31 - 25);
+    expect(memo.reads).toBeLessThan(2 * text.length);
+    expect(redactJsonBody(body(text)).body.toString()).not.toContain('a1B2c3D4e5F6g7H8i9J0');
+  });
+
+  it('generic-camel-key is not tried where the name run is longer than `Key` and one capitalised word', () => {
+    const text = 'Key'.repeat(20_000);
+    const { precheck } = rule('generic-camel-key');
+    const memo = new PrecheckMemo();
+    let passed = 0;
+    for (let at = 3; at < text.length; at += 3) if (precheck(text, at, memo)) passed++;
+    expect(passed).toBe(0);
+    expect(memo.reads).toBeLessThan(2 * text.length);
+    expect(precheck('apiKeyValue = "a1B2c3D4e5F6g7H8i9"', 3)).toBe(true);
+  });
+});

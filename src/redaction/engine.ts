@@ -65,6 +65,8 @@ export class Scanner {
   private readonly lastAnchor: Int32Array;
   /** Per anchored rule, the end of its last recorded match in the text being scanned. */
   private readonly matchEnd: Int32Array;
+  /** Per anchored rule, 1 once a match in this text needed indices (see `record`): its next attempts ask for them. */
+  private readonly withIndices: Uint8Array;
   private readonly open: number[] = [];
   private readonly memo = new PrecheckMemo();
   /** Characters examined since the caller last reset it (keyword pass and regex windows). */
@@ -101,6 +103,7 @@ export class Scanner {
     this.winEnd = new Int32Array(rules.length);
     this.lastAnchor = new Int32Array(rules.length).fill(-1);
     this.matchEnd = new Int32Array(rules.length);
+    this.withIndices = new Uint8Array(rules.length);
   }
 
   /**
@@ -181,6 +184,7 @@ export class Scanner {
       winStart[r] = -1;
       lastAnchor[r] = -1;
       matchEnd[r] = 0;
+      this.withIndices[r] = 0;
     }
     open.length = 0;
     this.work += memo.reads - readsBefore;
@@ -190,7 +194,7 @@ export class Scanner {
 
   private matchAt(r: number, text: string, at: number, out: Candidate[]): void {
     const c = this.compiled[r]!;
-    const re = c.regex;
+    const re = this.withIndices[r] === 1 ? c.indexed : c.regex;
     re.lastIndex = at;
     const m = re.exec(text);
     // An anchored attempt reads at most its match, or up to the first character that fails it.
@@ -245,10 +249,14 @@ export class Scanner {
       // (same place, same pattern: the same match). Indices on every
       // attempt cost as much as the attempt itself.
       secret = value;
-      const k = m[0].indexOf(value);
-      if (k >= 0 && k === m[0].lastIndexOf(value)) {
-        start = m.index + k;
-      } else {
+      const k = m.indices === undefined ? m[0].indexOf(value) : -1;
+      if (m.indices !== undefined) start = m.indices[g]![0];
+      else if (k >= 0 && k === m[0].lastIndexOf(value)) start = m.index + k;
+      else {
+        // Text where values repeat their names (`passwd=>passwd=>…`) would
+        // have every match made twice: the rule asks for indices from now
+        // on in this text.
+        if (!c.windowed) this.withIndices[r] = 1;
         c.indexed.lastIndex = m.index;
         const span = c.indexed.exec(text)?.indices?.[g];
         if (span === undefined) return false;

@@ -414,6 +414,22 @@ describe('hostile input: the cost of each finding', () => {
     ]);
   });
 
+  it('a rule whose secret text occurred twice in a match asks for indices from then on in that text, so matches are not made twice', () => {
+    const twice: Rule = { id: 'twice', description: '', keywords: ['ab'], pattern: /(?:ab){1,3}:(ab)/, specificity: 10, accept: () => true };
+    const scanner = new Scanner([twice]);
+    const out: Candidate[] = [];
+    const exec = vi.spyOn(RegExp.prototype, 'exec');
+    try {
+      scanner.scan('abab:ab '.repeat(1000), new Budget(Number.POSITIVE_INFINITY, clock), out);
+      expect(out.length).toBe(1000);
+      expect(out[999]).toEqual({ start: 7997, end: 7999, rule: 0 });
+      // One attempt per hit that is not inside the last match, and one more match for the first.
+      expect(exec.mock.calls.length).toBeLessThan(1100);
+    } finally {
+      exec.mockRestore();
+    }
+  });
+
   it('a found value of plain ASCII is neither decoded nor spelled again', () => {
     // Distinct random values, one finding every 25 bytes: each used to be
     // decoded and given three more spellings (JSON.parse and JSON.stringify

@@ -130,6 +130,20 @@ export function startsWithIgnoringCase(prefix: string): Precheck {
   };
 }
 
+/** Whether every one of the prechecks says yes (each a necessary condition of the same pattern). */
+export function allOf(...checks: readonly Precheck[]): Precheck {
+  return (text, at, memo) => checks.every((check) => check(text, at, memo));
+}
+
+/**
+ * For a pattern that starts at `at` with a name whose run of name
+ * characters `[A-Za-z0-9_.-]` is at most `max` long: a longer run from
+ * `at` is no match's name. Read once per text through the memo.
+ */
+export function nameRunWithin(max: number): Precheck {
+  return (text, at, memo) => !Number.isFinite(max) || runEnd(text, at, max, isNameChar, memo?.name, memo) - at <= max;
+}
+
 /** For a pattern of alternatives: whether any of the alternatives' prechecks says yes. */
 export function anyOf(...checks: readonly Precheck[]): Precheck {
   return (text, at, memo) => checks.some((check) => check(text, at, memo));

@@ -65,7 +65,26 @@ function valueAfter(text: string, j: number): boolean {
   if (isQuote(text.charCodeAt(j))) j++;
   const stop = j + 16;
   if (stop > n) return false;
-  for (; j < stop; j++) if (!isValueChar(text.charCodeAt(j))) return false;
+  // The value's run stops before a key, token or secret (VC): text such as
+  // `secret_access_key=secret_access_key=…` offered 16 value characters
+  // and the regex then found none.
+  for (; j < stop; j++) if (!isValueChar(text.charCodeAt(j)) || keywordAt(text, j)) return false;
+  return true;
+}
+
+/** Whether `key`, `token` or `secret` starts at j, in any case (VC's look-ahead). */
+function keywordAt(text: string, j: number): boolean {
+  const c = text.charCodeAt(j);
+  return c === 75 || c === 107 ? lettersAt(text, j + 1, 'ey') : c === 84 || c === 116 ? lettersAt(text, j + 1, 'oken') : c === 83 || c === 115 ? lettersAt(text, j + 1, 'ecret') : false;
+}
+
+/** Whether the lower-case ASCII letters of `word` start at j, in either case. */
+function lettersAt(text: string, j: number, word: string): boolean {
+  for (let k = 0; k < word.length; k++) {
+    const c = text.charCodeAt(j + k);
+    const w = word.charCodeAt(k);
+    if (c !== w && c !== w - 32) return false;
+  }
   return true;
 }
 

@@ -544,3 +544,49 @@ describe('hostile input: header and camelCase names run together', () => {
     expect(precheck('apiKeyValue = "a1B2c3D4e5F6g7H8i9"', 3)).toBe(true);
   });
 });
+
+describe('hostile input: names and values made of keywords', () => {
+  it("credential-context's precheck refuses a value that a key, token or secret cuts short of 16 characters", () => {
+    const { precheck } = rule('credential-context');
+    const text = 'secret_access_key='.repeat(4000);
+    let passed = 0;
+    for (let at = 0; at < text.length; at++) if (/^(?:key|token|secret)/i.test(text.slice(at, at + 6)) && precheck(text, at)) passed++;
+    expect(passed).toBe(0);
+    expect(precheck('apiKey = "a1B2c3D4e5F6g7H8i9"', 3)).toBe(true);
+    expect(precheck('apiKey = "a1B2c3D4e5F6gKeY7H8i9"', 3)).toBe(false);
+    // Never refuses a match, on values with a keyword at each place in the first 16 characters.
+    const re = new RegExp(rule('credential-context').pattern.source, 'y');
+    let matched = 0;
+    for (const kw of ['key', 'KEY', 'Token', 'secret', 'sEcReT', 'ke', 'toke', 'secre']) {
+      for (let k = 0; k <= 20; k++) {
+        for (const head of ['apiKey = "', 'TOKEN: ', 'my_secret ']) {
+          const t = `${head}${'a1B2c3D4e5F6g7H8i9J0k1'.slice(0, k)}${kw}Zq9Wm7Lp5Kr3Tx8Vb2"`;
+          const at = t.search(/key|token|secret/i);
+          re.lastIndex = at;
+          if (!re.test(t)) continue;
+          matched++;
+          expect(precheck(t, at), t).toBe(true);
+        }
+      }
+    }
+    expect(matched).toBeGreaterThan(50);
+  });
+
+  it('a contextual assignment is not tried where the run of name characters is longer than its name', () => {
+    // `aws.secretaws.secret…`: `.` ends every run of value characters, so
+    // the value-run bound let each hit through to the regex.
+    const text = 'aws.secret'.repeat(6000);
+    const { precheck } = rule('aws-secret-access-key');
+    const memo = new PrecheckMemo();
+    let passed = 0;
+    // Only hits whose run reaches the text's end within the bound pass (the regex then finds no operator).
+    for (let at = 0; at < text.length - 100; at += 10) if (precheck(text, at, memo)) passed++;
+    expect(passed).toBe(0);
+    expect(memo.reads).toBeLessThan(2 * text.length);
+    expect(precheck('aws.secret.access.key = "a1B2c3D4e5F6g7H8i9J0a1B2c3D4e5F6g7H8i9J0"', 0)).toBe(true);
+    // The longest name a match can have: 17 + 32 characters and the `.` of `.=`.
+    const longest = `secret_access_key${'x'.repeat(32)}.= "a1B2c3D4e5F6g7H8i9J0a1B2c3D4e5F6g7H8i9J0"`;
+    expect(new RegExp(rule('aws-secret-access-key').pattern.source, 'iy').test(longest)).toBe(true);
+    expect(precheck(longest, 0)).toBe(true);
+  });
+});

@@ -4,7 +4,7 @@ import { KeywordIndex } from './keyword-index.js';
 import { findPairHalves } from './pairs.js';
 import type { Budget } from './budget.js';
 import type { Candidate } from './candidate.js';
-import { PrecheckMemo, type Precheck } from './prechecks.js';
+import { PrecheckMemo, isTokenPrecheck, tokenBoundaryBefore, type Precheck } from './prechecks.js';
 import type { MatchContext, Rule } from './rule.js';
 import { clearValueFacts } from './value-facts.js';
 
@@ -12,9 +12,12 @@ export type { Candidate } from './candidate.js';
 
 interface CompiledRule {
   readonly rule: Rule;
+  /** Without the `d` flag: match indices double the cost of a match (see `record`). */
   readonly regex: RegExp;
   /** Sticky twin of a windowed rule's regex, to finish a match the window cut short. */
   readonly sticky: RegExp | null;
+  /** Sticky, with `d`: a match again where the secret's offset cannot be read from the match alone. */
+  readonly indexed: RegExp;
   readonly windowed: boolean;
   readonly before: number;
   readonly after: number;
@@ -53,6 +56,8 @@ export class Scanner {
   private readonly ruleWindowed: Uint8Array;
   private readonly ruleAnchorBack: Int32Array;
   private readonly rulePrecheck: readonly (Precheck | null)[];
+  /** Per rule, 1 when it is anchored and its precheck starts with a prefixed token's look-behind. */
+  private readonly ruleBoundary: Uint8Array;
   private readonly keywordLength: Int32Array;
   // Per-rule window state for the string being scanned.
   private readonly winStart: Int32Array;
@@ -60,6 +65,8 @@ export class Scanner {
   private readonly lastAnchor: Int32Array;
   /** Per anchored rule, the end of its last recorded match in the text being scanned. */
   private readonly matchEnd: Int32Array;
+  /** Per anchored rule, 1 once a match in this text needed indices (see `record`): its next attempts ask for them. */
+  private readonly withIndices: Uint8Array;
   private readonly open: number[] = [];
   private readonly memo = new PrecheckMemo();
   /** Characters examined since the caller last reset it (keyword pass and regex windows). */
@@ -90,11 +97,13 @@ export class Scanner {
     this.ruleWindowed = Uint8Array.from(this.compiled, (c) => (c.windowed ? 1 : 0));
     this.ruleAnchorBack = Int32Array.from(this.compiled, (c) => c.anchorBack);
     this.rulePrecheck = this.compiled.map((c) => c.precheck);
+    this.ruleBoundary = Uint8Array.from(this.compiled, (c) => (!c.windowed && c.precheck !== null && isTokenPrecheck(c.precheck) ? 1 : 0));
     this.keywordLength = Int32Array.from(this.index.keywords, (k) => k.length);
     this.winStart = new Int32Array(rules.length).fill(-1);
     this.winEnd = new Int32Array(rules.length);
     this.lastAnchor = new Int32Array(rules.length).fill(-1);
     this.matchEnd = new Int32Array(rules.length);
+    this.withIndices = new Uint8Array(rules.length);
   }
 
   /**
@@ -104,7 +113,7 @@ export class Scanner {
    */
   scan(text: string, budget: Budget, out: Candidate[], bytes?: Uint8Array, bytesStart = 0): void {
     const { compiled, keywordLength, winStart, winEnd, lastAnchor, matchEnd, open } = this;
-    const { targetStart, targetRule, targetExact, ruleWindowed, ruleAnchorBack, rulePrecheck } = this;
+    const { targetStart, targetRule, targetExact, ruleWindowed, ruleAnchorBack, rulePrecheck, ruleBoundary } = this;
     const length = text.length;
     const memo = this.memo;
     memo.reset();
@@ -115,7 +124,15 @@ export class Scanner {
       for (let t = targetStart[keyword]!; t < end; t++) {
         const r = targetRule[t]!;
         const exact = targetExact[t]!;
-        if (exact !== null && !text.startsWith(exact, start)) continue;
+        if (exact !== null) {
+          // A prefixed token's look-behind (one character) is read before
+          // its keyword's exact spelling: in a run of `A`, the 21-A keyword
+          // of two rules hits at every character, and comparing it cost
+          // more than all else.
+          if (ruleBoundary[r] === 1 && !tokenBoundaryBefore(text, start - ruleAnchorBack[r]!)) continue;
+          this.work += exact.length;
+          if (!text.startsWith(exact, start)) continue;
+        }
         if (ruleWindowed[r] === 1) {
           const c = compiled[r]!;
           const ws = Math.max(0, start - c.before);
@@ -167,6 +184,7 @@ export class Scanner {
       winStart[r] = -1;
       lastAnchor[r] = -1;
       matchEnd[r] = 0;
+      this.withIndices[r] = 0;
     }
     open.length = 0;
     this.work += memo.reads - readsBefore;
@@ -176,7 +194,7 @@ export class Scanner {
 
   private matchAt(r: number, text: string, at: number, out: Candidate[]): void {
     const c = this.compiled[r]!;
-    const re = c.regex;
+    const re = this.withIndices[r] === 1 ? c.indexed : c.regex;
     re.lastIndex = at;
     const m = re.exec(text);
     // An anchored attempt reads at most its match, or up to the first character that fails it.
@@ -223,15 +241,29 @@ export class Scanner {
     let start = m.index;
     let end = m.index + m[0].length;
     let secret = m[0];
-    const indices = m.indices;
     for (let g = 1; g < m.length; g++) {
-      const span = indices?.[g];
-      if (m[g] !== undefined && span !== undefined) {
-        secret = m[g]!;
+      const value = m[g];
+      if (value === undefined) continue;
+      // The group's offset is where its text occurs in the match, when it
+      // occurs there once; otherwise the match is made again with indices
+      // (same place, same pattern: the same match). Indices on every
+      // attempt cost as much as the attempt itself.
+      secret = value;
+      const k = m.indices === undefined ? m[0].indexOf(value) : -1;
+      if (m.indices !== undefined) start = m.indices[g]![0];
+      else if (k >= 0 && k === m[0].lastIndexOf(value)) start = m.index + k;
+      else {
+        // Text where values repeat their names (`passwd=>passwd=>…`) would
+        // have every match made twice: the rule asks for indices from now
+        // on in this text.
+        if (!c.windowed) this.withIndices[r] = 1;
+        c.indexed.lastIndex = m.index;
+        const span = c.indexed.exec(text)?.indices?.[g];
+        if (span === undefined) return false;
         start = span[0];
-        end = span[1];
-        break;
       }
+      end = start + value.length;
+      break;
     }
     if (end <= start) return false;
     if (c.entropy > 0 && shannonEntropy(secret) < c.entropy) return false;
@@ -247,8 +279,9 @@ function compile(rule: Rule): CompiledRule {
   const windowed = rule.window !== undefined;
   return {
     rule,
-    regex: new RegExp(rule.pattern.source, `${flags}d${windowed ? 'g' : 'y'}`),
-    sticky: windowed ? new RegExp(rule.pattern.source, `${flags}dy`) : null,
+    regex: new RegExp(rule.pattern.source, `${flags}${windowed ? 'g' : 'y'}`),
+    sticky: windowed ? new RegExp(rule.pattern.source, `${flags}y`) : null,
+    indexed: new RegExp(rule.pattern.source, `${flags}dy`),
     windowed,
     before: rule.window?.before ?? 0,
     after: rule.window?.after ?? 0,

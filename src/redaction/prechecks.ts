@@ -33,6 +33,8 @@ export class PrecheckMemo {
   readonly name = new Run();
   /** Runs of `[A-Za-z0-9._~+/=-]` (urlTokenRunWithin). */
   readonly urlToken = new Run();
+  /** Runs of header name characters `[A-Za-z-]` (headerSeparator). */
+  readonly header = new Run();
   /** Where each word asked for by `wordWithin` occurs. */
   readonly next = new Map<string, NextOccurrence>();
   /** Characters the runs read since the memo was made (the engine adds them to its work). */
@@ -44,6 +46,7 @@ export class PrecheckMemo {
     this.log.reset();
     this.name.reset();
     this.urlToken.reset();
+    this.header.reset();
     for (const n of this.next.values()) n.reset();
   }
 }
@@ -67,36 +70,83 @@ function findWord(text: string, word: string, from: number, to: number): number 
   return k < 0 ? -1 : from + k;
 }
 
+/** As `findWord` for an ASCII word in any case: `re` is the word as a global, case-insensitive regex. */
+function findWordIgnoringCase(text: string, re: RegExp, length: number, from: number, to: number): number {
+  re.lastIndex = 0;
+  return re.test(text.slice(from, to)) ? from + re.lastIndex - length : -1;
+}
+
 /**
- * For a pattern whose matches from `at` hold `word` (exactly, as written)
- * and are at most `max` characters long: whether the word occurs in
- * [at, at + max). With a memo each character is read about once, however
- * many hits ask.
+ * For a pattern whose matches from `at` hold `word` (exactly as written, or
+ * in any case with `ignoreCase`, for a case-insensitive pattern) and are at
+ * most `max` characters long: whether the word occurs in [at, at + max).
+ * With a memo each character is read about once, however many hits ask.
  */
-export function wordWithin(word: string, max: number): Precheck {
+export function wordWithin(word: string, max: number, ignoreCase = false): Precheck {
+  if (ignoreCase && !/^[\x20-\x7e]+$/.test(word)) throw new Error(`wordWithin: ignoreCase needs a printable ASCII word: ${JSON.stringify(word)}`);
+  const re = ignoreCase ? new RegExp(word.replace(/[.*+?^${}()|[\]\\/-]/g, '\\$&'), 'gi') : null;
+  const find = re === null ? findWord : (text: string, _word: string, from: number, to: number) => findWordIgnoringCase(text, re, word.length, from, to);
+  // Words asked for in any case have their own memo entry.
+  const key = re === null ? word : `i:${word.toLowerCase()}`;
   return (text, at, memo) => {
     if (!Number.isFinite(max)) return true;
     const to = Math.min(text.length, at + max);
-    if (memo === undefined) return findWord(text, word, at, to) >= 0;
-    let n = memo.next.get(word);
-    if (n === undefined) memo.next.set(word, (n = new NextOccurrence()));
+    if (memo === undefined) return find(text, word, at, to) >= 0;
+    let n = memo.next.get(key);
+    if (n === undefined) memo.next.set(key, (n = new NextOccurrence()));
     if (n.from >= 0 && n.from <= at && at <= n.at) return n.at + word.length <= to;
     if (n.from >= 0 && n.at < 0 && n.from <= at && to <= n.to) return false;
     if (n.from >= 0 && n.at < 0 && n.from <= at && at <= n.to - word.length + 1) {
       // Nothing in [from, to) of the last search: read on from where it
-      // stopped (less the word's length, for an occurrence across that end).
+      // stopped (less the word's length, for an occurrence across that end),
+      // and a reach further, so that the hits after this one are answered
+      // without a search each (`jdbc:jdbc:…` asks for `password=` every 5
+      // characters, and each resumed search re-read 8).
       const resume = n.to - word.length + 1;
-      n.at = findWord(text, word, resume, to);
-      memo.reads += to - resume;
-      n.to = to;
-      return n.at >= 0;
+      const ahead = Math.min(text.length, to + max);
+      n.at = find(text, word, resume, ahead);
+      memo.reads += (n.at < 0 ? ahead : n.at + word.length) - resume;
+      n.to = ahead;
+      return n.at >= 0 && n.at + word.length <= to;
     }
     n.from = at;
-    n.at = findWord(text, word, at, to);
+    n.at = find(text, word, at, to);
     n.to = to;
     memo.reads += (n.at < 0 ? to : n.at + word.length) - at;
     return n.at >= 0;
   };
+}
+
+/** Whether `prefix` (ASCII, in any case) starts at `at`: a pattern branch that begins with it may match there. */
+export function startsWithIgnoringCase(prefix: string): Precheck {
+  const lower = prefix.toLowerCase();
+  return (text, at) => {
+    if (at + lower.length > text.length) return false;
+    for (let i = 0; i < lower.length; i++) {
+      const c = text.charCodeAt(at + i);
+      if ((c >= 65 && c <= 90 ? c | 32 : c) !== lower.charCodeAt(i)) return false;
+    }
+    return true;
+  };
+}
+
+/** Whether every one of the prechecks says yes (each a necessary condition of the same pattern). */
+export function allOf(...checks: readonly Precheck[]): Precheck {
+  return (text, at, memo) => checks.every((check) => check(text, at, memo));
+}
+
+/**
+ * For a pattern that starts at `at` with a name whose run of name
+ * characters `[A-Za-z0-9_.-]` is at most `max` long: a longer run from
+ * `at` is no match's name. Read once per text through the memo.
+ */
+export function nameRunWithin(max: number): Precheck {
+  return (text, at, memo) => !Number.isFinite(max) || runEnd(text, at, max, isNameChar, memo?.name, memo) - at <= max;
+}
+
+/** For a pattern of alternatives: whether any of the alternatives' prechecks says yes. */
+export function anyOf(...checks: readonly Precheck[]): Precheck {
+  return (text, at, memo) => checks.some((check) => check(text, at, memo));
 }
 
 /** [from, to) are all characters of one class; `done`: the run ends at `to`. */
@@ -164,13 +214,22 @@ function valueAt(text: string, j: number, min: number, memo: PrecheckMemo | unde
       }
       if (ok) return true;
     }
-    const stop = p + 1 + min;
-    if (stop > n) return false;
-    for (let i = p + 1; i < stop; i++) {
+    // The quoted value is the whole run of its characters (they exclude the
+    // quote and `\`, so the run cannot end earlier), min to MAX_VALUE long,
+    // and the closing quote follows it after any `\`s: a run that ends
+    // anywhere else (a space in `secretaccesskey: "secretaccesskey: "…`,
+    // a sentence in quotes) cannot be a match's value.
+    const first = p + 1;
+    const stop = Math.min(n, first + MAX_VALUE + 1);
+    let i = first;
+    for (; i < stop; i++) {
       const c = text.charCodeAt(i);
-      if (c <= 32 || c === q || c === 92 || c === 127) return false;
+      if (c <= 32 || c === q || c === 92 || c === 127) break;
     }
-    return true;
+    const length = i - first;
+    if (length < min || length > MAX_VALUE) return false;
+    while (text.charCodeAt(i) === 92) i++;
+    return text.charCodeAt(i) === q;
   }
   if (p !== j) return false;
   if (j + min > n) return false;
@@ -332,12 +391,39 @@ const isUserinfoChar = (c: number): boolean => c > 32 && c !== 34 && c !== 39 &&
  * `/`, `\`, `?`, `#` and `@`: the first character after `://` that
  * userinfo may not hold is the `@`.
  */
-export const userinfoThenAt: Precheck = (text, at) => {
+export const userinfoThenAt: Precheck = (text, at) => userinfoAfterScheme(text, at, PERMISSIVE_AFTER);
+
+/**
+ * `userinfoThenAt` for a pattern that starts at `at` with a scheme of at
+ * most `maxScheme` characters (`(?:ftp|ftps|sftp)(?:\+[a-z0-9]{1,20})?`)
+ * and, with `boundary`, not after `[A-Za-z0-9+.-]` (its look-behind). Text
+ * that is one run of scheme names (`sftpsftp…`, three keyword hits every
+ * four characters) had each hit read 128 scheme characters.
+ */
+export function schemeUserinfo(maxScheme: number, boundary: boolean): Precheck {
+  return (text, at) => {
+    if (boundary && at > 0) {
+      const c = text.charCodeAt(at - 1);
+      if ((c >= 97 && c <= 122) || (c >= 65 && c <= 90) || (c >= 48 && c <= 57) || c === 43 || c === 46 || c === 45) return false;
+    }
+    return userinfoAfterScheme(text, at, maxScheme);
+  };
+}
+
+/** A run of at most `maxScheme` scheme characters from `at` (past that, with maxScheme = PERMISSIVE_AFTER, the regex decides), `://`, userinfo, `@`. */
+function userinfoAfterScheme(text: string, at: number, maxScheme: number): boolean {
   const n = text.length;
   let i = at;
-  const schemeStop = Math.min(n, at + PERMISSIVE_AFTER);
+  const schemeStop = Math.min(n, at + maxScheme);
   for (;;) {
-    if (i === schemeStop) return schemeStop < n;
+    if (i === schemeStop) {
+      if (maxScheme === PERMISSIVE_AFTER) return schemeStop < n;
+      if (schemeStop === n) return false;
+      // A scheme character past maxScheme: no match's scheme is that long.
+      const c = text.charCodeAt(i);
+      if ((c >= 97 && c <= 122) || (c >= 65 && c <= 90) || (c >= 48 && c <= 57) || c === 43) return false;
+      break;
+    }
     const c = text.charCodeAt(i);
     if ((c >= 97 && c <= 122) || (c >= 65 && c <= 90) || (c >= 48 && c <= 57) || c === 43) i++;
     else break;
@@ -349,7 +435,7 @@ export const userinfoThenAt: Precheck = (text, at) => {
   while (i < stop && isUserinfoChar(text.charCodeAt(i))) i++;
   if (i === stop) return stop < n;
   return text.charCodeAt(i) === 64;
-};
+}
 
 /**
  * any-url-password, anchored at `://`: a scheme character stands before it
@@ -382,22 +468,32 @@ export const lettersThenEquals: Precheck = (text, at) => {
 
 const isHeaderTokenChar = (c: number): boolean => (c >= 97 && c <= 122) || (c >= 65 && c <= 90) || (c >= 48 && c <= 57) || c === 46 || c === 95 || c === 126 || c === 43 || c === 47 || c === 45;
 
+const isHeaderNameChar = (c: number): boolean => (c >= 97 && c <= 122) || (c >= 65 && c <= 90) || c === 45;
+
 /**
  * Header rules `NAME \\{0,2}["']? [ \t]* [:=] [ \t]* \\{0,2}["']? …`, NAME
- * made of letters and `-`: the separator after the name. `separators` are
- * the accepted separator characters.
+ * made of letters and `-` and at most `maxName` long: the separator after
+ * the name. `separators` are the accepted separator characters. A longer
+ * run of name characters is no match's name (`x-api-keyx-api-key…` had
+ * each hit read 128 characters before the regex refused it).
  */
-export function headerSeparator(separators: string): Precheck {
+export function headerSeparator(separators: string, maxName = PERMISSIVE_AFTER): Precheck {
   const codes = [...separators].map((s) => s.charCodeAt(0));
-  return (text, at) => {
+  const bounded = maxName < PERMISSIVE_AFTER;
+  return (text, at, memo) => {
     const n = text.length;
-    const stop = Math.min(n, at + PERMISSIVE_AFTER);
     let i = at;
-    for (;;) {
-      if (i === stop) return stop < n;
-      const c = text.charCodeAt(i);
-      if ((c >= 97 && c <= 122) || (c >= 65 && c <= 90) || c === 45) i++;
-      else break;
+    if (bounded) {
+      // Read once per text through the memo, however many hits fall in the run.
+      i = runEnd(text, at, maxName, isHeaderNameChar, memo?.header, memo);
+      if (i - at > maxName) return false;
+    } else {
+      const stop = Math.min(n, at + PERMISSIVE_AFTER);
+      for (;;) {
+        if (i === stop) return stop < n;
+        if (isHeaderNameChar(text.charCodeAt(i))) i++;
+        else break;
+      }
     }
     while (i < n && text.charCodeAt(i) === 92) i++;
     if (isQuote(text.charCodeAt(i))) i++;

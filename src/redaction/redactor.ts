@@ -1,7 +1,7 @@
 import { Budget, type Clock } from './budget.js';
 import { Scanner, type Candidate } from './engine.js';
 import { collectTextSegments, type JsonString, type TextSegment } from './json-strings.js';
-import { findRepeats, MIN_REPEAT_LENGTH, spellings } from './repeats.js';
+import { findRepeats, MIN_REPEAT_LENGTH, spellings, type FoundValue } from './repeats.js';
 import { jsonEscape, resolveOverlaps, splice, type Span } from './splice.js';
 import type { Rule } from './rule.js';
 
@@ -134,7 +134,7 @@ export class Redactor {
     }
   }
 
-  private foundValues(input: Buffer, spans: readonly Span[], json: boolean): { spellings: Buffer[]; rule: number }[] {
+  private foundValues(input: Buffer, spans: readonly Span[], json: boolean): FoundValue[] {
     return foundValuesOf(input, spans, json);
   }
 
@@ -175,9 +175,9 @@ function decoded(whole: string, s: JsonString): string {
  * The distinct values found, with every spelling a copy of each could have
  * elsewhere in the body.
  */
-function foundValuesOf(input: Buffer, spans: readonly Span[], json: boolean): { spellings: Buffer[]; rule: number }[] {
+function foundValuesOf(input: Buffer, spans: readonly Span[], json: boolean): FoundValue[] {
   const seen = new Set<string>();
-  const out: { spellings: Buffer[]; rule: number }[] = [];
+  const out: FoundValue[] = [];
   let previous: Buffer | null = null;
   for (const s of spans) {
     const raw = input.subarray(s.start, s.end);
@@ -187,6 +187,15 @@ function foundValuesOf(input: Buffer, spans: readonly Span[], json: boolean): { 
     const key = raw.toString('latin1');
     if (seen.has(key)) continue;
     seen.add(key);
+    if (plainAscii(raw)) {
+      // Printable ASCII with nothing JSON escapes (no `"`, `\`, `/`): the
+      // value is its raw bytes in every spelling, and those are valid string
+      // content, so no decoding and no other spelling is made (most random
+      // keys; a body dense with distinct findings made four strings and
+      // three buffers per value).
+      if (raw.length >= MIN_REPEAT_LENGTH) out.push({ spellings: [Buffer.from(raw)], rule: s.rule, plain: true });
+      continue;
+    }
     let decoded = raw.toString('utf8');
     if (json) {
       try {
@@ -199,6 +208,15 @@ function foundValuesOf(input: Buffer, spans: readonly Span[], json: boolean): { 
     out.push({ spellings: spellings(decoded, Buffer.from(raw)), rule: s.rule });
   }
   return out;
+}
+
+/** Whether every byte is printable ASCII other than `"`, `\` and `/` (what `JSON.stringify` escapes, and `/` for the `\/` spelling). */
+function plainAscii(raw: Uint8Array): boolean {
+  for (let i = 0; i < raw.length; i++) {
+    const c = raw[i]!;
+    if (c < 0x20 || c > 0x7e || c === 0x22 || c === 0x5c || c === 0x2f) return false;
+  }
+  return true;
 }
 
 /**

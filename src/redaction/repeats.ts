@@ -18,6 +18,14 @@ interface Needle {
   next: number;
 }
 
+/** A value found by a rule, in each spelling a copy of it can have. */
+export interface FoundValue {
+  readonly spellings: readonly Buffer[];
+  readonly rule: number;
+  /** Its one spelling is printable ASCII with no `"`, `\` or `/`: valid JSON string content as it is. */
+  readonly plain?: boolean;
+}
+
 /** The spellings a decoded secret can have in a raw JSON body or text. */
 export function spellings(decoded: string, raw: Buffer): Buffer[] {
   const once = JSON.stringify(decoded).slice(1, -1);
@@ -84,12 +92,12 @@ function split(group: Group): void {
  * the needles' first two bytes rejects almost every position with one load;
  * the rest look up their first four bytes, and in a large group four more.
  */
-export function findRepeats(input: Uint8Array, secrets: readonly { readonly spellings: readonly Buffer[]; readonly rule: number }[], json: boolean, out: Span[]): number {
+export function findRepeats(input: Uint8Array, secrets: readonly FoundValue[], json: boolean, out: Span[]): number {
   const groups = new Map<number, Group>();
   const pairs = new Uint8Array(1 << 16);
   for (const s of secrets) {
     for (const bytes of s.spellings) {
-      if (bytes.length < MIN_REPEAT_LENGTH || (json && !validStringContent(bytes))) continue;
+      if (bytes.length < MIN_REPEAT_LENGTH || (json && s.plain !== true && !validStringContent(bytes))) continue;
       pairs[(bytes[0]! << 8) | bytes[1]!] = 1;
       const key = head(bytes, 0);
       const group = groups.get(key);

@@ -1,6 +1,6 @@
 import { shannonEntropy } from './entropy.js';
 import { notPlaceholder } from './filters.js';
-import { maxMatchLength, prefixedTokenPrecheck, tokenRunWithin, type Precheck } from './prechecks.js';
+import { allOf, maxMatchLength, nameRunWithin, prefixedTokenPrecheck, tokenRunWithin, type Precheck } from './prechecks.js';
 
 /** Where a candidate was found, for acceptance tests that need to look around it. */
 export interface MatchContext {
@@ -203,8 +203,10 @@ export function contextualAssignment(spec: ContextualSpec): Rule {
     description: spec.description,
     keywords: spec.keywords,
     pattern: new RegExp(source, 'i'),
-    // `aws_session_token=aws_session_token=…` is one run of value characters.
-    precheck: tokenRunWithin(maxMatchLength(source)),
+    // `aws_session_token=aws_session_token=…` is one run of value
+    // characters; `aws.secretaws.secret…` one run of name characters,
+    // longer than the name and the `.` of `.=`.
+    precheck: allOf(tokenRunWithin(maxMatchLength(source)), nameRunWithin(maxMatchLength(`(?:${spec.name})[A-Za-z0-9_.-]{0,32}`) + 1)),
     ...(spec.entropy !== undefined ? { entropy: spec.entropy } : {}),
     specificity: Specificity.contextual,
     accept: (secret, context) => startsName(context.text, context.matchStart) && (spec.accept ?? randomLooking)(secret, context),

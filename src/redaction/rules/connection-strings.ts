@@ -1,5 +1,5 @@
 import { hasLongRun, hasPlaceholderWords, looksLikeTemplate } from '../filters.js';
-import { lettersThenEquals, otherSchemeUserinfo, userinfoThenAt } from '../prechecks.js';
+import { anyOf, lettersThenEquals, maxMatchLength, otherSchemeUserinfo, schemeUserinfo, startsWithIgnoringCase, userinfoThenAt, wordWithin } from '../prechecks.js';
 import { Specificity, type Rule } from '../rule.js';
 
 // Words people put where a password goes in documentation and local setups.
@@ -40,12 +40,13 @@ const USER = '[^\\x00-\\x20"\'<>@/\\\\:?#`]{0,128}';
 const PASSWORD = '[^\\x00-\\x20"\'<>@/\\\\?#`]{1,256}';
 
 function urlPassword(id: string, what: string, schemes: readonly string[]): Rule {
+  const scheme = `(?:${schemes.join('|')})(?:\\+[a-z0-9]{1,20})?`;
   return {
     id,
     description: `Password in a ${what} URL (scheme://user:password@host): only the password is replaced.`,
     keywords: schemes,
-    pattern: new RegExp(`(?<![A-Za-z0-9+.-])(?:${schemes.join('|')})(?:\\+[a-z0-9]{1,20})?://${USER}:(${PASSWORD})@`, 'i'),
-    precheck: userinfoThenAt,
+    pattern: new RegExp(`(?<![A-Za-z0-9+.-])${scheme}://${USER}:(${PASSWORD})@`, 'i'),
+    precheck: schemeUserinfo(maxMatchLength(scheme), true),
     specificity: Specificity.structured,
     accept: isRealPassword,
   };
@@ -60,6 +61,9 @@ function acceptUserinfo(userinfo: string): boolean {
   // Docs write `abc:xyz@` and `a:b@`; a real password is longer.
   return password.length >= 4 && password !== user && isRealPassword(password) && !looksLikeTemplate(user);
 }
+
+const JDBC_PASSWORD =
+  /jdbc:(?:oracle:(?:thin|oci):[^\x00-\x20"'<>/@:]{1,64}\/([^\x00-\x20"'<>@]{1,128})@|[a-z0-9]{2,20}:[^\x00-\x20"'<>]{0,400}?[;?&:]password=((?:[^\x00-\x20"'<>;&\\]|\\(?!\\{0,2}["'])){1,128}))/i;
 
 export const connectionStringRules: readonly Rule[] = [
   urlPassword('postgres-url-password', 'PostgreSQL', ['postgres', 'postgresql', 'pgsql', 'cockroachdb']),
@@ -105,8 +109,11 @@ export const connectionStringRules: readonly Rule[] = [
     // inside JSON), so it is not part of the value.
     description: 'Password parameter of a JDBC URL (jdbc:…;password=… or ?password=…).',
     keywords: ['jdbc:'],
-    pattern:
-      /jdbc:(?:oracle:(?:thin|oci):[^\x00-\x20"'<>/@:]{1,64}\/([^\x00-\x20"'<>@]{1,128})@|[a-z0-9]{2,20}:[^\x00-\x20"'<>]{0,400}?[;?&:]password=((?:[^\x00-\x20"'<>;&\\]|\\(?!\\{0,2}["'])){1,128}))/i,
+    pattern: JDBC_PASSWORD,
+    // A match is the Oracle form or holds `password=` (any case) within its
+    // reach: text full of `jdbc:` and no `password=` had each hit read 400
+    // characters lazily, trying `password=` at every `:`.
+    precheck: anyOf(startsWithIgnoringCase('jdbc:oracle:'), wordWithin('password=', maxMatchLength(JDBC_PASSWORD.source), true)),
     specificity: Specificity.structured,
     accept: isRealPassword,
   },

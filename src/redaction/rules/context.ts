@@ -13,6 +13,7 @@ import type { Precheck } from '../prechecks.js';
 import { randomCaseMix } from '../filters.js';
 import { Specificity, type MatchContext, type Rule } from '../rule.js';
 import { isDeniedNameWord, keyLikeValue, nameWords } from './generic.js';
+import { memoized } from '../value-facts.js';
 
 const V = '[A-Za-z0-9+/=_.-]';
 // The value: quoted, or bare up to a character that cannot continue it. A
@@ -64,7 +65,26 @@ function valueAfter(text: string, j: number): boolean {
   if (isQuote(text.charCodeAt(j))) j++;
   const stop = j + 16;
   if (stop > n) return false;
-  for (; j < stop; j++) if (!isValueChar(text.charCodeAt(j))) return false;
+  // The value's run stops before a key, token or secret (VC): text such as
+  // `secret_access_key=secret_access_key=…` offered 16 value characters
+  // and the regex then found none.
+  for (; j < stop; j++) if (!isValueChar(text.charCodeAt(j)) || keywordAt(text, j)) return false;
+  return true;
+}
+
+/** Whether `key`, `token` or `secret` starts at j, in any case (VC's look-ahead). */
+function keywordAt(text: string, j: number): boolean {
+  const c = text.charCodeAt(j);
+  return c === 75 || c === 107 ? lettersAt(text, j + 1, 'ey') : c === 84 || c === 116 ? lettersAt(text, j + 1, 'oken') : c === 83 || c === 115 ? lettersAt(text, j + 1, 'ecret') : false;
+}
+
+/** Whether the lower-case ASCII letters of `word` start at j, in either case. */
+function lettersAt(text: string, j: number, word: string): boolean {
+  for (let k = 0; k < word.length; k++) {
+    const c = text.charCodeAt(j + k);
+    const w = word.charCodeAt(k);
+    if (c !== w && c !== w - 32) return false;
+  }
   return true;
 }
 
@@ -136,10 +156,14 @@ const CODE_LIKE = /=[^=]|^[-.]/;
 const XML_CLOSE = /^(?:[ \t\r\n]|\\[nrt]){0,32}<\//;
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
+// The tests on the value alone, remembered like generic.ts's: a value
+// repeated through a body is judged once, not at every copy.
+const contextValue = memoized((value: string): boolean => !(UUID.test(value) || VERSION_TAIL.test(value) || NAMES_A_KEY.test(value) || CODE_LIKE.test(value)) && keyLikeValue(value));
+
 function acceptContext(value: string, ctx: MatchContext): boolean {
   const { text, matchStart: at } = ctx;
   const kwLength = keywordLength(text, at);
-  if (UUID.test(value) || VERSION_TAIL.test(value) || NAMES_A_KEY.test(value) || CODE_LIKE.test(value) || !keyLikeValue(value)) return false;
+  if (!contextValue(value)) return false;
   let start = at;
   while (start > 0 && at - start < 64 && isNameChar(text.charCodeAt(start - 1))) start--;
   let end = at + kwLength;

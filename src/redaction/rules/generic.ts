@@ -457,7 +457,8 @@ function acceptCamelKey(value: string, ctx: MatchContext): boolean {
 }
 
 // `(?<=[a-z0-9])Key…`: the look-behind, then what follows the name.
-const keyAssignment = assignmentFollows(16);
+// The name runs from `Key` to the end of `Key(?:[A-Z][a-z]{1,12})?` (and the `.` of `.=`).
+const keyAssignment = assignmentFollows(16, maxMatchLength('Key(?:[A-Z][a-z]{1,12})?') + 1);
 const camelKeyFollows: Precheck = (text, at, memo) => {
   const c = text.charCodeAt(at - 1);
   return ((c >= 97 && c <= 122) || (c >= 48 && c <= 57)) && keyAssignment(text, at, memo);

@@ -25,6 +25,8 @@ function acceptUserPassword(pair: string): boolean {
   return password.length >= 4 && isRealPassword(password);
 }
 
+const API_KEY_HEADERS = '(?:x-api-key|api-key|x-goog-api-key|ocp-apim-subscription-key|private-token|x-auth-token|x-access-token)';
+
 export const httpAuthRules: readonly Rule[] = [
   {
     id: 'http-basic-auth',
@@ -58,7 +60,7 @@ export const httpAuthRules: readonly Rule[] = [
     description: 'Other Authorization header values (raw keys, "Token …", "Bot …", "SSWS …").',
     keywords: ['authorization'],
     pattern: new RegExp(`authorization\\\\{0,2}["']?[ \\t]{0,4}[:=][ \\t]{0,4}\\\\{0,2}["']?(?:(?:token|api-token|bot|key|apikey|sso-key|ssws|splunk|dsn)[ \\t]{1,4})?(${TOKEN})`, 'i'),
-    precheck: headerSeparator(':='),
+    precheck: headerSeparator(':=', 'authorization'.length),
     entropy: 3,
     specificity: Specificity.header,
     accept: acceptToken,
@@ -67,8 +69,8 @@ export const httpAuthRules: readonly Rule[] = [
     id: 'http-api-key-header',
     description: 'API key headers: X-API-Key, api-key, x-goog-api-key, Ocp-Apim-Subscription-Key, PRIVATE-TOKEN, X-Auth-Token, X-Access-Token.',
     keywords: ['x-api-key', 'api-key', 'x-goog-api-key', 'ocp-apim-subscription-key', 'private-token', 'x-auth-token', 'x-access-token'],
-    pattern: new RegExp(`(?:x-api-key|api-key|x-goog-api-key|ocp-apim-subscription-key|private-token|x-auth-token|x-access-token)\\\\{0,2}["']?[ \\t]{0,4}:[ \\t]{0,4}\\\\{0,2}["']?(${TOKEN})`, 'i'),
-    precheck: headerSeparator(':'),
+    pattern: new RegExp(`${API_KEY_HEADERS}\\\\{0,2}["']?[ \\t]{0,4}:[ \\t]{0,4}\\\\{0,2}["']?(${TOKEN})`, 'i'),
+    precheck: headerSeparator(':', maxMatchLength(API_KEY_HEADERS)),
     entropy: 3,
     specificity: Specificity.header,
     accept: acceptToken,

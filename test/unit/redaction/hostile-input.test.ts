@@ -1,4 +1,4 @@
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { RULES, redactJsonBody, type Rule } from '../../../src/redaction/index.js';
 import { maxMatchLength, PrecheckMemo } from '../../../src/redaction/prechecks.js';
 import { Redactor } from '../../../src/redaction/redactor.js';
@@ -8,6 +8,8 @@ import type { Candidate } from '../../../src/redaction/candidate.js';
 import { findPairHalves } from '../../../src/redaction/pairs.js';
 import { keyLikeValue, nameWords } from '../../../src/redaction/rules/generic.js';
 import { valueFactStats } from '../../../src/redaction/value-facts.js';
+import { Scanner } from '../../../src/redaction/engine.js';
+import { Budget } from '../../../src/redaction/budget.js';
 
 // Bodies a caller can craft to make the scanner work hard (issue 29 point 4,
 // docs/redaction.md "Hostile input: scan cost"). Their speed is measured by
@@ -272,5 +274,319 @@ describe('hostile input: dense accepted findings', () => {
     expect(after).toBeGreaterThan(before);
     expect(keyLikeValue('x9Kq2apikey')).toBe(true);
     expect(valueFactStats.computed).toBe(after);
+  });
+});
+
+describe('hostile input: keyword runs that no rule matches', () => {
+  /** Positions where the rule's pattern matches but its precheck said no, over every position of `text`. */
+  function refusedMatches(id: string, text: string): number[] {
+    const r = rule(id);
+    const re = new RegExp(r.pattern.source, `${r.pattern.flags.replace(/[gyd]/g, '')}y`);
+    const bad: number[] = [];
+    for (let at = 0; at < text.length; at++) {
+      re.lastIndex = at;
+      if (re.test(text) && !r.precheck(text, at)) bad.push(at);
+    }
+    return bad;
+  }
+
+  /**
+   * Deterministic texts (a fixed-seed generator): one option of each slot in
+   * turn, and now and then a piece of `noise` instead of or beside it.
+   */
+  function generated(slots: readonly (readonly string[])[], noise: readonly string[], count: number, seed: number): string[] {
+    let s = seed;
+    const next = (n: number): number => (s = (Math.imul(s, 1103515245) + 12345) >>> 0) % n;
+    return Array.from({ length: count }, () =>
+      slots
+        .map((options) => {
+          const roll = next(10);
+          const pick = options[next(options.length)]!;
+          return roll === 0 ? noise[next(noise.length)]! : roll === 1 ? pick + noise[next(noise.length)]! : pick;
+        })
+        .join(''),
+    );
+  }
+
+  it('jdbc-password is not tried where no `password=`, in any case, follows within its reach, and the text is searched once', () => {
+    const text = 'jdbc:'.repeat(20_000) + 'jdbc:mysql://db:3306/app?user=app&PassWord=a1B2c3D4e5';
+    const { precheck, keywords } = rule('jdbc-password');
+    const memo = new PrecheckMemo();
+    const passed = passedWithMemo(precheck, text, starts(text, keywords), memo);
+    // Only hits within the pattern's reach (564 characters) of the one `PassWord=` pass.
+    expect(passed.length).toBeGreaterThan(0);
+    expect(passed[0]).toBeGreaterThan(text.length - 600);
+    expect(memo.reads).toBeLessThan(2 * text.length);
+    expect(redactJsonBody(body(text)).body.toString()).not.toContain('a1B2c3D4e5');
+  });
+
+  it("jdbc-password's precheck never refuses a match, on generated connection strings", () => {
+    const texts = generated(
+      [
+        ['', 'url: ', '"', 'x'],
+        ['jdbc:', 'JDBC:', 'jdbc:jdbc:'],
+        ['mysql:', 'sqlserver:', 'oracle:thin:', 'Oracle:OCI:', 'postgresql:', 'oracle:'],
+        ['//db:3306/app', 'scott/', '@host', '//h;databaseName=x', ''],
+        ['?', ';', '&', ':', '/', '@'],
+        ['user=u&', '', 'a=b;'],
+        ['password=', 'PASSWORD=', 'PassWord=', 'passwor=', 'password'],
+        ['a1B2c3D4', 's3cr3t', 'tiger@', ''],
+        ['', '@db', ';', '"', ' '],
+      ],
+      ['jdbc:', 'password=', ':', ';', '"', ' ', '\\', '/', '@', 'x'],
+      4000,
+      29,
+    );
+    let matched = 0;
+    for (const text of texts) {
+      expect(refusedMatches('jdbc-password', text), text).toEqual([]);
+      if (new RegExp(rule('jdbc-password').pattern.source, 'i').test(text)) matched++;
+    }
+    // Not vacuous: many of the texts hold a match, of both forms.
+    expect(matched).toBeGreaterThan(200);
+    expect(texts.some((t) => /jdbc:oracle:(?:thin|oci):[^/@:\s]+\/[^@\s]+@/i.test(t))).toBe(true);
+  });
+
+  it('a URL-password rule is not tried where a scheme name is glued to what is before it or runs longer than its schemes', () => {
+    // `sftpsftp…`: `sftp`, `ftp` and `ftps` hit every four characters, and
+    // each read 128 scheme characters before the regex refused it.
+    const text = 'sftp'.repeat(20_000);
+    const { precheck } = rule('ftp-url-password');
+    let passed = 0;
+    for (let at = 0; at < text.length; at++) if (precheck(text, at)) passed++;
+    expect(passed).toBe(0);
+    expect(precheck('x ftp+ssh://u:a1B2c3D4e5@h', 2)).toBe(true);
+    expect(redactJsonBody(body('get sftp://deploy:a1B2c3D4e5x@files.example.com/x')).body.toString()).not.toContain('a1B2c3D4e5x');
+  });
+
+  it("the URL-password rules' prechecks never refuse a match, on generated URLs", () => {
+    const urls = generated(
+      [
+        ['', '', '', ' ', '"', 'x', '.', '+', '-', '9'],
+        ['ftp', 'sftp', 'ftps', 'FTP', 'SFTP', 'redis', 'postgres', 'mongodb', 'amqps', 'ldap', 'smtp', 'mysqlx', 'sftpsftp'],
+        ['', '', '+srv', '+ssh', '+a1b2c3d4e5f6g7h8i9j0', '+a1b2c3d4e5f6g7h8i9j0k'],
+        ['://', ':/', '://'],
+        ['deploy', '', 'u'],
+        [':', ''],
+        ['a1B2c3D4e5', 'p@ss', 'x'],
+        ['@', '@', '/'],
+        ['files.example.com', 'h', ''],
+      ],
+      ['ftp', '://', ':', '@', '+', '/', ' ', '"', 'x', '#'],
+      3000,
+      4,
+    );
+    const ids = RULES.filter((r) => r.id.endsWith('-url-password') && r.id !== 'any-url-password').map((r) => r.id);
+    expect(ids.length).toBeGreaterThan(8);
+    let matched = 0;
+    for (const text of urls) {
+      for (const id of ids) {
+        expect(refusedMatches(id, text), `${id} in ${text}`).toEqual([]);
+        if (new RegExp(rule(id).pattern.source, 'i').test(text)) matched++;
+      }
+    }
+    expect(matched).toBeGreaterThan(100);
+  });
+
+  it("a prefixed token's look-behind is read before its keyword's exact spelling", () => {
+    // In a run of `A` the 21-A keyword of two X (Twitter) rules hits at
+    // every character; comparing its exact spelling was 42 characters per
+    // character of text (the engine counts them as work).
+    expect(workPerByte('A'.repeat(200_000))).toBeLessThan(3);
+    expect(workPerByte('AKIA'.repeat(50_000))).toBeLessThan(3);
+    const bearer = 'A'.repeat(22) + 'Zq9Wm7Lp5Kr3Tx8Vb2Nc6Hd4Jf1Gs0Qa9Wm7Lp5Kr3Tx8Vb2%3DNc6Hd4Jf1Gs0Qa';
+    expect(redactJsonBody(body(`token ${bearer} here`)).body.toString()).not.toContain(bearer);
+  });
+});
+
+describe('hostile input: the cost of each finding', () => {
+  it("reads the secret's offset from the match, and makes the match again with indices only where the secret's text occurs twice in it", () => {
+    // The engine's regexes carry no `d` flag (indices cost as much as the
+    // attempt); a secret is placed by where its text occurs in the match.
+    const twice: Rule = { id: 'twice', description: '', keywords: ['ab'], pattern: /(?:ab){1,3}:(ab)/, specificity: 10, accept: () => true };
+    const once: Rule = { id: 'once', description: '', keywords: ['k='], pattern: /k=(x{3,5})y/, specificity: 10, accept: () => true };
+    const scanner = new Scanner([twice, once]);
+    const out: Candidate[] = [];
+    scanner.scan('abab:ab k=xxxxy', new Budget(Number.POSITIVE_INFINITY, clock), out);
+    expect(out.map((c) => [c.start, c.end, c.rule])).toEqual([
+      [5, 7, 0],
+      [10, 14, 1],
+    ]);
+  });
+
+  it('a rule whose secret text occurred twice in a match asks for indices from then on in that text, so matches are not made twice', () => {
+    const twice: Rule = { id: 'twice', description: '', keywords: ['ab'], pattern: /(?:ab){1,3}:(ab)/, specificity: 10, accept: () => true };
+    const scanner = new Scanner([twice]);
+    const out: Candidate[] = [];
+    const exec = vi.spyOn(RegExp.prototype, 'exec');
+    try {
+      scanner.scan('abab:ab '.repeat(1000), new Budget(Number.POSITIVE_INFINITY, clock), out);
+      expect(out.length).toBe(1000);
+      expect(out[999]).toEqual({ start: 7997, end: 7999, rule: 0 });
+      // One attempt per hit that is not inside the last match, and one more match for the first.
+      expect(exec.mock.calls.length).toBeLessThan(1100);
+    } finally {
+      exec.mockRestore();
+    }
+  });
+
+  it('a found value of plain ASCII is neither decoded nor spelled again', () => {
+    // Distinct random values, one finding every 25 bytes: each used to be
+    // decoded and given three more spellings (JSON.parse and JSON.stringify
+    // twice each), none of which differs from its raw bytes.
+    let seed = 7;
+    const next = (): string => 'ABCDEFGHJKLMNPQRSTUVWXYZabcdefghijkmnopqrstuvwxyz23456789'[(seed = (Math.imul(seed, 1103515245) + 12345) >>> 0) % 56]!;
+    const values = Array.from({ length: 2000 }, () => Array.from({ length: 20 }, next).join(''));
+    const input = body(values.map((v) => `key:${v} `).join(''));
+    // The shared redactor is built (its placeholders JSON-escaped) before counting.
+    redactJsonBody(body('hello'));
+    const parse = vi.spyOn(JSON, 'parse');
+    const stringify = vi.spyOn(JSON, 'stringify');
+    try {
+      const result = redactJsonBody(input);
+      expect(result.findings.length).toBeGreaterThan(1500);
+      expect(parse.mock.calls.length + stringify.mock.calls.length).toBeLessThan(100);
+    } finally {
+      parse.mockRestore();
+      stringify.mockRestore();
+    }
+    // A value with a character JSON escapes still has its other spellings.
+    // The copy in the second string is spelled with `\/`.
+    const text = String.raw`{"messages":[{"content":"api_key=\"Zq9Wm7Lp5Kr3/Tx8Vb2Nc6\""},{"content":"copy Zq9Wm7Lp5Kr3\/Tx8Vb2Nc6 end"}]}`;
+    expect(redactJsonBody(Buffer.from(text)).body.toString()).not.toContain('Tx8Vb2Nc6');
+  });
+
+  it('the assignment precheck refuses a quoted run that does not end at its closing quote', () => {
+    const { precheck } = rule('generic-api-key');
+    expect(precheck('secretaccesskey: "secretaccesskey: "', 0)).toBe(false);
+    expect(precheck('token: "must be rotated before it expires"', 0)).toBe(false);
+    expect(precheck(`token: "${'a1'.repeat(129)}"`, 0)).toBe(false);
+    expect(precheck('token: "a1B2c3D4e5F6g7"', 0)).toBe(true);
+    expect(precheck('token: \\"a1B2c3D4e5F6g7\\"', 0)).toBe(true);
+    let refused = 0;
+    const text = 'secretaccesskey: "'.repeat(5000);
+    for (let at = 0; at < text.length; at += 18) if (!precheck(text, at)) refused++;
+    expect(refused).toBe(5000);
+  });
+
+  it('the assignment prechecks never refuse a match, on generated quoted values of every length around the bounds', () => {
+    const ids = ['generic-api-key', 'generic-password', 'generic-camel-key'];
+    const lengths = [5, 6, 9, 10, 15, 16, 17, 40, 255, 256, 257];
+    const texts: string[] = [];
+    for (const name of ['api_key', 'password', 'myKey', 'db_pass']) {
+      for (const op of ['=', ': ', ' = ', ' => ', ':=', '": ']) {
+        for (const open of ['"', "'", '`', '\\"', '\\\\\\"', '"\\"', '\'"']) {
+          for (const n of lengths) {
+            const value = 'a1B2c3D4e5'.repeat(26).slice(0, n);
+            for (const close of ['"', "'", '`', '\\"', ' ', '', '\\\\"', ';', ' "']) texts.push(`${name}${op}${open}${value}${close}x`);
+          }
+        }
+      }
+    }
+    let matched = 0;
+    for (const id of ids) {
+      const r = rule(id);
+      const re = new RegExp(r.pattern.source, `${r.pattern.flags.replace(/[gyd]/g, '')}y`);
+      for (const text of texts) {
+        for (let at = 0; at < 12; at++) {
+          re.lastIndex = at;
+          if (!re.test(text)) continue;
+          matched++;
+          expect(r.precheck(text, at), `${id} at ${at} in ${text.slice(0, 40)}…`).toBe(true);
+        }
+      }
+    }
+    expect(matched).toBeGreaterThan(1000);
+  });
+});
+
+describe('hostile input: one value judged by several rules', () => {
+  it("credential-context's tests on a value repeated through the body are run once, not at every copy", () => {
+    // `subscription key=…` repeated: credential-context, log-key-value and
+    // generic-api-key accept each copy; the value's own tests (UUID,
+    // version, code, key-like) are remembered as generic.ts's are.
+    const input = body('subscription key=a1B2c3D4'.repeat(4000));
+    redactJsonBody(body('hello'));
+    const test = vi.spyOn(RegExp.prototype, 'test');
+    try {
+      expect(redactJsonBody(input).findings.length).toBeGreaterThan(3000);
+      // Per copy: the tests on the name around it, a few per rule.
+      expect(test.mock.calls.length / 4000).toBeLessThan(6);
+    } finally {
+      test.mockRestore();
+    }
+  });
+});
+
+describe('hostile input: header and camelCase names run together', () => {
+  it('a header rule is not tried where the run of header-name characters is longer than its names, and the run is read once', () => {
+    // `x-api-keyx-api-key…`: two header keywords every nine characters, each
+    // of which read 128 name characters before the regex refused it.
+    const text = 'x-api-key'.repeat(8000) + 'x-api-key: a1B2c3D4e5F6g7H8i9J0';
+    const { precheck, keywords } = rule('http-api-key-header');
+    const memo = new PrecheckMemo();
+    const passed = passedWithMemo(precheck, text, starts(text, keywords), memo);
+    expect(passed.length).toBeGreaterThan(0);
+    // Only hits within the longest name (25 characters) of the one `:` pass.
+    expect(passed[0]).toBeGreaterThanOrEqual(text.length - 31 - 25);
+    expect(memo.reads).toBeLessThan(2 * text.length);
+    expect(redactJsonBody(body(text)).body.toString()).not.toContain('a1B2c3D4e5F6g7H8i9J0');
+  });
+
+  it('generic-camel-key is not tried where the name run is longer than `Key` and one capitalised word', () => {
+    const text = 'Key'.repeat(20_000);
+    const { precheck } = rule('generic-camel-key');
+    const memo = new PrecheckMemo();
+    let passed = 0;
+    for (let at = 3; at < text.length; at += 3) if (precheck(text, at, memo)) passed++;
+    expect(passed).toBe(0);
+    expect(memo.reads).toBeLessThan(2 * text.length);
+    expect(precheck('apiKeyValue = "a1B2c3D4e5F6g7H8i9"', 3)).toBe(true);
+  });
+});
+
+describe('hostile input: names and values made of keywords', () => {
+  it("credential-context's precheck refuses a value that a key, token or secret cuts short of 16 characters", () => {
+    const { precheck } = rule('credential-context');
+    const text = 'secret_access_key='.repeat(4000);
+    let passed = 0;
+    for (let at = 0; at < text.length; at++) if (/^(?:key|token|secret)/i.test(text.slice(at, at + 6)) && precheck(text, at)) passed++;
+    expect(passed).toBe(0);
+    expect(precheck('apiKey = "a1B2c3D4e5F6g7H8i9"', 3)).toBe(true);
+    expect(precheck('apiKey = "a1B2c3D4e5F6gKeY7H8i9"', 3)).toBe(false);
+    // Never refuses a match, on values with a keyword at each place in the first 16 characters.
+    const re = new RegExp(rule('credential-context').pattern.source, 'y');
+    let matched = 0;
+    for (const kw of ['key', 'KEY', 'Token', 'secret', 'sEcReT', 'ke', 'toke', 'secre']) {
+      for (let k = 0; k <= 20; k++) {
+        for (const head of ['apiKey = "', 'TOKEN: ', 'my_secret ']) {
+          const t = `${head}${'a1B2c3D4e5F6g7H8i9J0k1'.slice(0, k)}${kw}Zq9Wm7Lp5Kr3Tx8Vb2"`;
+          const at = t.search(/key|token|secret/i);
+          re.lastIndex = at;
+          if (!re.test(t)) continue;
+          matched++;
+          expect(precheck(t, at), t).toBe(true);
+        }
+      }
+    }
+    expect(matched).toBeGreaterThan(50);
+  });
+
+  it('a contextual assignment is not tried where the run of name characters is longer than its name', () => {
+    // `aws.secretaws.secret…`: `.` ends every run of value characters, so
+    // the value-run bound let each hit through to the regex.
+    const text = 'aws.secret'.repeat(6000);
+    const { precheck } = rule('aws-secret-access-key');
+    const memo = new PrecheckMemo();
+    let passed = 0;
+    // Only hits whose run reaches the text's end within the bound pass (the regex then finds no operator).
+    for (let at = 0; at < text.length - 100; at += 10) if (precheck(text, at, memo)) passed++;
+    expect(passed).toBe(0);
+    expect(memo.reads).toBeLessThan(2 * text.length);
+    expect(precheck('aws.secret.access.key = "a1B2c3D4e5F6g7H8i9J0a1B2c3D4e5F6g7H8i9J0"', 0)).toBe(true);
+    // The longest name a match can have: 17 + 32 characters and the `.` of `.=`.
+    const longest = `secret_access_key${'x'.repeat(32)}.= "a1B2c3D4e5F6g7H8i9J0a1B2c3D4e5F6g7H8i9J0"`;
+    expect(new RegExp(rule('aws-secret-access-key').pattern.source, 'iy').test(longest)).toBe(true);
+    expect(precheck(longest, 0)).toBe(true);
   });
 });

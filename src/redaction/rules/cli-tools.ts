@@ -32,6 +32,10 @@ const upTo = (first: string, rest: string): string => {
 };
 // A command's name stands alone: not the end of another word or path part.
 const START = '(?<![A-Za-z0-9_.-])';
+// `<tool> … <option> <value>` within one command: the common form of the rules below.
+const toolOption = (tool: string, first: string, rest: string, option: string): string => `${START}${tool}(?:\\.exe)?(?=[ \\t])${upTo(first, rest)}(?<=[ \\t])${option}[ \\t]{1,4}${OPEN}(${WORD})`;
+const SNMP_TOOLS = 'snmp(?:walk|bulkwalk|get|getnext|bulkget|set|table|trap|inform|status|df|netstat|delta|usm|vacm)';
+
 // A user name inside an option's value (`-U dom\\user%…`, `-u user,…`).
 const USER = '[^\\x00-\\x20"\'%,:/]{1,128}';
 // A Windows password: no switch (`/user:x`) or prompt (`*`).
@@ -79,7 +83,7 @@ const TOOLS: readonly ToolRule[] = [
     description: 'redis-cli -a <password> or --pass <password> (redis-cli --help: "Password to use when connecting to the server").',
     keywords: ['redis-cli'],
     within: [['-a', '--pass'], 260],
-    pattern: `${START}redis-cli(?:\\.exe)?(?=[ \\t])${upTo('-', 'a|-pass')}(?<=[ \\t])(?:-a|--pass)[ \\t]{1,4}${OPEN}(${WORD})`,
+    pattern: toolOption('redis-cli', '-', 'a|-pass', '(?:-a|--pass)'),
   },
   {
     id: 'ldap-bind-password',
@@ -128,7 +132,7 @@ const TOOLS: readonly ToolRule[] = [
     id: 'putty-password-option',
     description: 'PuTTY tools: plink, pscp, psftp, putty … -pw <password> (the PuTTY manual: "-pw password").',
     keywords: ['plink', 'pscp', 'psftp', 'putty'],
-    pattern: `${START}(?:plink|pscp|psftp|putty)(?:\\.exe)?(?=[ \\t])${upTo('-', 'pw')}(?<=[ \\t])-pw[ \\t]{1,4}${OPEN}(${WORD})`,
+    pattern: toolOption('(?:plink|pscp|psftp|putty)', '-', 'pw', '-pw'),
   },
   {
     id: 'oracle-connect-password',
@@ -167,7 +171,7 @@ const TOOLS: readonly ToolRule[] = [
     description: 'ipmitool -P <password> (its manual: "Remote server password is specified on the command line").',
     keywords: ['ipmitool'],
     within: [['-P'], 260],
-    pattern: `${START}ipmitool(?:\\.exe)?(?=[ \\t])${upTo('-', 'P')}(?<=[ \\t])-P[ \\t]{1,4}${OPEN}(${WORD})`,
+    pattern: toolOption('ipmitool', '-', 'P', '-P'),
   },
   // Two rules, as a v3 command holds two passphrases (-A and -X) and a rule anchored at the tool's name finds one.
   {
@@ -175,20 +179,20 @@ const TOOLS: readonly ToolRule[] = [
     description: 'Net-SNMP tools: snmpwalk, snmpget, snmpset … -A <auth passphrase>, -c <community> (their manuals).',
     keywords: ['snmp'],
     within: [['-A', '-c'], 260],
-    pattern: `${START}snmp(?:walk|bulkwalk|get|getnext|bulkget|set|table|trap|inform|status|df|netstat|delta|usm|vacm)(?:\\.exe)?(?=[ \\t])${upTo('-', '[Ac]')}(?<=[ \\t])-[Ac][ \\t]{1,4}${OPEN}(${WORD})`,
+    pattern: toolOption(SNMP_TOOLS, '-', '[Ac]', '-[Ac]'),
   },
   {
     id: 'snmp-privacy-passphrase',
     description: 'Net-SNMP tools: snmpwalk, snmpget, snmpset … -X <privacy passphrase> (their manuals).',
     keywords: ['snmp'],
     within: [['-X'], 260],
-    pattern: `${START}snmp(?:walk|bulkwalk|get|getnext|bulkget|set|table|trap|inform|status|df|netstat|delta|usm|vacm)(?:\\.exe)?(?=[ \\t])${upTo('-', 'X')}(?<=[ \\t])-X[ \\t]{1,4}${OPEN}(${WORD})`,
+    pattern: toolOption(SNMP_TOOLS, '-', 'X', '-X'),
   },
   {
     id: 'mongo-shell-password',
     description: 'MongoDB shells and tools: mongo, mongosh, mongodump, mongorestore, mongoexport, mongoimport … -p <password> (their manuals: "--password <password>, -p <password>").',
     keywords: ['mongo'],
-    pattern: `${START}mongo(?:sh|dump|restore|export|import|stat|top|files)?(?:\\.exe)?(?=[ \\t])${upTo('-', 'p')}(?<=[ \\t])-p[ \\t]{1,4}${OPEN}(${WORD})`,
+    pattern: toolOption('mongo(?:sh|dump|restore|export|import|stat|top|files)?', '-', 'p', '-p'),
     within: [['-p'], 260],
   },
   {
@@ -203,7 +207,7 @@ const TOOLS: readonly ToolRule[] = [
     description: 'openssl enc -k <password> (the enc manual: "-k password: the password to derive the key from").',
     keywords: ['openssl'],
     within: [['-k'], 260],
-    pattern: `${START}openssl(?:\\.exe)?(?=[ \\t])${upTo('-', 'k')}(?<=[ \\t])-k[ \\t]{1,4}${OPEN}(${WORD})`,
+    pattern: toolOption('openssl', '-', 'k', '-k'),
   },
   {
     id: 'stdin-password-pipe',

@@ -76,6 +76,7 @@ const CLI_LINES: ReadonlyArray<[rule: string, before: string, secret: string, af
   ['mongo-shell-password', 'mongodump --host db -u admin -p ', pw(53), ' --out /backup'],
   ['stdin-password-pipe', "echo '", pw(54), "' | sudo -S systemctl restart app"],
   ['command-line-secret-flag', 'gpg --batch --passphrase ', pw(55), ' -c notes.txt'],
+  ['http-session-cookie', 'curl -s -b "sessionid=', fake(32, B62, 58), '" https://app.example.net/api/me'],
   // A Jira Data Center token (base64 of an id and a secret) under a name ending in PAT.
   ['personal-access-token-name', 'export JIRA_PAT=', Buffer.from(`${fake(12, '0123456789', 56)}:${fake(24, B62, 57)}`).toString('base64'), ''],
 ];

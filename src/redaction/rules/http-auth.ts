@@ -1,10 +1,19 @@
 import { decodeBase64, isCodeReference, isPrintableAscii, looksLikeTemplate, notPlaceholder } from '../filters.js';
 import { bearerToken, headerSeparator, maxMatchLength, wordWithin } from '../prechecks.js';
+import { shannonEntropy } from '../entropy.js';
 import { Specificity, type Rule } from '../rule.js';
 import { isRealPassword } from './connection-strings.js';
 
 // curl-user-password up to its option.
 const CURL_HEAD = `(?<![A-Za-z0-9_-])curl(?:[^\\r\\n]|\\\\\\r?\\n){0,800}?[ \\t](?:-u|--user)(?:[ \\t]{1,4}|=)\\\\?["']?`;
+
+// Cookies (RFC 6265: a value has no space, quote, comma, semicolon or
+// backslash): where a header's (or curl's) cookie list begins, and the names
+// that mark a session or a login (JSESSIONID, PHPSESSID, ASP.NET_SessionId,
+// connect.sid, sessionid, laravel_session, auth_token, remember_token, sid),
+// not a CSRF token, which proves nothing on its own.
+const COOKIE_HEAD = `\\\\{0,3}["']?`;
+const SESSION_NAME = `(?![A-Za-z0-9_.-]{0,40}?[cx]srf)(?=[A-Za-z0-9_.-]{0,32}?(?:sess|sid|auth|access_?token|remember|jwt))[A-Za-z0-9_.-]{1,64}`;
 
 // A header value token: RFC 7235 token68 plus the characters API keys use.
 const TOKEN = '[A-Za-z0-9._~+/-]{16,4096}={0,2}(?![A-Za-z0-9._~+/=-])';
@@ -101,5 +110,26 @@ export const httpAuthRules: readonly Rule[] = [
     pattern: /machine[ \t]{1,8}[^\x00-\x20\\]{1,253}(?:[ \t\r\n]|\\[nrt]){1,16}(?:login[ \t]{1,8}[^\x00-\x20\\]{1,128}(?:[ \t\r\n]|\\[nrt]){1,16})?password[ \t]{1,8}([^\x00-\x20\\]{1,256})/,
     specificity: Specificity.structured,
     accept: isRealPassword,
+  },
+  {
+    id: 'http-session-cookie',
+    description:
+      'A session or authentication cookie in a Cookie or Set-Cookie header, or given to curl (-b, --cookie): sessionid=…, JSESSIONID=…, PHPSESSID=…, connect.sid=…, laravel_session=…, auth_token=… (not CSRF tokens).',
+    keywords: ['cookie', 'curl'],
+    pattern: new RegExp(
+      `(?:(?<![A-Za-z0-9_])cookie\\\\{0,3}["']?[ \\t]{0,4}:[ \\t]{0,4}${COOKIE_HEAD}|(?<=--)cookie(?:[ \\t]{1,4}|=)${COOKIE_HEAD}|(?<![A-Za-z0-9_-])curl[ \\t](?:[^\\r\\n|;&\\-]|-(?!b[ \\t])){0,200}?(?<=[ \\t])-b[ \\t]{1,4}${COOKIE_HEAD})` +
+        `(?:[^\\x00-\\x20=;,"'\\\\]{1,64}=[^\\x00-\\x20;,"'\\\\]{0,512};[ \\t]{0,4}){0,16}?${SESSION_NAME}=(?=([A-Za-z0-9%+/_.~:-]{16,1024}={0,2}))\\1(?![A-Za-z0-9%+/=_.~:-])`,
+      'i',
+    ),
+    // Most hits of `cookie` are the word: only `cookie` followed by a separator (`:`, a quote, `=`, a
+    // space after `--cookie`) starts a list; `curl` hits go on to look for `-b`.
+    precheck: (text, at) => {
+      const u = text.charCodeAt(at + 1);
+      if (u === 117 || u === 85) return true;
+      const c = text.charCodeAt(at + 6);
+      return c === 58 || c === 34 || c === 39 || c === 92 || c === 32 || c === 9 || c === 61;
+    },
+    specificity: Specificity.header,
+    accept: (value) => !looksLikeTemplate(value) && !isCodeReference(value) && /[0-9]/.test(value) && notPlaceholder(value) && shannonEntropy(value) >= 3,
   },
 ];

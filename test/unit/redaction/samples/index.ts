@@ -21,6 +21,7 @@ import { contextSamples } from './context.js';
 // New families come after it, so the values above stay as they were.
 import { cliToolSamples } from './cli-tools.js';
 import { patNameSamples } from './pat-names.js';
+import { cookieSamples } from './cookies.js';
 import type { SampleTable } from './types.js';
 
 export const SAMPLE_FAMILIES: Readonly<Record<string, SampleTable>> = {
@@ -44,4 +45,5 @@ export const SAMPLE_FAMILIES: Readonly<Record<string, SampleTable>> = {
   'names in context (key, token, secret)': contextSamples,
   'command-line tools (their documented password options)': cliToolSamples,
   'names ending in PAT (personal access tokens)': patNameSamples,
+  'session cookies': cookieSamples,
 };

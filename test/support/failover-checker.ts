@@ -88,7 +88,8 @@ export function servedAgain(outcomes: readonly Outcome[], token: string, windows
   const problems: string[] = [];
   if (!mine.some(served)) problems.push(`${token}: no answer after the failover at ${new Date(at).toISOString()}`);
   for (const o of mine)
-    if (!served(o) && o.startedAt >= at + withinMs && o.endedAt < nextFault) problems.push(`${token}: ${o.status} ${o.fault ?? ''} for a request sent ${o.startedAt - at} ms after the failover`);
+    if (!served(o) && o.startedAt >= at + withinMs && o.endedAt < nextFault)
+      problems.push(`${token}: ${o.status} ${o.fault ?? ''} for a request sent ${o.startedAt - at} ms after the failover (gateway ${o.gateway}, ${new Date(o.startedAt).toISOString()})`);
   return problems;
 }
 

@@ -1,5 +1,6 @@
 import { Cluster, Redis, type RedisOptions } from 'ioredis';
 import { parseRedisUrl, type RedisTopology } from './redis-url.js';
+import { followSwitchMaster } from './switch-master.js';
 
 export type RedisClient = Redis | Cluster;
 
@@ -54,21 +55,37 @@ export function connectRedis(url: string, connect: RedisConnectOptions = {}): Re
     );
   }
   if (parsed.topology === 'sentinel') {
-    return reopenWhenEnded(
-      new Redis({
-        ...options,
-        db: parsed.db,
-        name: parsed.sentinelName as string,
-        sentinels: parsed.hosts.map((h) => ({ host: h.host, port: h.port })),
-        // Subscribes to the sentinels' +switch-master, so a promotion is acted on when announced, not when a command times out.
-        failoverDetector: true,
-        sentinelRetryStrategy: (times) => Math.min(50 * times, 1_000),
-        sentinelCommandTimeout: 1_000,
-        ...(parsed.sentinelAuth && parsed.username ? { sentinelUsername: parsed.username } : {}),
-        ...(parsed.sentinelAuth && password ? { sentinelPassword: password } : {}),
-        ...(tls ? { enableTLSForSentinelMode: true, sentinelTLS: tls } : {}),
-      }),
-    );
+    const name = parsed.sentinelName as string;
+    const sentinels = parsed.hosts.map((h) => ({ host: h.host, port: h.port }));
+    const sentinelAuth = {
+      ...(parsed.sentinelAuth && parsed.username ? { sentinelUsername: parsed.username } : {}),
+      ...(parsed.sentinelAuth && password ? { sentinelPassword: password } : {}),
+    };
+    const client = new Redis({
+      ...options,
+      db: parsed.db,
+      name,
+      sentinels,
+      // Followed by followSwitchMaster instead: ioredis's detector drops a connection already on the promoted node.
+      failoverDetector: false,
+      sentinelRetryStrategy: (times) => Math.min(50 * times, 1_000),
+      sentinelCommandTimeout: 1_000,
+      ...sentinelAuth,
+      ...(tls ? { enableTLSForSentinelMode: true, sentinelTLS: tls } : {}),
+    });
+    // Subscribes to the sentinels' +switch-master, so a promotion is acted on when announced, not when a command times out.
+    const follower = followSwitchMaster(client, {
+      name,
+      sentinels,
+      connection: {
+        connectTimeout: 2_000,
+        retryStrategy: (times) => Math.min(50 * times, 1_000),
+        ...(sentinelAuth.sentinelUsername ? { username: sentinelAuth.sentinelUsername } : {}),
+        ...(sentinelAuth.sentinelPassword ? { password: sentinelAuth.sentinelPassword } : {}),
+        ...(tls ? { tls } : {}),
+      },
+    });
+    return reopenWhenEnded(client, () => follower.close());
   }
   const only = parsed.hosts[0] as { host: string; port: number };
   return reopenWhenEnded(new Redis({ ...options, host: only.host, port: only.port, db: parsed.db }));
@@ -82,17 +99,24 @@ export const REOPEN_AFTER_MS = 1_000;
  * reconnect is asked for (the Sentinel failover detector's, or a READONLY reply's) while the sentinels
  * are still being asked for the primary: a data plane would then never write usage again. A connection
  * this process did not close itself is opened again, every REOPEN_AFTER_MS until it connects.
+ * `onClosed` runs once, when this process closes it (what was opened beside it closes with it).
  */
-export function reopenWhenEnded(client: Redis): Redis {
+export function reopenWhenEnded(client: Redis, onClosed: () => void = () => undefined): Redis {
   let closing = false;
   const disconnect = client.disconnect.bind(client);
   client.disconnect = (reconnect = false): void => {
-    if (!reconnect) closing = true;
+    if (!reconnect && !closing) {
+      closing = true;
+      onClosed();
+    }
     disconnect(reconnect);
   };
   const quit = client.quit.bind(client) as (...args: unknown[]) => Promise<'OK'>;
   (client as unknown as { quit: (...args: unknown[]) => Promise<'OK'> }).quit = (...args) => {
-    closing = true;
+    if (!closing) {
+      closing = true;
+      onClosed();
+    }
     return quit(...args);
   };
   client.on('end', () => {

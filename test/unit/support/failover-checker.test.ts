@@ -20,7 +20,7 @@ describe('servedAgain', () => {
 
   it('names a refusal of a request sent after the bound, unless the next fault had begun by its end', () => {
     const late = [o('a', 8_500, 8_600), o('a', 9_000, 9_100, 503, 'unavailable')];
-    expect(servedAgain(late, 'a', windows, 0, 5_000)).toEqual(['a: 503 unavailable for a request sent 6000 ms after the failover']);
+    expect(servedAgain(late, 'a', windows, 0, 5_000)).toEqual(['a: 503 unavailable for a request sent 6000 ms after the failover (gateway 0, 1970-01-01T00:00:09.000Z)']);
     const caughtByNextFault = [o('a', 8_500, 8_600), o('a', 19_990, 20_500, 503, 'unavailable')];
     expect(servedAgain(caughtByNextFault, 'a', windows, 0, 5_000)).toEqual([]);
   });

@@ -15,6 +15,11 @@ const CURL_HEAD = `(?<![A-Za-z0-9_-])curl(?:[^\\r\\n]|\\\\\\r?\\n){0,800}?[ \\t]
 const COOKIE_HEAD = `\\\\{0,3}["']?`;
 const SESSION_NAME = `(?![A-Za-z0-9_.-]{0,40}?[cx]srf)(?=[A-Za-z0-9_.-]{0,32}?(?:sess|sid|auth|access_?token|remember|jwt))[A-Za-z0-9_.-]{1,64}`;
 
+// A cookie list's header (at most 23 characters) and 16 cookies before the session's, each at most 582.
+const SEMICOLON_WITHIN_LIST = wordWithin(';', 23 + 16 * (64 + 1 + 512 + 1 + 4));
+// The session cookie first after a `cookie` header: what http-session-cookie needs when no `;` is in reach.
+const SESSION_COOKIE_FIRST = new RegExp(`cookie(?:\\\\{0,3}["']?[ \\t]{0,4}:[ \\t]{0,4}|(?:[ \\t]{1,4}|=))${COOKIE_HEAD}${SESSION_NAME}=[A-Za-z0-9%+/_.~:-]{16}`, 'iy');
+
 // A header value token: RFC 7235 token68 plus the characters API keys use.
 const TOKEN = '[A-Za-z0-9._~+/-]{16,4096}={0,2}(?![A-Za-z0-9._~+/=-])';
 
@@ -122,12 +127,18 @@ export const httpAuthRules: readonly Rule[] = [
       'i',
     ),
     // Most hits of `cookie` are the word: only `cookie` followed by a separator (`:`, a quote, `=`, a
-    // space after `--cookie`) starts a list; `curl` hits go on to look for `-b`.
-    precheck: (text, at) => {
+    // space after `--cookie`) starts a list; `curl` hits go on to look for `-b`. A list reaches a session
+    // cookie past others only through a `;` (looked for once per text, however many hits ask); without one
+    // the session cookie must come first, which a short sticky test tells, so `set-cookie:sid=` repeated
+    // no longer reads 512 characters of a would-be cookie value at every hit.
+    precheck: (text, at, memo) => {
       const u = text.charCodeAt(at + 1);
       if (u === 117 || u === 85) return true;
       const c = text.charCodeAt(at + 6);
-      return c === 58 || c === 34 || c === 39 || c === 92 || c === 32 || c === 9 || c === 61;
+      if (!(c === 58 || c === 34 || c === 39 || c === 92 || c === 32 || c === 9 || c === 61)) return false;
+      if (SEMICOLON_WITHIN_LIST(text, at, memo)) return true;
+      SESSION_COOKIE_FIRST.lastIndex = at;
+      return SESSION_COOKIE_FIRST.test(text);
     },
     specificity: Specificity.header,
     accept: (value) => !looksLikeTemplate(value) && !isCodeReference(value) && /[0-9]/.test(value) && notPlaceholder(value) && shannonEntropy(value) >= 3,

@@ -320,6 +320,44 @@ describe('hostile input: keyword runs that no rule matches', () => {
     expect(redactJsonBody(body(text)).body.toString()).not.toContain('a1B2c3D4e5');
   });
 
+  it('http-session-cookie is not tried at a cookie header with neither a `;` within its list nor the session cookie first', () => {
+    const text = 'set-cookie:sid='.repeat(16_000) + '\ncookie: theme=dark; sessionid=Zq9Wm7Lp5Kr3Tx8Vb2Nc6Hd';
+    const { precheck, keywords } = rule('http-session-cookie');
+    const memo = new PrecheckMemo();
+    const passed = passedWithMemo(precheck, text, starts(text, keywords), memo);
+    // Only the headers within a list's reach (9,335 characters) of the one `;` are tried: each of the others read up
+    // to 512 characters of a would-be value.
+    expect(passed.at(-1)).toBe(text.lastIndexOf('cookie: theme'));
+    expect(passed[0]).toBeGreaterThan(text.lastIndexOf(';') - 9_400);
+    expect(memo.reads).toBeLessThan(2 * text.length);
+    expect(redactJsonBody(body(text)).body.toString()).not.toContain('Zq9Wm7Lp5Kr3Tx8Vb2Nc6Hd');
+  });
+
+  it("http-session-cookie's precheck never refuses a match, on generated cookie headers", () => {
+    const texts = generated(
+      [
+        ['', 'x ', '"', '-H "', '--'],
+        ['Cookie', 'cookie', 'Set-Cookie', 'set-cookie', 'COOKIE', 'curl -b', 'curl -s -b'],
+        [':', ': ', ' ', '=', '\\"', '"', ''],
+        ['', 'theme=dark; ', 'a=b;', 'lang=en;  ', 'csrftoken=Zq9Wm7Lp5Kr3Tx8V; '],
+        ['sid', 'sessionid', 'JSESSIONID', 'connect.sid', 'auth_token', 'xsrf_sess', 'name'],
+        ['=', '=x;', ''],
+        ['Zq9Wm7Lp5Kr3Tx8Vb2Nc6Hd', 's%3AQ9w8E7r6T5y4U3i2', 'short1', 'a1B2c3D4e5F6g7H8=='],
+        ['', ';', ' ', '"', '; Path=/'],
+      ],
+      ['cookie:', 'sid=', ';', '=', ' ', '"', 'x', 'Zq9Wm7Lp5Kr3Tx8Vb2Nc'],
+      4000,
+      31,
+    );
+    let matched = 0;
+    for (const text of texts) {
+      expect(refusedMatches('http-session-cookie', text), text).toEqual([]);
+      if (new RegExp(rule('http-session-cookie').pattern.source, 'i').test(text)) matched++;
+    }
+    // Not vacuous: a hundred or so of the texts hold a match.
+    expect(matched).toBeGreaterThan(80);
+  });
+
   it("jdbc-password's precheck never refuses a match, on generated connection strings", () => {
     const texts = generated(
       [

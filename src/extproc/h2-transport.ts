@@ -85,7 +85,9 @@ export class H2ProcessCall extends EventEmitter implements ProcessCall {
       this.emit('end');
     });
     stream.on('wantTrailers', () => {
-      if (this.trailers !== null) stream.sendTrailers(this.trailers);
+      if (this.trailers === null) return;
+      stream.sendTrailers(this.trailers);
+      this.closeAfterStatus();
     });
     // A reset or a broken session: 'close' follows, which is where the call learns of it.
     stream.on('error', () => undefined);
@@ -172,12 +174,23 @@ export class H2ProcessCall extends EventEmitter implements ProcessCall {
     if (!this.headersSent) {
       this.headersSent = true;
       this.stream.respond({ [HTTP2_HEADER_STATUS]: HTTP_STATUS_OK, [HTTP2_HEADER_CONTENT_TYPE]: 'application/grpc', ...status }, { endStream: true });
+      this.closeAfterStatus();
     } else {
       this.trailers = status;
       this.stream.end();
     }
     // Nothing more is read; a peer still sending is not buffered for.
     this.stream.resume();
+  }
+
+  /**
+   * The status ends the call, whether or not the peer has finished sending: a peer that
+   * has not is told with RST_STREAM(NO_ERROR) after the status (RFC 9113 section 8.1
+   * allows it for a complete response), so a stream never stays half-open on a peer that
+   * never half-closes.
+   */
+  private closeAfterStatus(): void {
+    closeWhenAnswered(this.stream);
   }
 
   /** The call is over without its normal end: the handler's cancel path (lease release, record). */
@@ -191,6 +204,14 @@ export class H2ProcessCall extends EventEmitter implements ProcessCall {
     if (this.deadline !== null) clearTimeout(this.deadline);
     this.deadline = null;
   }
+}
+
+function closeWhenAnswered(stream: http2.ServerHttp2Stream): void {
+  if (stream.readableEnded) return;
+  // After this turn: the status frames are queued ahead of the reset.
+  setImmediate(() => {
+    if (!stream.destroyed && !stream.closed && !stream.readableEnded) stream.close(http2.constants.NGHTTP2_NO_ERROR);
+  });
 }
 
 function respondError(stream: http2.ServerHttp2Stream, httpStatus: number, code: number, message: string): void {

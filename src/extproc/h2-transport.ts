@@ -102,7 +102,8 @@ export class H2ProcessCall extends EventEmitter implements ProcessCall {
   }
 
   get writable(): boolean {
-    return !this.statusSent && !this.stream.destroyed;
+    // closed: the peer's RST_STREAM arrived, and respond() would throw before 'close' is emitted.
+    return !this.statusSent && !this.stream.destroyed && !this.stream.closed;
   }
 
   get writableEnded(): boolean {

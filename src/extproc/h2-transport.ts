@@ -75,8 +75,12 @@ export class H2ProcessCall extends EventEmitter implements ProcessCall {
       this.deadline.unref();
     }
     stream.on('data', (chunk: Buffer) => this.receive(chunk));
+    // A connection that goes, or a reset, ends the readable side too: that 'end' is no half-close.
+    stream.on('aborted', () => {
+      if (!this.statusSent) this.cancel();
+    });
     stream.on('end', () => {
-      if (this.statusSent) return;
+      if (this.statusSent || this.gone || stream.aborted) return;
       if (this.reader.buffered > 0) {
         this.sendStatus(GrpcStatus.INTERNAL, `the request stream ended inside a message (${this.reader.buffered} bytes of an incomplete message)`);
         this.cancel();

@@ -5,6 +5,7 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { EXTPROC_ROLE_METADATA, EXTPROC_ROLES } from '../../../src/envoy/observe.js';
 import { startExtProcServer, type ExtProcServer } from '../../../src/extproc/extproc-server.js';
 import { frameMessage, GrpcStatus } from '../../../src/extproc/grpc-framing.js';
+import { startH2ProcessServer } from '../../../src/extproc/h2-transport.js';
 import { decodeProcessingResponse, encodeProcessingRequest, openProcessStream, PROCESS_METHOD_PATH, type ProcessingRequest, type ProcessingResponse } from '../../../src/extproc/proto.js';
 import { authed, harness, messagesBody, type Harness } from '../../unit/pipeline/support.js';
 
@@ -213,6 +214,36 @@ describe('the node:http2 gRPC transport', () => {
     await vi.waitFor(() => expect(h.events.finished).toHaveLength(2));
     expect(h.events.finished[1]?.record?.outcome).toBe('client_disconnect');
     expect(server.inFlight()).toBe(0);
+  });
+
+  it("tells the handler of a reset or a lost connection with 'cancelled', never as the peer's half-close ('end')", async () => {
+    const calls: Array<{ events: string[] }> = [];
+    const h2 = await startH2ProcessServer(
+      { host: '127.0.0.1', port: 0 },
+      {
+        maxMessageBytes: 1024,
+        onCall: (call) => {
+          const seen = { events: [] as string[] };
+          calls.push(seen);
+          for (const event of ['data', 'end', 'cancelled'] as const) call.on(event, () => seen.events.push(event));
+        },
+      },
+    );
+    try {
+      const session = connect(h2.port);
+      const lost = request(session);
+      lost.write(framed(requestHeaders()));
+      await vi.waitFor(() => expect(calls[0]?.events).toEqual(['data']));
+      session.destroy();
+      await vi.waitFor(() => expect(calls[0]?.events).toEqual(['data', 'cancelled']));
+
+      const halfClosed = request(connect(h2.port));
+      halfClosed.end(framed(requestHeaders()));
+      await vi.waitFor(() => expect(calls[1]?.events).toEqual(['data', 'end']));
+    } finally {
+      await Promise.race([h2.close(), new Promise((resolve) => setTimeout(resolve, 100))]);
+      h2.destroy();
+    }
   });
 
   it('honours grpc-timeout: DEADLINE_EXCEEDED and the cancel path', async () => {

@@ -52,6 +52,7 @@ export class H2ProcessCall extends EventEmitter implements ProcessCall {
   private gone = false;
   private trailers: http2.OutgoingHttpHeaders | null = null;
   private deadline: NodeJS.Timeout | null = null;
+  private awaitingDrain = false;
 
   constructor(
     private readonly stream: http2.ServerHttp2Stream,
@@ -118,11 +119,14 @@ export class H2ProcessCall extends EventEmitter implements ProcessCall {
     if (!this.writable) return false;
     this.sendHeaders();
     const ok = this.stream.write(framed(message));
-    if (!ok) {
+    if (!ok && !this.awaitingDrain) {
       // HTTP/2 flow control: the peer is not taking answers. Stop reading its requests until
-      // it does, so neither side's buffers grow; its send window closes in turn.
+      // it does, so neither side's buffers grow; its send window closes in turn. (The messages
+      // already read from one DATA chunk are still answered: one wait covers them all.)
+      this.awaitingDrain = true;
       this.stream.pause();
       this.stream.once('drain', () => {
+        this.awaitingDrain = false;
         if (!this.stream.destroyed) this.stream.resume();
       });
     }

@@ -246,6 +246,25 @@ describe('the node:http2 gRPC transport', () => {
     }
   });
 
+  it('answers keepalive PINGs, with and without calls open, as often as the peer sends them', async () => {
+    const { port, server } = await serve();
+    const session = connect(port);
+    // A PING sent before the connection is up is cancelled by the client itself.
+    if (session.connecting) await new Promise((resolve) => session.once('connect', resolve));
+    const ping = (): Promise<number> => new Promise((resolve, reject) => session.ping((error, duration) => (error ? reject(error) : resolve(duration))));
+    for (let i = 0; i < 20; i++) await ping();
+    const stream = request(session);
+    const done = outcome(stream);
+    stream.write(framed(requestHeaders()));
+    for (let i = 0; i < 20; i++) await ping();
+    stream.end(framed({ request_body: { body: messagesBody(), end_of_stream: true } }));
+    const o = await done;
+    expect(o.messages.map((m) => m.response)).toEqual(['request_headers', 'request_body']);
+    expect(statusOf(o).code).toBe(GrpcStatus.OK);
+    expect(session.closed).toBe(false);
+    await stillServes(server);
+  });
+
   it('honours grpc-timeout: DEADLINE_EXCEEDED and the cancel path', async () => {
     const { port, server, h } = await serve();
     const stream = request(connect(port), { 'grpc-timeout': '200m' });

@@ -6,7 +6,7 @@ export MODEL_GATEWAY_CACHE ?= $(HOME)/.cache/model-gateway
 # make run reads ANTHROPIC_API_KEY, GW_VENDOR_BASE_URL and GW_ADMIN_TOKEN from the environment (scripts/run-local.sh):
 # with neither of the first two it starts the built-in demo provider (canned answers).
 
-.PHONY: help install build run test test-deps typecheck lint format format-check unit integration e2e clean
+.PHONY: help install build run test test-deps typecheck lint format format-check unit integration e2e test-extproc-http2 clean
 
 help:
 	@echo "make run    install, build and start gw serve on examples/gateway.yaml"
@@ -67,6 +67,14 @@ integration: build test-deps
 
 e2e: build test-deps
 	npx vitest run test/e2e
+
+# The tests that start a built `gw extproc` again, on the node:http2 gRPC transport (docs/extproc.md);
+# the in-process ext_proc tests already run on both transports in `make test`.
+EXTPROC_PROCESS_TESTS = test/e2e/extproc-envoy.test.ts test/e2e/envoy-access-log.test.ts test/e2e/envoy-overload.test.ts \
+	test/e2e/envoy-production-path.test.ts test/e2e/conformance.test.ts test/e2e/telemetry.test.ts test/e2e/resilience \
+	test/integration/extproc/stale-socket.test.ts
+test-extproc-http2: build test-deps
+	GW_GRPC_TRANSPORT=http2 npx vitest run $(EXTPROC_PROCESS_TESTS)
 
 clean:
 	rm -rf dist .test-results

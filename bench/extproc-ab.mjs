@@ -7,7 +7,14 @@
 // loaded shared machine disturbs least; each round's ratio to the baseline is paired, and the
 // report gives the median and the smallest over rounds. Prints a markdown table.
 //
-//   node bench/extproc-ab.mjs [--rounds 8] [--seconds 2] [--case before=/path/to/dist[,--v8-flag]] [--no-floor] [--http2-floor]
+// --transports adds the current build on the node:http2 transport (`--grpc-transport http2`,
+// row current-http2) and an A/A control: a second process of the current build on grpc-js
+// (current-aa), run in the same rounds, whose paired ratio to `current` shows what the shared
+// machine's noise alone does to a ratio. --observe adds both transports driven the way Envoy's
+// observing filter drives them (rows *-observe; the baseline predates the filter).
+//
+//   node bench/extproc-ab.mjs [--rounds 8] [--seconds 2] [--case before=/path/to/dist[,--v8-flag]] [--no-floor] [--http2-floor] [--transports] [--observe] [--no-baseline]
+import { loadavg } from 'node:os';
 import { join, resolve } from 'node:path';
 import { BASELINE_COMMIT, baselineDist } from './lib/baseline.mjs';
 import { brief, runLoad } from './lib/load-runner.mjs';
@@ -34,7 +41,12 @@ installLifetime(30 * 60_000);
 const mock = await startMock();
 const memFile = writeGatewayFile('gw-memory', mock.url, { secretScanning: false });
 const recording = await recordExchange(mock, 30);
-const builds = [{ name: 'baseline', dist: baselineDist() }, ...extra, { name: 'current', dist: GW_DIST }];
+const builds = [...(flag('no-baseline') ? [] : [{ name: 'baseline', dist: baselineDist() }]), ...extra, { name: 'current', dist: GW_DIST }];
+if (flag('transports')) builds.push({ name: 'current-aa', dist: GW_DIST }, { name: 'current-http2', dist: GW_DIST, extraArgs: ['--grpc-transport', 'http2'] });
+if (flag('observe')) {
+  builds.push({ name: 'current-observe', dist: GW_DIST, observe: true });
+  builds.push({ name: 'current-http2-observe', dist: GW_DIST, extraArgs: ['--grpc-transport', 'http2'], observe: true });
+}
 const cases = [];
 if (!flag('no-floor')) {
   const floor = await startFloor();
@@ -47,10 +59,19 @@ if (flag('http2-floor')) {
   cases.push({ name: 'http2-floor', target, pid: child.pid, child });
 }
 for (const b of builds) {
-  const gw = await startGw(`ab-${b.name}`, 'extproc', memFile.file, { bin: join(b.dist, 'cli', 'main.js'), nodeArgs: b.nodeArgs ?? [] });
-  cases.push({ name: b.name, target: gw.target, pid: gw.pid, child: gw.child, idleMB: memory(gw.pid)?.rssMB });
+  const gw = await startGw(`ab-${b.name}`, 'extproc', memFile.file, { bin: join(b.dist, 'cli', 'main.js'), nodeArgs: b.nodeArgs ?? [], extraArgs: b.extraArgs ?? [] });
+  cases.push({ name: b.name, target: gw.target, pid: gw.pid, child: gw.child, idleMB: memory(gw.pid)?.rssMB, observe: b.observe === true });
 }
-const job = (c, concurrency, ms, warmupMs) => ({ kind: 'extproc', target: c.target, recording: recording.file, token: memFile.token, concurrency, durationMs: ms, warmupMs });
+const job = (c, concurrency, ms, warmupMs) => ({
+  kind: 'extproc',
+  target: c.target,
+  recording: recording.file,
+  token: memFile.token,
+  concurrency,
+  durationMs: ms,
+  warmupMs,
+  ...(c.observe ? { observe: true } : {}),
+});
 for (const c of cases) await runLoad(job(c, 8, 2000, 0), []);
 
 const rows = {}; // `${name}@${conc}` → [{ cpuUs, phase }]
@@ -79,22 +100,37 @@ const median = (xs) => {
   return s.length % 2 ? s[m] : (s[m - 1] + s[m]) / 2;
 };
 const min = (xs) => Math.min(...xs.filter(Number.isFinite));
+const max = (xs) => Math.max(...xs.filter(Number.isFinite));
 const f = (x, d = 0) => (Number.isFinite(x) ? x.toFixed(d) : '–');
-console.log(`ext_proc A/B, ${ROUNDS_N} rounds of ${SECONDS} s per case and concurrency; baseline = main at ${BASELINE_COMMIT}; recorded exchange of ${recording.chunks} response chunks.\n`);
+const paired = (name, ref, concurrency, pick) => {
+  const mine = rows[`${name}@${concurrency}`];
+  const theirs = rows[`${ref}@${concurrency}`];
+  if (!mine || !theirs) return null;
+  return mine.map((x, i) => pick(x) / pick(theirs[i]));
+};
+/** Paired median and the range over rounds: "0.52× (0.47–0.60)". */
+const ratio = (xs) => (xs === null ? '–' : `${f(median(xs), 2)}× (${f(min(xs), 2)}–${f(max(xs), 2)})`);
+const hasBaseline = cases.some((c) => c.name === 'baseline');
 console.log(
-  '| build @ streams | CPU µs/exchange, median | smallest | CPU vs baseline (paired median) | smallest | request phase p50 ms, median | vs baseline (paired median) | chunk p99 ms, median | vs floor (paired median) | RSS MB idle / 5 s after the load |',
+  `ext_proc A/B, ${ROUNDS_N} rounds of ${SECONDS} s per case and concurrency; ${hasBaseline ? `baseline = main at ${BASELINE_COMMIT}` : 'no baseline'}; recorded exchange of ${recording.chunks} response chunks; load average at the end ${loadavg()
+    .map((x) => x.toFixed(1))
+    .join(' / ')}.\n`,
+);
+console.log(
+  '| build @ streams | CPU µs/exchange, median | smallest | CPU vs baseline (paired median, range) | CPU vs current (paired median, range) | request phase p50 ms, median | vs baseline (paired median) | chunk p99 ms, median | vs floor (paired median) | RSS MB idle / 5 s after the load |',
 );
 console.log('|---|---|---|---|---|---|---|---|---|---|');
 for (const concurrency of [1, 16]) {
   for (const c of cases) {
     const mine = rows[`${c.name}@${concurrency}`];
-    const base = rows[`baseline@${concurrency}`];
-    const floor = rows[`floor@${concurrency}`];
-    const cpuRatios = mine.map((x, i) => x.cpuUs / base[i].cpuUs);
-    const phaseRatios = mine.map((x, i) => x.phase / base[i].phase);
-    const p99Ratios = floor ? mine.map((x, i) => x.chunkP99 / floor[i].chunkP99) : [];
+    const vsBase = paired(c.name, 'baseline', concurrency, (x) => x.cpuUs);
+    // The observing rows compare with the same transport on today's protocol.
+    const ref = c.name.endsWith('-observe') ? c.name.slice(0, -'-observe'.length) : 'current';
+    const vsCurrent = c.name === 'current' ? null : paired(c.name, ref, concurrency, (x) => x.cpuUs);
+    const phaseRatios = paired(c.name, 'baseline', concurrency, (x) => x.phase);
+    const p99Ratios = paired(c.name, 'floor', concurrency, (x) => x.chunkP99);
     console.log(
-      `| ${c.name} @ ${concurrency} | ${f(median(mine.map((x) => x.cpuUs)))} | ${f(min(mine.map((x) => x.cpuUs)))} | ${f(median(cpuRatios), 2)}× | ${f(min(cpuRatios), 2)}× | ${f(median(mine.map((x) => x.phase)), 3)} | ${f(median(phaseRatios), 2)}× | ${f(median(mine.map((x) => x.chunkP99)), 3)} | ${floor ? `${f(median(p99Ratios), 2)}×` : '–'} | ${f(c.idleMB, 1)} / ${f(c.afterMB, 1)} |`,
+      `| ${c.name} @ ${concurrency} | ${f(median(mine.map((x) => x.cpuUs)))} | ${f(min(mine.map((x) => x.cpuUs)))} | ${ratio(vsBase)} | ${vsCurrent === null ? '–' : `${ratio(vsCurrent)}${ref !== 'current' ? ` vs ${ref}` : ''}`} | ${f(median(mine.map((x) => x.phase)), 3)} | ${phaseRatios ? `${f(median(phaseRatios), 2)}×` : '–'} | ${f(median(mine.map((x) => x.chunkP99)), 3)} | ${p99Ratios ? `${f(median(p99Ratios), 2)}×` : '–'} | ${f(c.idleMB, 1)} / ${f(c.afterMB, 1)} |`,
     );
   }
 }

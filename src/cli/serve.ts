@@ -58,7 +58,7 @@ export async function runExtProcCommand(argv: readonly string[], io: CliIo): Pro
     io.stderr.write(`gw extproc: ${error instanceof Error ? error.message : String(error)}\n`);
     return 2;
   }
-  logger.info({ address: processor.address, admin: processor.adminUrl, state: processor.state.kind }, 'ext_proc listening');
+  logger.info({ address: processor.address, admin: processor.adminUrl, state: processor.state.kind, grpcTransport: config.grpcTransport }, 'ext_proc listening');
   io.stdout.write(`gw extproc: listening on ${processor.address}, admin on ${processor.adminUrl}, state: ${processor.state.kind}\n`);
   await runUntilSignalled(logger, processor);
   return 0;

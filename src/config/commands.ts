@@ -68,7 +68,15 @@ function dataPlane(name: 'serve' | 'extproc', port: string): readonly OptionDef[
     }),
     str('host', 'HOST', name === 'serve' ? 'address to listen on' : 'address to serve gRPC on', { env: 'GW_HOST', default: '127.0.0.1' }),
     str('port', 'N', name === 'serve' ? 'port to listen on' : 'port to serve gRPC on', { env: 'GW_PORT', default: port }),
-    ...(name === 'extproc' ? [str('socket', 'PATH', 'serve gRPC on this Unix socket instead of --host/--port (the sidecar layout)', { env: 'GW_SOCKET' })] : []),
+    ...(name === 'extproc'
+      ? [
+          str('socket', 'PATH', 'serve gRPC on this Unix socket instead of --host/--port (the sidecar layout)', { env: 'GW_SOCKET' }),
+          str('grpc-transport', 'grpc-js|http2', "the gRPC server under ext_proc: grpc-js, or the gateway's own on node:http2 (docs/extproc.md)", {
+            env: 'GW_GRPC_TRANSPORT',
+            default: 'grpc-js',
+          }),
+        ]
+      : []),
     str('prefix', '/PATH', 'serve the API under this path prefix as well as at the root', { env: 'GW_PATH_PREFIX', default: '' }),
     str('max-body-mb', 'N', 'largest request body accepted, in MiB (413 beyond)', { default: String(DEFAULT_PIPELINE_CONFIG.maxBodyBytes / MIB) }),
     str('admin-host', 'HOST', 'address of the admin listener (/healthz, /readyz, /metrics, admin API)', { env: 'GW_ADMIN_HOST', default: '127.0.0.1' }),

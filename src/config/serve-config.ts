@@ -19,6 +19,8 @@ export interface ServeConfig {
   readonly port: number;
   /** gw extproc: serve gRPC on this Unix socket instead of host:port (the sidecar layout). */
   readonly socketPath: string | null;
+  /** gw extproc: the gRPC server under the ext_proc service (src/extproc/extproc-server.ts). */
+  readonly grpcTransport: GrpcTransport;
   readonly adminHost: string;
   readonly adminPort: number;
   /** sha256 of the admin bearer token; null disables the admin API (metrics and health stay up). */
@@ -98,6 +100,17 @@ function port(raw: string | undefined, fallback: number, name: string, problems:
   return n;
 }
 
+/** Which gRPC server carries gw extproc's service: grpc-js, or the gateway's own on node:http2. */
+export const GRPC_TRANSPORTS = ['grpc-js', 'http2'] as const;
+export type GrpcTransport = (typeof GRPC_TRANSPORTS)[number];
+
+function grpcTransport(raw: string | undefined, problems: string[]): GrpcTransport {
+  if (raw === undefined) return 'grpc-js';
+  if ((GRPC_TRANSPORTS as readonly string[]).includes(raw)) return raw as GrpcTransport;
+  problems.push(`--grpc-transport must be ${GRPC_TRANSPORTS.map((t) => `"${t}"`).join(' or ')}, got "${raw}"`);
+  return 'grpc-js';
+}
+
 function positive(raw: string | undefined, fallback: number, name: string, problems: string[]): number {
   if (raw === undefined) return fallback;
   const n = Number(raw);
@@ -136,6 +149,7 @@ export function readServeConfig(argv: readonly string[], env: NodeJS.ProcessEnv,
     host: args.value('host') ?? '127.0.0.1',
     port: port(args.value('port'), command === 'serve' ? 8080 : 9002, '--port', problems),
     socketPath: (args.declares('socket') ? args.value('socket') : undefined) ?? null,
+    grpcTransport: grpcTransport(args.declares('grpc-transport') ? args.value('grpc-transport') : undefined, problems),
     adminHost: args.value('admin-host') ?? '127.0.0.1',
     adminPort: port(args.value('admin-port'), 9090, '--admin-port', problems),
     adminToken,

@@ -1,4 +1,5 @@
-import type { ProcessingRequest, ProcessServerStream } from './proto.js';
+import type { ProcessingRequest } from './proto.js';
+import type { ProcessCall } from './process-call.js';
 import { OBSERVE_ID_HEADER } from '../envoy/observe.js';
 
 /** What an observing stream feeds: the deciding stream of the same request (ProcessStream). */
@@ -38,7 +39,7 @@ export class ObserverStream {
   private done = false;
 
   constructor(
-    private readonly call: ProcessServerStream,
+    private readonly call: ProcessCall,
     private readonly registry: ObserveRegistry,
     private readonly onDone: (stream: ObserverStream) => void,
   ) {

@@ -1,4 +1,4 @@
-import { status as grpcStatus } from '@grpc/grpc-js';
+import { GrpcStatus } from './grpc-framing.js';
 import type { RequestContext } from '../pipeline/context.js';
 import type { Pipeline } from '../pipeline/pipeline.js';
 import type { TraceParent } from '../pipeline/tracing.js';
@@ -7,7 +7,8 @@ import { clusterNameForOrigin, ROUTE_HEADER, UPSTREAM_HOST_HEADER, upstreamHostF
 import { PROCESSOR_REPLY_KEY, PROCESSOR_REPLY_NAMESPACE, PROCESSOR_REPLY_ORIGIN } from '../envoy/local-reply.js';
 import { envoyLocalReplyFault, withRequestId } from './envoy-local-reply.js';
 import { decodeHeaders, setHeader } from './header-codec.js';
-import type { ProcessingRequest, ProcessingResponse, ProcessServerStream, TrailersResponse } from './proto.js';
+import type { ProcessingRequest, ProcessingResponse, TrailersResponse } from './proto.js';
+import type { ProcessCall } from './process-call.js';
 import { EXTPROC_ROLE_METADATA, EXTPROC_ROLES, OBSERVE_ID_HEADER } from '../envoy/observe.js';
 import type { ObservedRequest, ObserveRegistry, ObserverStream } from './observe-stream.js';
 
@@ -42,7 +43,7 @@ function immediate(response: LocalResponse, fault: string | null): ProcessingRes
  * headers still carry only the caller's traceparent. Continue Envoy's span when
  * it is there, so Envoy's and the processor's spans form one trace.
  */
-function envoyTraceParent(call: ProcessServerStream): TraceParent | null {
+function envoyTraceParent(call: ProcessCall): TraceParent | null {
   const traceparent = call.metadata.get('traceparent')[0];
   if (typeof traceparent !== 'string') return null;
   const tracestate = call.metadata.get('tracestate')[0];
@@ -101,7 +102,7 @@ export class ProcessStream implements ObservedRequest {
   private envoyReply = false;
 
   constructor(
-    private readonly call: ProcessServerStream,
+    private readonly call: ProcessCall,
     private readonly pipeline: Pipeline,
     private readonly onDone: (stream: ProcessStream) => void,
     private readonly logFailure: StreamFailureLog,
@@ -233,8 +234,8 @@ export class ProcessStream implements ObservedRequest {
     if (this.closed) return;
     this.closed = true;
     this.finish(this.ctx === null ? 'client_disconnect' : 'gateway_error');
-    // grpc-js turns an 'error' on a server stream into its trailing status.
-    this.call.emit('error', { code: grpcStatus.INVALID_ARGUMENT, details: `gw: ext_proc protocol: ${reason}` });
+    // Either transport turns an 'error' on a server call into its trailing status (process-call.ts).
+    this.call.emit('error', { code: GrpcStatus.INVALID_ARGUMENT, details: `gw: ext_proc protocol: ${reason}` });
   }
 
   private write(response: ProcessingResponse): void {

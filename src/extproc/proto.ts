@@ -308,18 +308,18 @@ const processMethod = externalProcessorService.Process;
 const encodeResponse = processMethod.responseSerialize;
 const encodedOnce = new WeakMap<ProcessingResponse, Buffer>();
 /** Frozen answers are constants (the empty continue sent for nearly every chunk): encoded once, not per message. */
-function serializeResponse(message: ProcessingResponse): Buffer {
+export function serializeProcessingResponse(message: ProcessingResponse): Buffer {
   if (!Object.isFrozen(message)) return encodeResponse(message);
   let bytes = encodedOnce.get(message);
   if (bytes === undefined) encodedOnce.set(message, (bytes = encodeResponse(message)));
-  // grpc-js copies the bytes into its own frame, so one buffer serves every answer.
+  // Both transports copy the bytes into their own frame, so one buffer serves every answer.
   return bytes;
 }
 
 /** The service as the processor registers it: the loader's definition with the caching response encoder. */
 export const processorService: ExternalProcessorServiceDefinition = {
   ...externalProcessorService,
-  Process: { ...processMethod, responseSerialize: serializeResponse },
+  Process: { ...processMethod, responseSerialize: serializeProcessingResponse },
 };
 
 /** Exactly the bytes grpc-js puts on the wire for a ProcessingRequest. */

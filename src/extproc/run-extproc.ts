@@ -25,7 +25,7 @@ export async function runExtProc(config: ServeConfig, deps: RuntimeDeps): Promis
     runtime = await startRuntime(config, deps);
     if (reclaimed) deps.logger.warn({ socket: config.socketPath }, 'removed a stale socket left by a processor that did not shut down');
     const bind = config.socketPath !== null ? { socketPath: config.socketPath } : { host: config.host, port: config.port };
-    server = await startExtProcServer(runtime.pipeline, bind, deps.logger, (n) => runtime?.inFlight(n));
+    server = await startExtProcServer(runtime.pipeline, bind, deps.logger, (n) => runtime?.inFlight(n), config.grpcTransport);
   } catch (error) {
     await runtime?.close();
     await lock?.release();

@@ -8,6 +8,7 @@ import * as grpc from '@grpc/grpc-js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { generateToken, hashToken } from '../../../src/auth/token.js';
 import { startExtProcServer, type ExtProcServer } from '../../../src/extproc/extproc-server.js';
+import { GRPC_TRANSPORTS } from '../../../src/config/serve-config.js';
 import { openProcessStream, type HeaderMap, type ProcessingRequest, type ProcessingResponse } from '../../../src/extproc/proto.js';
 import { ServedModels } from '../../../src/models/served-models.js';
 import type { PipelineEvents } from '../../../src/pipeline/events.js';
@@ -30,7 +31,7 @@ function head(extra: Array<[string, string]>): ProcessingRequest {
   return { request_headers: { headers } };
 }
 
-describe('ext_proc: hostile request heads', () => {
+describe.each(GRPC_TRANSPORTS)('ext_proc: hostile request heads (%s transport)', (transport) => {
   let server: ExtProcServer;
   let client: grpc.Client;
   const failures: string[] = [];
@@ -44,7 +45,7 @@ describe('ext_proc: hostile request heads', () => {
       }),
     );
     const pipeline = new Pipeline({ state, servedModels: new ServedModels(async () => null), redactor: null, events: SILENT, config: DEFAULT_PIPELINE_CONFIG });
-    server = await startExtProcServer(pipeline, { host: '127.0.0.1', port: 0 }, { error: (_f: unknown, m: string) => failures.push(m) });
+    server = await startExtProcServer(pipeline, { host: '127.0.0.1', port: 0 }, { error: (_f: unknown, m: string) => failures.push(m) }, undefined, transport);
     client = new grpc.Client(server.address, grpc.credentials.createInsecure(), { 'grpc.max_send_message_length': 64 * 1024 * 1024, 'grpc.max_receive_message_length': 64 * 1024 * 1024 });
   });
 

@@ -3,6 +3,7 @@ import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { generateToken, hashToken } from '../../../src/auth/token.js';
 import { startExtProcServer, type ExtProcServer } from '../../../src/extproc/extproc-server.js';
+import { GRPC_TRANSPORTS } from '../../../src/config/serve-config.js';
 import { openProcessStream, type HeaderMap, type ProcessingRequest, type ProcessingResponse } from '../../../src/extproc/proto.js';
 import { ServedModels } from '../../../src/models/served-models.js';
 import type { PipelineEvents } from '../../../src/pipeline/events.js';
@@ -53,7 +54,7 @@ const SILENT_EVENTS: PipelineEvents = {
   leaseChanged() {},
 };
 
-describe('ext_proc protocol order', () => {
+describe.each(GRPC_TRANSPORTS)('ext_proc protocol order (%s transport)', (transport) => {
   let server: ExtProcServer;
   /** Stream failures the server logged: a protocol violation is answered (INVALID_ARGUMENT), never one of these. */
   const failures: string[] = [];
@@ -68,7 +69,7 @@ describe('ext_proc protocol order', () => {
       }),
     );
     const pipeline = new Pipeline({ state, servedModels: new ServedModels(async () => null), redactor: null, events: SILENT_EVENTS, config: DEFAULT_PIPELINE_CONFIG });
-    server = await startExtProcServer(pipeline, { host: '127.0.0.1', port: 0 }, { error: (_fields: unknown, message: string) => failures.push(message) });
+    server = await startExtProcServer(pipeline, { host: '127.0.0.1', port: 0 }, { error: (_fields: unknown, message: string) => failures.push(message) }, undefined, transport);
     client = new grpc.Client(server.address, grpc.credentials.createInsecure());
   });
 

@@ -52,6 +52,19 @@ describe('readServeConfig', () => {
     expect(readServeConfig(['-f', 'gateway.yaml', '--socket', '/tmp/s'], {}, 'extproc').socketPath).toBe('/tmp/s');
   });
 
+  it("takes gw extproc's gRPC transport from --grpc-transport or GW_GRPC_TRANSPORT, grpc-js by default", () => {
+    expect(readServeConfig(['-f', 'gateway.yaml'], {}, 'extproc').grpcTransport).toBe('grpc-js');
+    expect(readServeConfig(['-f', 'gateway.yaml', '--grpc-transport', 'http2'], {}, 'extproc').grpcTransport).toBe('http2');
+    expect(readServeConfig(['-f', 'gateway.yaml'], { GW_GRPC_TRANSPORT: 'http2' }, 'extproc').grpcTransport).toBe('http2');
+    expect(() => readServeConfig(['-f', 'gateway.yaml', '--grpc-transport', 'h2'], {}, 'extproc')).toThrow(ConfigError);
+    try {
+      readServeConfig(['-f', 'gateway.yaml', '--grpc-transport', 'h2'], {}, 'extproc');
+    } catch (error) {
+      expect((error as ConfigError).problems).toContain('--grpc-transport must be "grpc-js" or "http2", got "h2"');
+    }
+    expect(() => readServeConfig(['-f', 'gateway.yaml', '--grpc-transport', 'http2'], {})).toThrow('unknown flag --grpc-transport');
+  });
+
   it('returns a frozen result, its pipeline settings included', () => {
     const config = readServeConfig(['--file=gateway.yaml'], {});
     expect(Object.isFrozen(config)).toBe(true);

@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import * as grpc from '@grpc/grpc-js';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { startExtProcServer, type ExtProcServer } from '../../../src/extproc/extproc-server.js';
+import { GRPC_TRANSPORTS } from '../../../src/config/serve-config.js';
 import { openProcessStream, type ProcessingResponse } from '../../../src/extproc/proto.js';
 import { authed, harness } from '../pipeline/support.js';
 
@@ -32,10 +33,10 @@ const NO_FAILURES = {
   },
 };
 
-describe('startExtProcServer', () => {
+describe.each(GRPC_TRANSPORTS)('startExtProcServer (%s transport)', (transport) => {
   it('binds TCP on an ephemeral port and reports host:port', async () => {
     const h = await harness();
-    const server = await startExtProcServer(h.pipeline, { host: '127.0.0.1', port: 0 }, NO_FAILURES);
+    const server = await startExtProcServer(h.pipeline, { host: '127.0.0.1', port: 0 }, NO_FAILURES, undefined, transport);
     servers.push(server);
     expect(server.address).toMatch(/^127\.0\.0\.1:[1-9]\d*$/);
   });
@@ -44,7 +45,7 @@ describe('startExtProcServer', () => {
     const h = await harness();
     const counts: number[] = [];
     const socket = join(mkdtempSync(join(tmpdir(), 'gw-extproc-')), 'p.sock');
-    const server = await startExtProcServer(h.pipeline, { socketPath: socket }, NO_FAILURES, (count) => counts.push(count));
+    const server = await startExtProcServer(h.pipeline, { socketPath: socket }, NO_FAILURES, (count) => counts.push(count), transport);
     expect(server.address).toBe(`unix:${socket}`);
     const client = new grpc.Client(server.address, grpc.credentials.createInsecure());
     clients.push(client);
@@ -66,7 +67,7 @@ describe('startExtProcServer', () => {
 
   it('shuts down at once when no stream is open', async () => {
     const h = await harness();
-    const server = await startExtProcServer(h.pipeline, { host: '127.0.0.1', port: 0 }, NO_FAILURES);
+    const server = await startExtProcServer(h.pipeline, { host: '127.0.0.1', port: 0 }, NO_FAILURES, undefined, transport);
     await server.shutdown(60_000);
     expect(server.inFlight()).toBe(0);
   });

@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import * as grpc from '@grpc/grpc-js';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { runUntilSignalled } from '../../../src/cli/lifecycle.js';
-import { readServeConfig } from '../../../src/config/serve-config.js';
+import { GRPC_TRANSPORTS, readServeConfig } from '../../../src/config/serve-config.js';
 import { openProcessStream, statusCodeNumber, type ProcessingResponse } from '../../../src/extproc/proto.js';
 import { runExtProc, type RunningExtProc } from '../../../src/extproc/run-extproc.js';
 import { SocketInUseError } from '../../../src/extproc/socket-file.js';
@@ -91,9 +91,9 @@ async function listening(port = 0): Promise<number> {
   return (server.address() as { port: number }).port;
 }
 
-describe('runExtProc', () => {
+describe.each(GRPC_TRANSPORTS)('runExtProc (%s transport)', (transport) => {
   it("serves the file's companies through the pipeline over gRPC on TCP, ready on the admin listener, until stopped", async () => {
-    const processor = await start(['--port', '0']);
+    const processor = await start(['--grpc-transport', transport, '--port', '0']);
     expect(processor.address).toMatch(/^127\.0\.0\.1:[1-9]\d*$/);
     expect(processor.state.kind).toBe('memory');
     expect((await fetch(`${processor.adminUrl}/readyz`)).status).toBe(200);
@@ -115,19 +115,19 @@ describe('runExtProc', () => {
     const path = socketPath();
     await staleSocket(path);
     const log = recordingLogger();
-    const processor = await start(['--socket', path], log.logger);
+    const processor = await start(['--grpc-transport', transport, '--socket', path], log.logger);
     expect(processor.address).toBe(`unix:${path}`);
     expect(log.lines().filter((l) => l.msg.startsWith('removed a stale socket'))).toEqual([expect.objectContaining({ socket: path, level: 40 })]);
     expect((await answerTo(processor.address, '/v1/messages', {})).response).toBe('immediate_response');
 
     // A second instance on the same path is refused while the first serves it.
-    await expect(start(['--socket', path])).rejects.toBeInstanceOf(SocketInUseError);
+    await expect(start(['--grpc-transport', transport, '--socket', path])).rejects.toBeInstanceOf(SocketInUseError);
     expect((await answerTo(processor.address, '/v1/messages', {})).response).toBe('immediate_response');
 
     // Stopped, it gives the path up: the next instance starts on it (no stale file to remove, no warning).
     await stop(processor);
     const next = recordingLogger();
-    const successor = await start(['--socket', path], next.logger);
+    const successor = await start(['--grpc-transport', transport, '--socket', path], next.logger);
     expect(successor.address).toBe(`unix:${path}`);
     expect(next.lines().filter((l) => l.msg.startsWith('removed a stale socket'))).toEqual([]);
   });
@@ -137,9 +137,9 @@ describe('runExtProc', () => {
     const taken = await listening();
     const adminPort = await listening();
     await new Promise((resolve) => listeners.pop()?.close(resolve));
-    const error = await runExtProc(readServeConfig(['-f', gatewayFile.file, '--port', String(taken), '--admin-port', String(adminPort)], {}, 'extproc'), { logger: recordingLogger().logger }).catch(
-      (e: unknown) => e,
-    );
+    const error = await runExtProc(readServeConfig(['-f', gatewayFile.file, '--grpc-transport', transport, '--port', String(taken), '--admin-port', String(adminPort)], {}, 'extproc'), {
+      logger: recordingLogger().logger,
+    }).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(Error);
     expect(String((error as Error).message)).toMatch(/address already in use|EADDRINUSE|No address added/i);
     // The admin listener it had opened is closed again: its port is free.
@@ -149,7 +149,7 @@ describe('runExtProc', () => {
   it('a socket path it must not take is reported, and the path lock is given back', async () => {
     const path = socketPath();
     writeFileSync(path, 'not a socket');
-    await expect(start(['--socket', path])).rejects.toThrow(`${path} exists and is not a socket; refusing to remove it`);
+    await expect(start(['--grpc-transport', transport, '--socket', path])).rejects.toThrow(`${path} exists and is not a socket; refusing to remove it`);
     expect(existsSync(path) && !lstatSync(path).isSocket()).toBe(true);
     // Nobody holds the lock any more.
     const lock = await lockSocketPath(path);
@@ -158,7 +158,7 @@ describe('runExtProc', () => {
 
   it('stops on SIGTERM the way gw extproc waits for it', async () => {
     const log = recordingLogger();
-    const processor = await start(['--port', '0'], log.logger);
+    const processor = await start(['--grpc-transport', transport, '--port', '0'], log.logger);
     const before = new Set(process.listeners('SIGTERM'));
     const stopped = runUntilSignalled(log.logger, processor);
     const added = process.listeners('SIGTERM').filter((l) => !before.has(l));

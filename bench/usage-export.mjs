@@ -11,7 +11,9 @@
 // Prints one JSON line. Needs `npm run build`.
 // Then the data plane's request latency through a real gw serve, with no exporter, with gw serve's own
 // exporter thread and with gw export-usage draining a backlog (see dataPlaneLatency below).
-//   node bench/usage-export.mjs [--records N] [--batch N] [--latency-rounds 3] [--backlog 100000] [--no-data-plane]
+//   node bench/usage-export.mjs [--records N] [--batch N] [--pg-locale en_US.UTF-8] [--latency-rounds 3] [--backlog 100000] [--no-data-plane]
+// --pg-locale: the PostgreSQL server's locale (initdb --locale; compiled into the server's directory if missing here);
+// by default initdb's, from this environment.
 import { spawn } from 'node:child_process';
 import { randomBytes, randomUUID } from 'node:crypto';
 import { mkdtempSync, readFileSync, readdirSync } from 'node:fs';
@@ -35,6 +37,8 @@ const N = argIndex === -1 ? 200_000 : Number(process.argv[argIndex + 1]);
 const COMPANIES = 4;
 const batchIndex = process.argv.indexOf('--batch');
 const BATCH = batchIndex === -1 ? 2_000 : Number(process.argv[batchIndex + 1]);
+const localeIndex = process.argv.indexOf('--pg-locale');
+const PG_LOCALE = localeIndex === -1 ? undefined : process.argv[localeIndex + 1];
 
 async function startRedis() {
   const dir = mkdtempSync(join(tmpdir(), 'gw-bench-redis-'));
@@ -100,7 +104,7 @@ const cpuNow = () => {
 };
 const loadAverage = () => Number(readFileSync('/proc/loadavg', 'utf8').split(' ')[0]);
 
-const [pg, { url: redisUrl, pid: redisPid }] = await Promise.all([startPostgres(), startRedis()]);
+const [pg, { url: redisUrl, pid: redisPid }] = await Promise.all([startPostgres({ locale: PG_LOCALE }), startRedis()]);
 await migrate(pg.pool);
 const redis = connectRedis(redisUrl);
 const state = new RedisState(redis, new SecretBox(randomBytes(32)));
@@ -196,6 +200,7 @@ const result = {
   companies: COMPANIES,
   batchSize: BATCH,
   postgresFsync: true,
+  postgresCollation: (await pg.pool.query('SELECT datcollate FROM pg_database WHERE datname = current_database()')).rows[0].datcollate,
   loadAverage: [load0, load1],
   drainSeconds: Number(drainSeconds.toFixed(2)),
   postgresInsertSeconds: Number((insertMs / 1000).toFixed(2)),

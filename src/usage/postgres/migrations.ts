@@ -51,6 +51,17 @@ const MIGRATIONS: readonly string[] = [
   //    Logs across companies merge each company's (company, time) range instead (pg-usage-store.ts).
   `DROP INDEX IF EXISTS gw_usage_time;
    CREATE INDEX gw_usage_time_brin ON gw_usage USING brin (time);`,
+  // 6: the keys the indexes compare, as bytes. In a database whose locale is not C or POSIX (en_US.UTF-8, C.UTF-8 before
+  //    PostgreSQL 17) every comparison in a B-tree descent went through strcoll, without abbreviated keys; each insert
+  //    makes a few dozen (primary key, company, address). Equality is the same in every deterministic collation; the one
+  //    order these columns give a reader (request ids breaking ties in Logs) was already bytes (COLLATE "C" in the query).
+  //    The totals' and companies' keys too, so no join compares a byte-ordered column with an index in another order.
+  //    The table is not rewritten (text to text), but every index on these columns is rebuilt, under the migration's lock.
+  `ALTER TABLE gw_usage ALTER COLUMN request_id TYPE text COLLATE "C", ALTER COLUMN company TYPE text COLLATE "C",
+     ALTER COLUMN address TYPE text COLLATE "C";
+   ALTER TABLE gw_usage_company ALTER COLUMN company TYPE text COLLATE "C";
+   ALTER TABLE gw_usage_daily ALTER COLUMN company TYPE text COLLATE "C", ALTER COLUMN zone TYPE text COLLATE "C",
+     ALTER COLUMN k TYPE text COLLATE "C";`,
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS.length;

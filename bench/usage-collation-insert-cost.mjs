@@ -6,10 +6,10 @@
 // and as medians. Alternating within seconds keeps the machine's changing load out of the comparison far better than
 // whole bench runs do. Needs `npm run build`.
 //   node bench/usage-collation-insert-cost.mjs [--pg-locale en_US.UTF-8] [--rounds 12] [--batches 5]
-import { randomUUID } from 'node:crypto';
 import { readdirSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { benchUsageRecord } from './lib/usage-record.mjs';
 
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..');
 const dist = (p) => import(join(ROOT, 'dist', p));
@@ -64,31 +64,7 @@ let seq = 0;
 const companies = ['bench0', 'bench1', 'bench2', 'bench3'];
 const record = () => {
   const i = seq++;
-  const company = companies[i % companies.length];
-  return {
-    request_id: `req_${randomUUID()}`,
-    time: new Date(Date.UTC(2026, 10, 1) + i * 10).toISOString(),
-    company,
-    address: `user${i % 50}@${company}.example`,
-    endpoint: 'messages',
-    model: i % 3 ? 'claude-sonnet-4-5' : 'claude-haiku-4-5',
-    provider: 'vendor',
-    provider_model: 'claude-sonnet-4-5-20250929',
-    credential: 'main',
-    input_tokens: 1000 + (i % 100),
-    output_tokens: 200 + (i % 50),
-    cache_creation_input_tokens: 0,
-    cache_read_input_tokens: i % 500,
-    cost_usd: 0.0042,
-    status: 200,
-    fault: null,
-    stream: true,
-    duration_ms: 900,
-    ttfb_ms: 300,
-    outcome: 'complete',
-    repo: `github.com/${company}/app${i % 5}`,
-    application: 'claude-code',
-  };
+  return benchUsageRecord(companies[i % companies.length], i, new Date(Date.UTC(2026, 10, 1) + i * 10).toISOString());
 };
 const median = (xs) => {
   const s = [...xs].sort((a, b) => a - b);

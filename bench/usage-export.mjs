@@ -15,11 +15,12 @@
 // --pg-locale: the PostgreSQL server's locale (initdb --locale; compiled into the server's directory if missing here);
 // by default initdb's, from this environment.
 import { spawn } from 'node:child_process';
-import { randomBytes, randomUUID } from 'node:crypto';
+import { randomBytes } from 'node:crypto';
 import { mkdtempSync, readFileSync, readdirSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { benchUsageRecord } from './lib/usage-record.mjs';
 
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..');
 const dist = (p) => import(join(ROOT, 'dist', p));
@@ -50,30 +51,7 @@ async function startRedis() {
   return { url: `redis://127.0.0.1:${port}`, pid: server.pid };
 }
 
-const record = (company, i) => ({
-  request_id: `req_${randomUUID()}`,
-  time: new Date(Date.now() - (N - i) * 10).toISOString(),
-  company,
-  address: `user${i % 50}@${company}.example`,
-  endpoint: 'messages',
-  model: i % 3 ? 'claude-sonnet-4-5' : 'claude-haiku-4-5',
-  provider: 'vendor',
-  provider_model: 'claude-sonnet-4-5-20250929',
-  credential: 'main',
-  input_tokens: 1000 + (i % 100),
-  output_tokens: 200 + (i % 50),
-  cache_creation_input_tokens: 0,
-  cache_read_input_tokens: i % 500,
-  cost_usd: 0.0042,
-  status: 200,
-  fault: null,
-  stream: true,
-  duration_ms: 900,
-  ttfb_ms: 300,
-  outcome: 'complete',
-  repo: `github.com/${company}/app${i % 5}`,
-  application: 'claude-code',
-});
+const record = (company, i) => benchUsageRecord(company, i, new Date(Date.now() - (N - i) * 10).toISOString());
 
 const percentile = (xs, p) => {
   const s = [...xs].sort((a, b) => a - b);

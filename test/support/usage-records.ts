@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { UsageRecord } from '../../src/metering/usage-record.js';
+import { cursorOf, type LogsQuery } from '../../src/usage/report.js';
 
 /** A usage record as the pipeline writes one; `i` varies the attribution so reports have groups. */
 export function usageRecord(company: string, i: number, overrides: Partial<UsageRecord> = {}): UsageRecord {
@@ -29,4 +30,18 @@ export function usageRecord(company: string, i: number, overrides: Partial<Usage
     ...(i % 9 === 2 ? { end_user: `customer-${i % 4}` } : {}),
     ...overrides,
   };
+}
+
+/** Every request id a Logs read gives, page by page (`pageSize` each), following each page's cursor to the end. */
+export async function allLogPages(read: (q: LogsQuery) => Promise<UsageRecord[]>, base: Omit<LogsQuery, 'limit'>, pageSize: number): Promise<string[]> {
+  const out: string[] = [];
+  let after: LogsQuery['after'];
+  for (let page = 0; page < 1_000; page++) {
+    const rows = await read({ ...base, limit: pageSize, ...(after ? { after } : {}) });
+    out.push(...rows.map((r) => r.request_id));
+    const last = rows[rows.length - 1];
+    if (rows.length < pageSize || !last) return out;
+    after = cursorOf(last);
+  }
+  throw new Error('paging did not end');
 }

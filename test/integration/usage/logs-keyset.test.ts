@@ -4,9 +4,9 @@ import type { UsageRecord } from '../../../src/metering/usage-record.js';
 import { connectPostgres } from '../../../src/usage/postgres/connect.js';
 import { migrate, SCHEMA_VERSION } from '../../../src/usage/postgres/migrations.js';
 import { PgUsageStore } from '../../../src/usage/postgres/pg-usage-store.js';
-import { cursorOf, logsOf, type LogsQuery } from '../../../src/usage/report.js';
+import { logsOf } from '../../../src/usage/report.js';
 import { startPostgres, type TestPostgres } from '../../support/postgres-server.js';
-import { usageRecord } from '../../support/usage-records.js';
+import { allLogPages, usageRecord } from '../../support/usage-records.js';
 
 /**
  * Keyset paging of Logs (the console's pages): walking page by page after
@@ -38,19 +38,6 @@ afterAll(async () => {
   await postgres?.destroy();
 });
 
-async function walk(read: (q: LogsQuery) => Promise<UsageRecord[]>, base: Omit<LogsQuery, 'limit'>, pageSize: number): Promise<string[]> {
-  const out: string[] = [];
-  let after: LogsQuery['after'];
-  for (let page = 0; page < 1_000; page++) {
-    const rows = await read({ ...base, limit: pageSize, ...(after ? { after } : {}) });
-    out.push(...rows.map((r) => r.request_id));
-    const last = rows[rows.length - 1];
-    if (rows.length < pageSize || !last) return out;
-    after = cursorOf(last);
-  }
-  throw new Error('paging did not end');
-}
-
 describe('Logs keyset paging', () => {
   for (const order of ['time', 'cost'] as const) {
     for (const base of [{ company: 'acme' }, { company: 'acme', address: 'user3@acme.example' }, {}] as const) {
@@ -58,9 +45,9 @@ describe('Logs keyset paging', () => {
         const query = { ...base, order };
         const whole = (await store.logs({ ...query, limit: 100_000 })).data.map((r) => r.request_id);
         expect(whole.length).toBeGreaterThan(20);
-        const paged = await walk(async (q) => (await store.logs(q)).data, query, 7);
+        const paged = await allLogPages(async (q) => (await store.logs(q)).data, query, 7);
         expect(paged).toEqual(whole);
-        const inMemory = await walk(async (q) => logsOf(records, q), query, 7);
+        const inMemory = await allLogPages(async (q) => logsOf(records, q), query, 7);
         expect(inMemory).toEqual(whole);
       });
     }
@@ -77,8 +64,8 @@ describe('Logs keyset paging', () => {
       const { rows } = await other.query<{ indexdef: string }>("SELECT indexdef FROM pg_indexes WHERE tablename = 'gw_usage' AND indexdef LIKE '%(\"time\")%'");
       expect(rows.map((r) => r.indexdef)).toEqual([expect.stringContaining('USING brin')]);
       for (const order of ['time', 'cost'] as const) {
-        const paged = await walk(async (q) => (await older.logs(q)).data, { order }, 11);
-        expect(paged).toEqual(await walk(async (q) => logsOf(records, q), { order }, 11));
+        const paged = await allLogPages(async (q) => (await older.logs(q)).data, { order }, 11);
+        expect(paged).toEqual(await allLogPages(async (q) => logsOf(records, q), { order }, 11));
       }
       // Every record is from 2026-01-01, so older than any retention of a day.
       expect(await older.deleteOlderThan(1, 40)).toBe(records.length);

@@ -5,9 +5,9 @@ import type { UsageRecord } from '../../../src/metering/usage-record.js';
 import { connectPostgres } from '../../../src/usage/postgres/connect.js';
 import { migrate, SCHEMA_VERSION } from '../../../src/usage/postgres/migrations.js';
 import { PgUsageStore } from '../../../src/usage/postgres/pg-usage-store.js';
-import { cursorOf, logsOf, REPORT_GROUPS, reportOf, type LogsQuery, type ReportQuery } from '../../../src/usage/report.js';
+import { logsOf, REPORT_GROUPS, reportOf, type ReportQuery } from '../../../src/usage/report.js';
 import { startPostgres, type TestPostgres } from '../../support/postgres-server.js';
-import { usageRecord } from '../../support/usage-records.js';
+import { allLogPages, usageRecord } from '../../support/usage-records.js';
 
 /**
  * Schema step 6 (the indexed keys compared as bytes) upgrading a store with data in place, in a database whose
@@ -33,19 +33,6 @@ function record(i: number): UsageRecord {
     time: new Date(Date.UTC(2026, 0, 1) + Math.floor(i / 8) * 1_000_000).toISOString(),
     cost_usd: [0.5, 0.25, null][i % 3] as number | null,
   });
-}
-
-async function walk(read: (q: LogsQuery) => Promise<UsageRecord[]>, base: Omit<LogsQuery, 'limit'>, pageSize: number): Promise<string[]> {
-  const out: string[] = [];
-  let after: LogsQuery['after'];
-  for (let page = 0; page < 1_000; page++) {
-    const rows = await read({ ...base, limit: pageSize, ...(after ? { after } : {}) });
-    out.push(...rows.map((r) => r.request_id));
-    const last = rows[rows.length - 1];
-    if (rows.length < pageSize || !last) return out;
-    after = cursorOf(last);
-  }
-  throw new Error('paging did not end');
 }
 
 const columnCollations = async (): Promise<Record<string, string>> => {
@@ -111,9 +98,9 @@ describe('schema step 6: the indexed keys as bytes', () => {
     for (const order of ['time', 'cost'] as const) {
       for (const base of [{ company: 'Acme' }, { company: 'acme', address: 'User2@acme.example' }, {}] as const) {
         const query = { ...base, order };
-        const paged = await walk(async (q) => (await store.logs(q)).data, query, 4);
+        const paged = await allLogPages(async (q) => (await store.logs(q)).data, query, 4);
         expect(paged.length, JSON.stringify(query)).toBeGreaterThan(8);
-        expect(paged, JSON.stringify(query)).toEqual(await walk(async (q) => logsOf(records, q), query, 4));
+        expect(paged, JSON.stringify(query)).toEqual(await allLogPages(async (q) => logsOf(records, q), query, 4));
       }
     }
     for (const company of ['Acme', 'acme', undefined]) {

@@ -6,9 +6,10 @@
 // and as medians. Alternating within seconds keeps the machine's changing load out of the comparison far better than
 // whole bench runs do. Needs `npm run build`.
 //   node bench/usage-collation-insert-cost.mjs [--pg-locale en_US.UTF-8] [--rounds 12] [--batches 5]
-import { readdirSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { cpuMsWithChildren } from './lib/procfs.mjs';
 import { benchUsageRecord } from './lib/usage-record.mjs';
 
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..');
@@ -27,23 +28,8 @@ const ROUNDS = Number(arg('--rounds', 12));
 const BATCHES = Number(arg('--batches', 5));
 const BATCH = 2_000;
 
-// CPU (ms) of the server and every process it started; Linux /proc, 100 ticks a second.
-function serverCpuMs(pid) {
-  let ticks = 0;
-  for (const entry of readdirSync('/proc')) {
-    if (!/^\d+$/.test(entry)) continue;
-    let stat;
-    try {
-      stat = readFileSync(`/proc/${entry}/stat`, 'utf8');
-    } catch {
-      continue;
-    }
-    const f = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-    if (Number(entry) === pid) ticks += Number(f[11]) + Number(f[12]) + Number(f[13]) + Number(f[14]);
-    else if (Number(f[1]) === pid) ticks += Number(f[11]) + Number(f[12]);
-  }
-  return ticks * 10;
-}
+// CPU (ms) of the server and every process it started.
+const serverCpuMs = (pid) => cpuMsWithChildren(pid, true);
 
 const pg = await startPostgres({ locale: LOCALE });
 const { rows } = await pg.pool.query('SELECT datcollate FROM pg_database WHERE datname = current_database()');

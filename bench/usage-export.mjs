@@ -16,10 +16,11 @@
 // by default initdb's, from this environment.
 import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { mkdtempSync, readFileSync, readdirSync } from 'node:fs';
+import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { cpuMsWithChildren as cpuMs } from './lib/procfs.mjs';
 import { benchUsageRecord } from './lib/usage-record.mjs';
 
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..');
@@ -58,24 +59,6 @@ const percentile = (xs, p) => {
   return s[Math.min(s.length - 1, Math.floor((p / 100) * s.length))];
 };
 
-// CPU time (ms) of a process and, with `withChildren`, of its live children and those it reaped
-// (PostgreSQL runs one backend process per connection). Linux /proc; 100 ticks a second.
-function cpuMs(pid, withChildren) {
-  let ticks = 0;
-  for (const entry of withChildren ? readdirSync('/proc') : [String(pid)]) {
-    if (!/^\d+$/.test(entry)) continue;
-    let stat;
-    try {
-      stat = readFileSync(`/proc/${entry}/stat`, 'utf8');
-    } catch {
-      continue;
-    }
-    const f = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-    if (Number(entry) === pid) ticks += Number(f[11]) + Number(f[12]) + (withChildren ? Number(f[13]) + Number(f[14]) : 0);
-    else if (Number(f[1]) === pid) ticks += Number(f[11]) + Number(f[12]);
-  }
-  return ticks * 10;
-}
 const cpuNow = () => {
   const self = process.cpuUsage();
   return { exporter: (self.user + self.system) / 1000, postgres: cpuMs(pg.pid, true), redis: cpuMs(redisPid, false) };

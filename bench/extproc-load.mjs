@@ -150,9 +150,10 @@ function oneStream() {
         const rh = await ask(responseHeaders);
         if (!rh?.response_headers) return fail('response_headers');
         if (rh.mode_override?.response_body_mode === 'STREAMED') return fail('not handed to the observer');
-        // Nothing more is expected on the deciding stream: Envoy closes it (half-close, reset).
+        // Nothing more is expected on the deciding stream: Envoy half-closes it and the processor
+        // closes it (the generated bootstrap's ext_proc_graceful_grpc_close; a reset per request
+        // would make Node's HTTP/2 server GOAWAY the connection past 1,000 resets, docs/extproc.md).
         call.end();
-        call.cancel();
         let last = 0;
         for (const chunk of chunks) {
           last = nowMs();

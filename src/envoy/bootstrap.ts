@@ -460,14 +460,32 @@ function overloadManager(s: EnvoySettings): object {
 }
 
 /**
- * The caller listener's connection limit (Envoy has it only as a runtime
- * value): past it a new connection is closed at once. Envoy core has no
- * limit per client address; see docs/extproc.md.
+ * Runtime keys ext_proc needs: without graceful close Envoy ends every Process stream with
+ * END_STREAM and then RST_STREAM (client_impl.cc ProcessorStreamImpl::close), and a Node
+ * HTTP/2 server (nghttp2 >= 1.57: 1,000 resets, then 33 per second) answers a faster flow of
+ * resets with GOAWAY, failing every stream in flight on the connection. With it Envoy
+ * half-closes and waits for the processor's close (halfCloseAndDeleteOnRemoteClose), which the
+ * processor sends as soon as it sees the half-close. See docs/extproc.md ("How Envoy ends a
+ * Process stream").
  */
-function connectionLimitRuntime(s: EnvoySettings): object {
+export const EXT_PROC_RUNTIME = Object.freeze({
+  'envoy.reloadable_features.ext_proc_graceful_grpc_close': true,
+  // Envoy's default, written out so the harness and a reader see the wait it bounds.
+  'envoy.filters.http.ext_proc.remote_close_timeout_milliseconds': 1000,
+});
+
+/**
+ * Static runtime values: ext_proc's close, and the caller listener's connection limit
+ * (Envoy has it only as a runtime value): past it a new connection is closed at once.
+ * Envoy core has no limit per client address; see docs/extproc.md.
+ */
+function staticRuntime(s: EnvoySettings): object {
   return {
     layers: [
-      { name: 'gw_static', static_layer: { [listenerConnectionLimitKey(LISTENER)]: maxDownstreamConnections(s.maxConcurrentRequests) } },
+      {
+        name: 'gw_static',
+        static_layer: { ...EXT_PROC_RUNTIME, [listenerConnectionLimitKey(LISTENER)]: maxDownstreamConnections(s.maxConcurrentRequests) },
+      },
       // What Envoy has without a layered_runtime: runtime changes through the (loopback) admin interface.
       { name: 'admin', admin_layer: {} },
     ],
@@ -480,7 +498,7 @@ export function envoyBootstrap(settings: EnvoySettings): object {
   return {
     admin: { address: socketAddress(settings.adminAddress, settings.adminPort) },
     overload_manager: overloadManager(settings),
-    layered_runtime: connectionLimitRuntime(settings),
+    layered_runtime: staticRuntime(settings),
     static_resources: {
       listeners: [
         {

@@ -97,6 +97,21 @@ function millis(duration: string | undefined): number | undefined {
   return ms === 0 ? undefined : ms;
 }
 
+const GRACEFUL_CLOSE = 'envoy.reloadable_features.ext_proc_graceful_grpc_close';
+const REMOTE_CLOSE_TIMEOUT = 'envoy.filters.http.ext_proc.remote_close_timeout_milliseconds';
+
+/** ext_proc's close as the static runtime sets it (the last layer that has a key wins, as in Envoy). */
+function gracefulClose(layers: Array<{ static_layer?: Record<string, unknown> }>): Pick<EnvoyHarnessOptions, 'gracefulCloseMs'> {
+  let graceful = false;
+  let timeoutMs = 1000; // Envoy's DefaultRemoteCloseTimeoutMilliseconds
+  for (const layer of layers) {
+    const values = layer.static_layer ?? {};
+    if (GRACEFUL_CLOSE in values) graceful = values[GRACEFUL_CLOSE] === true;
+    if (REMOTE_CLOSE_TIMEOUT in values) timeoutMs = Number(values[REMOTE_CLOSE_TIMEOUT]);
+  }
+  return graceful ? { gracefulCloseMs: timeoutMs } : {};
+}
+
 /** The harness options for the bootstrap the generator makes from these settings (default: the defaults). */
 export function generatedConfigHarnessOptions(settings: EnvoySettings = DEFAULT_ENVOY_SETTINGS): Omit<EnvoyHarnessOptions, 'processor'> {
   return harnessOptionsFromBootstrap(envoyBootstrap(settings));
@@ -122,6 +137,7 @@ function accessLogFormat(logs: AccessLogDoc[] | undefined): Record<string, unkno
 export function harnessOptionsFromBootstrap(bootstrap: object): Omit<EnvoyHarnessOptions, 'processor'> {
   const doc = bootstrap as {
     overload_manager?: unknown;
+    layered_runtime?: { layers?: Array<{ static_layer?: Record<string, unknown> }> };
     static_resources: { listeners: Array<{ filter_chains: Array<{ filters: Array<{ typed_config: HcmDoc }> }> }>; clusters: ClusterDoc[] };
   };
   const hcm = doc.static_resources.listeners[0]?.filter_chains[0]?.filters[0]?.typed_config as HcmDoc;
@@ -162,6 +178,7 @@ export function harnessOptionsFromBootstrap(bootstrap: object): Omit<EnvoyHarnes
     earlyRemoveHeaders: mutations.flatMap((m) => (m.remove ? [m.remove] : [])),
     earlyRemoveHeaderPrefixes: mutations.flatMap((m) => (m.remove_on_match?.key_matcher.prefix ? [m.remove_on_match.key_matcher.prefix] : [])),
     allowModeOverride: true,
+    ...gracefulClose(doc.layered_runtime?.layers ?? []),
     ...(hcm.access_log ? { accessLogFormat: accessLogFormat(hcm.access_log) } : {}),
     ...(doc.overload_manager !== undefined ? { overload: readOverloadConfig(doc.overload_manager) } : {}),
     ...extProcFilters(hcm.http_filters),

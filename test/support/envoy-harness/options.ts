@@ -93,6 +93,12 @@ export interface EnvoyHarnessOptions {
   maxMessageTimeoutMs?: number;
   /** failure_mode_allow; default false (fail closed). */
   failureModeAllow?: boolean;
+  /**
+   * Runtime ext_proc_graceful_grpc_close (default false, as in Envoy): when set, closing a
+   * stream half-closes and waits this long (remote_close_timeout_milliseconds) for the
+   * processor's close before resetting.
+   */
+  gracefulCloseMs?: number;
   /** status_on_error; default 500. */
   statusOnError?: number;
   mutationRules?: MutationRules;
@@ -195,6 +201,7 @@ export interface ResolvedOptions {
   messageTimeoutMs: number;
   maxMessageTimeoutMs: number;
   failureModeAllow: boolean;
+  gracefulCloseMs: number | undefined;
   statusOnError: number;
   mutationRules: MutationRules;
   receivingNamespaces: Set<string>;
@@ -244,6 +251,7 @@ export function resolveOptions(o: EnvoyHarnessOptions): ResolvedOptions {
     messageTimeoutMs: o.messageTimeoutMs ?? 200,
     maxMessageTimeoutMs: o.maxMessageTimeoutMs ?? 0,
     failureModeAllow: o.failureModeAllow ?? false,
+    gracefulCloseMs: o.gracefulCloseMs,
     statusOnError: o.statusOnError ?? 500,
     mutationRules: o.mutationRules ?? {},
     receivingNamespaces: new Set(o.receivingNamespaces ?? []),
@@ -275,6 +283,8 @@ export function resolveOptions(o: EnvoyHarnessOptions): ResolvedOptions {
 export interface EnvoyHarnessStats {
   streams_started: number;
   streams_closed: number;
+  /** Graceful closes the processor did not answer within remote_close_timeout_milliseconds (then reset). */
+  remote_close_timeouts: number;
   streams_failed: number;
   stream_msgs_sent: number;
   /** Messages the observing filter sent (none of them waits for an answer). */
@@ -304,6 +314,7 @@ export function newStats(): EnvoyHarnessStats {
   return {
     streams_started: 0,
     streams_closed: 0,
+    remote_close_timeouts: 0,
     streams_failed: 0,
     stream_msgs_sent: 0,
     observer_msgs_sent: 0,

@@ -9,7 +9,13 @@
  * - override_message_timeout only extends the timer, within max_message_timeout;
  * - a clean close by the processor means "carry on without it"; a gRPC error
  *   means status_on_error; with failure_mode_allow both mean "carry on";
- * - close() is Envoy's: half-close, then reset (the processor sees CANCELLED).
+ * - close() is Envoy's closeStreamMaybeGraceful (the last answer, an immediate
+ *   response, onDestroy): by default half-close, then reset (the processor sees
+ *   CANCELLED; client_impl.cc ProcessorStreamImpl::close); with the runtime key
+ *   ext_proc_graceful_grpc_close, half-close and wait for the processor's close,
+ *   resetting only when remote_close_timeout_milliseconds runs out
+ *   (halfCloseAndDeleteOnRemoteClose). A gRPC error or a message timeout always
+ *   closes with the reset (closeStream).
  */
 import type * as grpc from '@grpc/grpc-js';
 import { Metadata } from '@grpc/grpc-js';
@@ -38,6 +44,8 @@ export interface StreamConfig {
   protocolConfig: ProtocolConfiguration;
   /** Initial metadata of the gRPC stream (Envoy's tracer puts traceparent here). */
   metadata?: Record<string, string>;
+  /** Set when the bootstrap turns on ext_proc_graceful_grpc_close: how long to wait for the processor's close. */
+  gracefulCloseMs?: number;
 }
 
 interface Owed {
@@ -51,6 +59,8 @@ export class ProcessorStream {
   private owed: Owed[] = [];
   private timer: NodeJS.Timeout | undefined;
   private done = false;
+  /** The processor's status arrived: nothing is left to wait for or reset. */
+  private remoteClosed = false;
   private failure: Failure | undefined;
   private sent = 0;
 
@@ -86,15 +96,25 @@ export class ProcessorStream {
     });
   }
 
-  /** Envoy's close: half-close, then reset. Idempotent. */
-  close(): void {
+  /** Envoy's close (see the header): graceful when configured and `graceful` allows it. Idempotent. */
+  close(graceful = true): void {
     if (this.done) return;
     this.done = true;
     this.stopTimer();
-    if (this.call) {
+    const call = this.call;
+    if (call) {
       this.stats.streams_closed += 1;
-      this.call.end();
-      this.call.cancel();
+      call.end();
+      const waitMs = graceful ? this.config.gracefulCloseMs : undefined;
+      if (waitMs === undefined) call.cancel();
+      else if (!this.remoteClosed) {
+        const timer = setTimeout(() => {
+          this.stats.remote_close_timeouts += 1;
+          call.cancel();
+        }, waitMs);
+        timer.unref();
+        call.once('status', () => clearTimeout(timer));
+      }
     }
     this.settleAll({ kind: 'gone' });
   }
@@ -113,6 +133,9 @@ export class ProcessorStream {
         status: this.config.statusOnError,
         details: `ext_proc_error_gRPC_error_${err.code}{${err.details}}`,
       });
+    });
+    call.on('status', () => {
+      this.remoteClosed = true;
     });
     call.on('end', () => {
       // The processor closed its side cleanly: Envoy stops consulting it.
@@ -167,7 +190,7 @@ export class ProcessorStream {
     this.stopTimer();
     if (this.config.failureModeAllow) {
       this.stats.failure_mode_allowed += 1;
-      this.close();
+      this.close(false);
       return;
     }
     this.stats.streams_failed += 1;

@@ -99,6 +99,7 @@ export class RequestFlow {
         messageTimeoutMs: this.options.messageTimeoutMs,
         maxMessageTimeoutMs: this.options.maxMessageTimeoutMs,
         failureModeAllow: this.options.failureModeAllow,
+        ...(this.options.gracefulCloseMs !== undefined ? { gracefulCloseMs: this.options.gracefulCloseMs } : {}),
         statusOnError: this.options.statusOnError,
         protocolConfig: {
           request_body_mode: this.mode.request_body_mode,

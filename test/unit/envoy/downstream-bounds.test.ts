@@ -46,9 +46,17 @@ describe('caller request bounds in the generated bootstrap', () => {
   it("caps the caller listener's open connections through the runtime key Envoy reads for it", () => {
     const { bootstrap, listener } = parts(1000);
     const layers: J[] = bootstrap.layered_runtime.layers;
-    expect(layers[0].static_layer).toEqual({ [`envoy.resource_limits.listener.${listener.name}.connection_limit`]: 2000 });
+    expect(layers[0].static_layer[`envoy.resource_limits.listener.${listener.name}.connection_limit`]).toBe(2000);
     // Without a layered_runtime Envoy has an admin layer; it stays.
     expect(layers.map((l) => Object.keys(l).filter((k) => k !== 'name'))).toEqual([['static_layer'], ['admin_layer']]);
+  });
+
+  it("makes Envoy end each Process stream by half-close and the processor's close, not a reset", () => {
+    const layers: J[] = parts().bootstrap.layered_runtime.layers;
+    expect(layers[0].static_layer).toMatchObject({
+      'envoy.reloadable_features.ext_proc_graceful_grpc_close': true,
+      'envoy.filters.http.ext_proc.remote_close_timeout_milliseconds': 1000,
+    });
   });
 
   it('lets the processor mark its own replies through an accepted dynamic metadata namespace', () => {

@@ -13,6 +13,18 @@ export const BUDGETS = Object.freeze({
   's1-p50': { what: 'gw serve added latency, non-streaming, 500 req/s: p50', atMost: 0.3, unit: 'ms' },
   's1-floor': { what: 'gw serve non-streaming added p50 over the bare Node proxy floor (same rounds)', atMost: 0.1, unit: 'ms' },
   's1-p99': { what: 'gw serve added latency, non-streaming, 500 req/s: p99', atMost: 1, unit: 'ms' },
+  'serve-cpu-request': {
+    what: 'gw serve CPU per non-streaming request against the bare Node proxy (500 req/s, same rounds; issue 26 point 2)',
+    atMost: 1.3,
+    unit: '×',
+    shown: '≤ 1.3× and ≤ 0.25 ms added',
+  },
+  'serve-cpu-stream': {
+    what: 'gw serve CPU per stream at 32 concurrent streams against the bare Node proxy (same rounds; issue 26 point 2)',
+    atMost: 1.3,
+    unit: '×',
+    shown: '≤ 1.3× and ≤ 0.25 ms added',
+  },
   ttfb: { what: 'gw serve streaming: added time to first byte (p50)', atMost: 1, unit: 'ms' },
   'event-delay': { what: 'gw serve streaming: added delay per event (p50; p99 alongside)', atMost: 0.3, unit: 'ms' },
   'vs-portkey': { what: 'throughput at 32 concurrent streams vs Portkey (same run)', atLeast: 3, unit: '×' },

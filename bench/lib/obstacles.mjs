@@ -11,6 +11,7 @@ const COMMITTED = {
   semiDefault: '2026-11-25-s6-default-semispace.md',
   semiTwo: '2026-11-25-s6-semispace-2.md',
   changes: '../../docs/benchmarks.md#what-each-change-bought-issue-18',
+  point2: '../../docs/benchmarks.md#point-2-where-gw-serves-added-cpu-goes-against-the-bare-proxy-2026-11-29-0440-utc',
 };
 
 const fr = (x) => (x === null || x === undefined || !Number.isFinite(x) ? '–' : `${x.toFixed(2)}×`);
@@ -51,6 +52,9 @@ function explain(b, { analysis, l }) {
     case 's1-floor':
     case 'ttfb':
       return `The difference to the floor is gw's own work per request: authentication (a sha256 of the token), JSON.parse of the whole body for the model and policy, admission (caller slot, spend lease), the usage record and settlement, prom-client observations and the request log line (see our code's share in the profile). Tried: log lines batched (212–246 instead of 246–326 µs of CPU per line), lazy secret scanning, provider origins parsed once, caller-slot sweeps skipped, SSE deltas metered on bytes ([what each change bought](${COMMITTED.changes})). Not done: caching token hashes keyed by the raw token (keeps raw tokens in memory), replacing prom-client (~3–4 % of busy time). Profiles: ${l.serve}.`;
+    case 'serve-cpu-request':
+    case 'serve-cpu-stream':
+      return `CPU profiles of gw serve and the bare Node proxy under the same load put the added CPU in many small parts, none more than about an eighth of it: our code (SSE metering, the body's fields, forwarding, then about thirty functions under 20 µs each), more Node core and socket work, garbage collection (about twice the proxy's garbage per request), undici and the log line; each is a behaviour the issue keeps ([where it goes](${COMMITTED.point2})). The per-request part is the same for a stream and a single answer, so it weighs most on the short non-streaming request. Tried: the token's sha256 in one call, log lines batched, lazy secret scanning, SSE deltas metered on their bytes, provider origins parsed once ([what each change bought](${COMMITTED.changes})). Profiles: ${l.serve}.`;
     case 'event-delay':
       return `Each event goes through the SSE meter (usage counting) and one write on the client socket; the bare Node proxy's own added delay is in the row. Tried: content deltas recognised on their bytes (metering a 31-delta stream 176 → 78 µs). Profiles: ${l.serve}.`;
     case 'vs-portkey':

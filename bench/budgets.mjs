@@ -25,6 +25,12 @@ export const BUDGETS = Object.freeze({
     unit: '×',
     shown: '≤ 1.3× and ≤ 0.25 ms added',
   },
+  'serve-vs-baseline': {
+    what: 'gw serve CPU per stream at 32 concurrent streams against main at 11bec4b (same rounds; issue 26 point 1)',
+    atMost: 1,
+    unit: '×',
+    shown: '≤ 1.0× (at or below 11bec4b)',
+  },
   ttfb: { what: 'gw serve streaming: added time to first byte (p50)', atMost: 1, unit: 'ms' },
   'event-delay': { what: 'gw serve streaming: added delay per event (p50; p99 alongside)', atMost: 0.3, unit: 'ms' },
   'vs-portkey': { what: 'throughput at 32 concurrent streams vs Portkey (same run)', atLeast: 3, unit: '×' },

@@ -1,6 +1,8 @@
 // s1–s4: gw serve (memory, Redis, scanning), the bare Node proxy floor and the peers (Portkey, LiteLLM)
 // against the mock directly, interleaved over rounds in one set of long-lived processes.
-import { AB_BIN, FEWER_ROUNDS, log, runs } from '../lib/options.mjs';
+import { join } from 'node:path';
+import { AB_COMMIT, AB_DIST, FEWER_ROUNDS, log, runs } from '../lib/options.mjs';
+import { BASELINE_COMMIT, baselineDist } from '../lib/baseline.mjs';
 import { interleaved, strip } from '../lib/load-runner.mjs';
 import { stopChild } from '../lib/processes.mjs';
 import { VENDOR_KEY, requestBody } from '../lib/requests.mjs';
@@ -14,6 +16,7 @@ export default {
   id: 'proxy',
   order: 10,
   usesPeers: true,
+  usesBaseline: true,
   selected: () => ['s1', 's2', 's3', 's4'].some(runs),
   async run(ctx) {
     const { mock, memFile, scanFile, results } = ctx;
@@ -22,7 +25,12 @@ export default {
     const sut = {};
     sut.proxy = await startNodeProxy(mock.url);
     sut.memory = await startGw('gw-memory', 'serve', memFile.file);
-    if (AB_BIN) sut.before = await startGw('gw-before', 'serve', memFile.file, { bin: AB_BIN });
+    // gw-before: the --ab build (make bench-ab), else the baseline 11bec4b, so that every run has
+    // gw serve against the commit issue 26 point 1 is judged by, in the same rounds.
+    const beforeDist = AB_DIST ?? baselineDist();
+    if (beforeDist) sut.before = await startGw('gw-before', 'serve', memFile.file, { bin: join(beforeDist, 'cli', 'main.js') });
+    results.beforeCommit = sut.before ? (AB_DIST ? (AB_COMMIT ?? 'the --ab build') : BASELINE_COMMIT) : null;
+    results.beforeIsBaseline = sut.before !== undefined && AB_DIST === null;
     if (redis) sut.redis = await startGw('gw-redis', 'serve', memFile.file, { redisUrl: redis.url });
     sut.scan = await startGw('gw-scan', 'serve', scanFile.file);
     const peers = await startPeers(mock);

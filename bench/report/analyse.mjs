@@ -169,6 +169,19 @@ export function analyse(results) {
         vsPortkeyText: '–',
       }),
     );
+    const before = rows.find((r) => r.name === 'gw-before');
+    if (before) {
+      const vsBefore = median(R.map((r) => perRequestCpuUs(r['gw-memory']) / perRequestCpuUs(r['gw-before'])));
+      // Judged only against the baseline commit; with make bench-ab the other build is whatever REF was.
+      const baseline = results.beforeIsBaseline === true;
+      out.budgets.push(
+        budget('serve-vs-baseline', vsBefore, {
+          judged: baseline,
+          vsDirectText: `CPU per stream gw ${f(gw?.cpuMsPerStream, 2)} ms, ${baseline ? '11bec4b' : (results.beforeCommit ?? 'the other build')} ${f(before.cpuMsPerStream, 2)} ms (paired medians of rounds)`,
+          vsPortkeyText: '–',
+        }),
+      );
+    }
     const ll = rows.find((r) => r.name === 'litellm');
     const llRatioRaw = ll && gw ? pairedRatio(R, 'gw-memory', 'litellm', 'perSecond') : null;
     // No stream of LiteLLM's inside its window gives an infinite ratio: no figure, not a verdict.

@@ -146,7 +146,7 @@ export function renderMarkdown(results, a, extra, date) {
     }
     p();
     p(
-      'In the direct row, "SUT" is the mock provider itself. Run-queue wait (from /proc/<pid>/task/*/schedstat) is the share of wall time the SUT was ready to run but another task held its CPU: the other load on the machine. node-proxy is bench/node-proxy.mjs, the same Node parts as gw serve without any decision (the floor for a Node data plane).',
+      'In the direct row, "SUT" is the mock provider itself. Run-queue wait (from /proc/<pid>/task/*/schedstat) is the share of wall time the SUT was ready to run but another task held its CPU: the other load on the machine. node-proxy is bench/node-proxy.mjs, the same Node parts as gw serve without any decision (the floor for a Node data plane). gw-before is gw serve built from main at 11bec4b (issue 26 point 1), or the other build of make bench-ab, with the same configuration and in the same rounds.',
     );
     p();
   }

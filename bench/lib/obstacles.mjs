@@ -55,6 +55,8 @@ function explain(b, { analysis, l }) {
     case 'serve-cpu-request':
     case 'serve-cpu-stream':
       return `CPU profiles of gw serve and the bare Node proxy under the same load put the added CPU in many small parts, none more than about an eighth of it: our code (SSE metering, the body's fields, forwarding, then about thirty functions under 20 µs each), more Node core and socket work, garbage collection (about twice the proxy's garbage per request), undici and the log line; each is a behaviour the issue keeps ([where it goes](${COMMITTED.point2})). The per-request part is the same for a stream and a single answer, so it weighs most on the short non-streaming request. Tried: the token's sha256 in one call, log lines batched, lazy secret scanning, SSE deltas metered on their bytes, provider origins parsed once ([what each change bought](${COMMITTED.changes})). Profiles: ${l.serve}.`;
+    case 'serve-vs-baseline':
+      return `The regression point 1 named (1.71× 11bec4b) was the idle collection deoptimizing hot code between bursts; it now waits 30 s and \`make bench-ab REF=11bec4b\` measured 0.92× (spread 0.56–1.11×) ([what each change bought](${COMMITTED.changes})). Read the row with the per-round ratios of the s3 table: a median near 1 whose spread straddles 1 is noise, not a regression. Profiles: ${l.serve}.`;
     case 'event-delay':
       return `Each event goes through the SSE meter (usage counting) and one write on the client socket; the bare Node proxy's own added delay is in the row. Tried: content deltas recognised on their bytes (metering a 31-delta stream 176 → 78 µs). Profiles: ${l.serve}.`;
     case 'vs-portkey':

@@ -13,12 +13,17 @@
 // machine's noise alone does to a ratio. --observe adds both transports driven the way Envoy's
 // observing filter drives them (rows *-observe; the baseline predates the filter).
 //
-//   node bench/extproc-ab.mjs [--rounds 8] [--seconds 2] [--case before=/path/to/dist[,--v8-flag]] [--no-floor] [--http2-floor] [--transports] [--observe] [--no-baseline]
+// --before REF builds commit REF (bench/lib/baseline.mjs's buildOf) and runs it as rows before,
+// before-http2, before-observe and before-http2-observe beside the current rows the other flags
+// ask for; each current row is then also paired with its before row (column "vs before").
+//
+//   node bench/extproc-ab.mjs [--rounds 8] [--seconds 2] [--case before=/path/to/dist[,--v8-flag]] [--no-floor] [--http2-floor] [--transports] [--observe] [--no-baseline] [--before REF]
+import { spawnSync } from 'node:child_process';
 import { loadavg } from 'node:os';
 import { join, resolve } from 'node:path';
-import { BASELINE_COMMIT, baselineDist } from './lib/baseline.mjs';
+import { BASELINE_COMMIT, baselineDist, buildOf } from './lib/baseline.mjs';
 import { brief, runLoad } from './lib/load-runner.mjs';
-import { BENCH, GW_DIST, flag, log, option } from './lib/options.mjs';
+import { BENCH, GW_DIST, ROOT, flag, log, option } from './lib/options.mjs';
 import { SUT_CPU, installLifetime, listeningLine, spawnOn, stopChild } from './lib/processes.mjs';
 import { memory } from './lib/procfs.mjs';
 import { recordExchange } from './lib/recording.mjs';
@@ -46,6 +51,13 @@ if (flag('transports')) builds.push({ name: 'current-aa', dist: GW_DIST }, { nam
 if (flag('observe')) {
   builds.push({ name: 'current-observe', dist: GW_DIST, observe: true });
   builds.push({ name: 'current-http2-observe', dist: GW_DIST, extraArgs: ['--grpc-transport', 'http2'], observe: true });
+}
+const beforeRef = option('before', '');
+if (beforeRef !== '') {
+  const commit = spawnSync('git', ['rev-parse', '--verify', `${beforeRef}^{commit}`], { cwd: ROOT, encoding: 'utf8' }).stdout.trim();
+  const dist = commit === '' ? null : buildOf(commit);
+  if (dist === null) throw new Error(`--before ${beforeRef}: no build of it`);
+  for (const b of builds.filter((x) => x.name.startsWith('current') && x.name !== 'current-aa')) builds.push({ ...b, name: b.name.replace(/^current/, 'before'), dist });
 }
 const cases = [];
 if (!flag('no-floor')) {
@@ -117,9 +129,9 @@ console.log(
     .join(' / ')}.\n`,
 );
 console.log(
-  '| build @ streams | CPU µs/exchange, median | smallest | CPU vs baseline (paired median, range) | CPU vs current (paired median, range) | request phase p50 ms, median | vs baseline (paired median) | chunk p99 ms, median | vs floor (paired median) | RSS MB idle / 5 s after the load |',
+  `| build @ streams | CPU µs/exchange, median | smallest | CPU vs baseline (paired median, range) | CPU vs current (paired median, range) |${beforeRef !== '' ? ' CPU vs before (paired median, range) |' : ''} request phase p50 ms, median | vs baseline (paired median) | chunk p99 ms, median | vs floor (paired median) | RSS MB idle / 5 s after the load |`,
 );
-console.log('|---|---|---|---|---|---|---|---|---|---|');
+console.log(`|---|---|---|---|---|${beforeRef !== '' ? '---|' : ''}---|---|---|---|---|`);
 for (const concurrency of [1, 16]) {
   for (const c of cases) {
     const mine = rows[`${c.name}@${concurrency}`];
@@ -127,10 +139,11 @@ for (const concurrency of [1, 16]) {
     // The observing rows compare with the same transport on today's protocol.
     const ref = c.name.endsWith('-observe') ? c.name.slice(0, -'-observe'.length) : 'current';
     const vsCurrent = c.name === 'current' ? null : paired(c.name, ref, concurrency, (x) => x.cpuUs);
+    const vsBefore = c.name.startsWith('current') ? paired(c.name, c.name.replace(/^current/, 'before'), concurrency, (x) => x.cpuUs) : null;
     const phaseRatios = paired(c.name, 'baseline', concurrency, (x) => x.phase);
     const p99Ratios = paired(c.name, 'floor', concurrency, (x) => x.chunkP99);
     console.log(
-      `| ${c.name} @ ${concurrency} | ${f(median(mine.map((x) => x.cpuUs)))} | ${f(min(mine.map((x) => x.cpuUs)))} | ${ratio(vsBase)} | ${vsCurrent === null ? '–' : `${ratio(vsCurrent)}${ref !== 'current' ? ` vs ${ref}` : ''}`} | ${f(median(mine.map((x) => x.phase)), 3)} | ${phaseRatios ? `${f(median(phaseRatios), 2)}×` : '–'} | ${f(median(mine.map((x) => x.chunkP99)), 3)} | ${p99Ratios ? `${f(median(p99Ratios), 2)}×` : '–'} | ${f(c.idleMB, 1)} / ${f(c.afterMB, 1)} |`,
+      `| ${c.name} @ ${concurrency} | ${f(median(mine.map((x) => x.cpuUs)))} | ${f(min(mine.map((x) => x.cpuUs)))} | ${ratio(vsBase)} | ${vsCurrent === null ? '–' : `${ratio(vsCurrent)}${ref !== 'current' ? ` vs ${ref}` : ''}`} |${beforeRef !== '' ? ` ${ratio(vsBefore)} |` : ''} ${f(median(mine.map((x) => x.phase)), 3)} | ${phaseRatios ? `${f(median(phaseRatios), 2)}×` : '–'} | ${f(median(mine.map((x) => x.chunkP99)), 3)} | ${p99Ratios ? `${f(median(p99Ratios), 2)}×` : '–'} | ${f(c.idleMB, 1)} / ${f(c.afterMB, 1)} |`,
     );
   }
 }

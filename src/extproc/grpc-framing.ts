@@ -89,7 +89,8 @@ export class GrpcMessageReader {
         at += GRPC_PREFIX_BYTES;
       }
       if (data.length - at < this.expected) break;
-      // A view, not a copy: the decoder copies what it keeps (bytes fields included).
+      // A view, not a copy: nothing writes into a chunk once it is handed on, so the decoder's
+      // bytes fields may stay views of it too (protobufjs returns views, not copies).
       out.push(data.subarray(at, at + this.expected));
       at += this.expected;
       this.expected = -1;

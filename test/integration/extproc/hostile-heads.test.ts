@@ -6,19 +6,12 @@
  */
 import * as grpc from '@grpc/grpc-js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { generateToken, hashToken } from '../../../src/auth/token.js';
-import { startExtProcServer, type ExtProcServer } from '../../../src/extproc/extproc-server.js';
+import { generateToken } from '../../../src/auth/token.js';
 import { GRPC_TRANSPORTS } from '../../../src/config/serve-config.js';
 import { openProcessStream, type HeaderMap, type ProcessingRequest, type ProcessingResponse } from '../../../src/extproc/proto.js';
-import { ServedModels } from '../../../src/models/served-models.js';
-import type { PipelineEvents } from '../../../src/pipeline/events.js';
-import { DEFAULT_PIPELINE_CONFIG } from '../../../src/pipeline/config.js';
-import { Pipeline } from '../../../src/pipeline/pipeline.js';
-import { MemoryState } from '../../../src/state/memory.js';
-import { company, credential } from '../../unit/support/records.js';
+import { startPlanningProcessor, type PlanningProcessor } from '../../support/extproc-processor.js';
 
 const TOKEN = generateToken();
-const SILENT: PipelineEvents = { requestFinished() {}, seatWindowExhausted() {}, redaction() {}, stateError() {}, leaseChanged() {} };
 
 function head(extra: Array<[string, string]>): ProcessingRequest {
   const base: Array<[string, string]> = [
@@ -32,26 +25,17 @@ function head(extra: Array<[string, string]>): ProcessingRequest {
 }
 
 describe.each(GRPC_TRANSPORTS)('ext_proc: hostile request heads (%s transport)', (transport) => {
-  let server: ExtProcServer;
+  let processor: PlanningProcessor;
   let client: grpc.Client;
-  const failures: string[] = [];
 
   beforeAll(async () => {
-    const state = new MemoryState();
-    await state.replaceCompany(
-      company({
-        tokens: [{ hash: hashToken(TOKEN), company: 'acme', name: 'alice', address: 'alice@acme.example' }],
-        credentials: [credential({ name: 'key', baseUrl: 'http://127.0.0.1:9', maxConcurrency: 1000 })],
-      }),
-    );
-    const pipeline = new Pipeline({ state, servedModels: new ServedModels(async () => null), redactor: null, events: SILENT, config: DEFAULT_PIPELINE_CONFIG });
-    server = await startExtProcServer(pipeline, { host: '127.0.0.1', port: 0 }, { error: (_f: unknown, m: string) => failures.push(m) }, undefined, transport);
-    client = new grpc.Client(server.address, grpc.credentials.createInsecure(), { 'grpc.max_send_message_length': 64 * 1024 * 1024, 'grpc.max_receive_message_length': 64 * 1024 * 1024 });
+    processor = await startPlanningProcessor(TOKEN, transport);
+    client = new grpc.Client(processor.server.address, grpc.credentials.createInsecure(), { 'grpc.max_send_message_length': 64 * 1024 * 1024, 'grpc.max_receive_message_length': 64 * 1024 * 1024 });
   });
 
   afterAll(async () => {
     client?.close();
-    await server?.shutdown(1000);
+    await processor?.server.shutdown(1000);
   });
 
   /** One request_headers message, no half-close (as a hostile peer would): the answer and the status the server ends with. */
@@ -93,7 +77,7 @@ describe.each(GRPC_TRANSPORTS)('ext_proc: hostile request heads (%s transport)',
       expect(result.responses[0]?.immediate_response?.details).toBe('gw_headers_too_large');
       expect(result.code).toBe(grpc.status.OK);
     }
-    expect(server.inFlight()).toBe(0);
+    expect(processor.server.inFlight()).toBe(0);
     // An ordinary head still goes on to its body.
     const ordinary = await new Promise<ProcessingResponse[]>((resolve) => {
       const call = openProcessStream(client, { deadline: Date.now() + 60_000 });
@@ -105,6 +89,6 @@ describe.each(GRPC_TRANSPORTS)('ext_proc: hostile request heads (%s transport)',
       call.write(head([]));
     });
     expect(ordinary[0]?.request_headers).toBeDefined();
-    expect(failures).toEqual([]);
+    expect(processor.failures).toEqual([]);
   });
 });

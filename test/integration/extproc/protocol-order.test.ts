@@ -1,16 +1,10 @@
 import * as grpc from '@grpc/grpc-js';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { generateToken, hashToken } from '../../../src/auth/token.js';
-import { startExtProcServer, type ExtProcServer } from '../../../src/extproc/extproc-server.js';
+import { generateToken } from '../../../src/auth/token.js';
 import { GRPC_TRANSPORTS } from '../../../src/config/serve-config.js';
 import { openProcessStream, type HeaderMap, type ProcessingRequest, type ProcessingResponse } from '../../../src/extproc/proto.js';
-import { ServedModels } from '../../../src/models/served-models.js';
-import type { PipelineEvents } from '../../../src/pipeline/events.js';
-import { DEFAULT_PIPELINE_CONFIG } from '../../../src/pipeline/config.js';
-import { Pipeline } from '../../../src/pipeline/pipeline.js';
-import { MemoryState } from '../../../src/state/memory.js';
-import { company, credential } from '../../unit/support/records.js';
+import { startPlanningProcessor, type PlanningProcessor } from '../../support/extproc-processor.js';
 
 /**
  * The ext_proc protocol's order (request_headers first and once; no empty
@@ -46,36 +40,19 @@ interface StreamResult {
   responses: ProcessingResponse[];
 }
 
-const SILENT_EVENTS: PipelineEvents = {
-  requestFinished() {},
-  seatWindowExhausted() {},
-  redaction() {},
-  stateError() {},
-  leaseChanged() {},
-};
-
 describe.each(GRPC_TRANSPORTS)('ext_proc protocol order (%s transport)', (transport) => {
-  let server: ExtProcServer;
-  /** Stream failures the server logged: a protocol violation is answered (INVALID_ARGUMENT), never one of these. */
-  const failures: string[] = [];
+  /** Its `failures` are stream failures the server logged: a protocol violation is answered (INVALID_ARGUMENT), never one of these. */
+  let processor: PlanningProcessor;
   let client: grpc.Client;
 
   beforeAll(async () => {
-    const state = new MemoryState();
-    await state.replaceCompany(
-      company({
-        tokens: [{ hash: hashToken(TOKEN), company: 'acme', name: 'alice', address: 'alice@acme.example' }],
-        credentials: [credential({ name: 'key', baseUrl: 'http://127.0.0.1:9', maxConcurrency: 1000 })],
-      }),
-    );
-    const pipeline = new Pipeline({ state, servedModels: new ServedModels(async () => null), redactor: null, events: SILENT_EVENTS, config: DEFAULT_PIPELINE_CONFIG });
-    server = await startExtProcServer(pipeline, { host: '127.0.0.1', port: 0 }, { error: (_fields: unknown, message: string) => failures.push(message) }, undefined, transport);
-    client = new grpc.Client(server.address, grpc.credentials.createInsecure());
+    processor = await startPlanningProcessor(TOKEN, transport);
+    client = new grpc.Client(processor.server.address, grpc.credentials.createInsecure());
   });
 
   afterAll(async () => {
     client?.close();
-    await server?.shutdown(1000);
+    await processor?.server.shutdown(1000);
   });
 
   /** Send the messages in order, half-close, and collect every answer and the final status. */
@@ -165,11 +142,11 @@ describe.each(GRPC_TRANSPORTS)('ext_proc protocol order (%s transport)', (transp
     }
     // The server took all of it and still serves.
     expect((await exchange(['authed', 'body', 'responseHeaders', 'responseBody'])).code).toBe(grpc.status.OK);
-    expect(server.inFlight()).toBe(0);
+    expect(processor.server.inFlight()).toBe(0);
   });
 
   it('answers every violation above with a status and logs no stream failure', () => {
-    expect(failures).toEqual([]);
+    expect(processor.failures).toEqual([]);
   });
 });
 

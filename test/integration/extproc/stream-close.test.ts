@@ -1,19 +1,13 @@
 import * as grpc from '@grpc/grpc-js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { generateToken, hashToken } from '../../../src/auth/token.js';
+import { generateToken } from '../../../src/auth/token.js';
 import { GRPC_TRANSPORTS } from '../../../src/config/serve-config.js';
 import { EXT_PROC_RUNTIME } from '../../../src/envoy/bootstrap.js';
-import { startExtProcServer, type ExtProcServer } from '../../../src/extproc/extproc-server.js';
 import type { HeaderMap, ProcessingRequest } from '../../../src/extproc/proto.js';
-import { ServedModels } from '../../../src/models/served-models.js';
-import { DEFAULT_PIPELINE_CONFIG } from '../../../src/pipeline/config.js';
-import type { PipelineEvents } from '../../../src/pipeline/events.js';
-import { Pipeline } from '../../../src/pipeline/pipeline.js';
-import { MemoryState } from '../../../src/state/memory.js';
 import { generatedConfigHarnessOptions } from '../../support/envoy-harness/generated-config.js';
+import { startPlanningProcessor, type PlanningProcessor } from '../../support/extproc-processor.js';
 import { newStats } from '../../support/envoy-harness/options.js';
 import { ProcessorStream, type StreamConfig } from '../../support/envoy-harness/processor-stream.js';
-import { company, credential } from '../../unit/support/records.js';
 
 /**
  * How Envoy ends each Process stream decides whether a Node processor survives load.
@@ -34,8 +28,6 @@ const TOKEN = generateToken();
 const CLOSES = 1_300;
 const IN_FLIGHT = 8;
 
-const SILENT_EVENTS: PipelineEvents = { requestFinished() {}, seatWindowExhausted() {}, redaction() {}, stateError() {}, leaseChanged() {} };
-
 function headers(pairs: Record<string, string>): HeaderMap {
   return { headers: Object.entries(pairs).map(([key, value]) => ({ key, raw_value: Buffer.from(value, 'latin1') })) };
 }
@@ -48,24 +40,27 @@ const REQUEST_BODY: ProcessingRequest = {
   request_body: { body: Buffer.from(JSON.stringify({ model: 'claude-haiku-4-5', max_tokens: 5, messages: [{ role: 'user', content: 'hi' }] })), end_of_stream: true },
 };
 
+/** The generated filter's stream settings; `gracefulCloseMs` undefined is Envoy's default close. */
+function streamConfig(gracefulCloseMs: number | undefined): StreamConfig {
+  return {
+    messageTimeoutMs: 10_000,
+    maxMessageTimeoutMs: 0,
+    failureModeAllow: false,
+    statusOnError: 500,
+    protocolConfig: { request_body_mode: 'BUFFERED', response_body_mode: 'STREAMED' },
+    ...(gracefulCloseMs !== undefined ? { gracefulCloseMs } : {}),
+  };
+}
+
 describe.each(GRPC_TRANSPORTS)('how Envoy ends Process streams (%s transport)', (transport) => {
-  let server: ExtProcServer;
-  const failures: string[] = [];
+  let processor: PlanningProcessor;
 
   beforeAll(async () => {
-    const state = new MemoryState();
-    await state.replaceCompany(
-      company({
-        tokens: [{ hash: hashToken(TOKEN), company: 'acme', name: 'alice', address: 'alice@acme.example' }],
-        credentials: [credential({ name: 'key', baseUrl: 'http://127.0.0.1:9', maxConcurrency: 100_000 })],
-      }),
-    );
-    const pipeline = new Pipeline({ state, servedModels: new ServedModels(async () => null), redactor: null, events: SILENT_EVENTS, config: DEFAULT_PIPELINE_CONFIG });
-    server = await startExtProcServer(pipeline, { host: '127.0.0.1', port: 0 }, { error: (_fields: unknown, message: string) => failures.push(message) }, undefined, transport);
+    processor = await startPlanningProcessor(TOKEN, transport, { maxConcurrency: 100_000 });
   });
 
   afterAll(async () => {
-    await server?.shutdown(1000);
+    await processor?.server.shutdown(1000);
   });
 
   /**
@@ -74,7 +69,7 @@ describe.each(GRPC_TRANSPORTS)('how Envoy ends Process streams (%s transport)', 
    * open one goes on. Returns what became of it and of the others.
    */
   async function bystanderAfterCloses(config: StreamConfig) {
-    const client = new grpc.Client(server.address, grpc.credentials.createInsecure());
+    const client = new grpc.Client(processor.server.address, grpc.credentials.createInsecure());
     const stats = newStats();
     const idle: string[] = [];
     const stream = () => new ProcessorStream(client, config, stats, (f) => idle.push(f.details));
@@ -104,32 +99,19 @@ describe.each(GRPC_TRANSPORTS)('how Envoy ends Process streams (%s transport)', 
   it("takes every close with the generated bootstrap's graceful close: no stream reset, the request in flight carries on", async () => {
     const gracefulCloseMs = generatedConfigHarnessOptions().gracefulCloseMs;
     expect(gracefulCloseMs).toBe(EXT_PROC_RUNTIME['envoy.filters.http.ext_proc.remote_close_timeout_milliseconds']);
-    const outcome = await bystanderAfterCloses({
-      messageTimeoutMs: 10_000,
-      maxMessageTimeoutMs: 0,
-      failureModeAllow: false,
-      statusOnError: 500,
-      protocolConfig: { request_body_mode: 'BUFFERED', response_body_mode: 'STREAMED' },
-      gracefulCloseMs,
-    });
+    const outcome = await bystanderAfterCloses(streamConfig(gracefulCloseMs));
     expect(outcome.bystander).toBe('answer');
     expect(outcome.answered).toBe(CLOSES);
     // Every half-close was answered by the processor's own close in time: Envoy reset none.
     expect(outcome.stats.remote_close_timeouts).toBe(0);
     expect(outcome.idle).toEqual([]);
-    expect(failures).toEqual([]);
+    expect(processor.failures).toEqual([]);
   });
 
   // The reason for the runtime key: this is what Envoy's default close does to a Node processor.
   // It fails if Node stops limiting resets this way; then docs/extproc.md should say so.
   it("loses the request in flight under Envoy's default close (half-close and reset), once the resets outrun nghttp2's limit", async () => {
-    const outcome = await bystanderAfterCloses({
-      messageTimeoutMs: 10_000,
-      maxMessageTimeoutMs: 0,
-      failureModeAllow: false,
-      statusOnError: 500,
-      protocolConfig: { request_body_mode: 'BUFFERED', response_body_mode: 'STREAMED' },
-    });
+    const outcome = await bystanderAfterCloses(streamConfig(undefined));
     expect(outcome.bystander).toMatch(/^failed: ext_proc_error_gRPC_error_/);
   });
 });

@@ -46,6 +46,13 @@ export function createGatewayServer(pipeline: Pipeline, options: GatewayServerOp
   const report = (): void => options.onInFlight?.(active.size);
   /** The request a connection is serving, so a timeout on it is answered as that request. */
   const serving = new WeakMap<Socket, { ctx: RequestContext; req: IncomingMessage; res: ServerResponse }>();
+  /**
+   * Connections answered 429 too_many_connections as they opened. Node's parser still reads what the
+   * peer sends on them; a request parsed there is never served (it would spend a caller slot, a lease
+   * and provider tokens on an answer nobody reads). It is not destroyed either: a close with unread
+   * bytes resets the connection, and the peer could lose our 429. The timer in writeRaw ends it.
+   */
+  const refused = new WeakSet<Socket>();
 
   const server = createServer(
     {
@@ -58,6 +65,7 @@ export function createGatewayServer(pipeline: Pipeline, options: GatewayServerOp
       maxHeaderSize: pipeline.config.maxRequestHeaderBytes + 16 * 1024,
     },
     (req, res) => {
+      if (refused.has(req.socket)) return;
       const ctx = pipeline.begin({ method: req.method ?? 'GET', path: req.url ?? '/', headers: req.headers as Record<string, string | undefined>, ...rawShape(req.rawHeaders) });
       active.add(ctx);
       serving.set(req.socket, { ctx, req, res });
@@ -81,6 +89,7 @@ export function createGatewayServer(pipeline: Pipeline, options: GatewayServerOp
 
   // Node would answer any Expect but 100-continue with a bare 417; ours has the error shape.
   server.on('checkExpectation', (req: IncomingMessage, res: ServerResponse) => {
+    if (refused.has(req.socket)) return;
     const ctx = pipeline.begin({ method: req.method ?? 'GET', path: req.url ?? '/', headers: req.headers as Record<string, string | undefined> });
     const expectation = String(req.headers.expect ?? '').slice(0, 64);
     res.shouldKeepAlive = false;
@@ -131,6 +140,7 @@ export function createGatewayServer(pipeline: Pipeline, options: GatewayServerOp
       else perAddress.set(address, left);
     });
     if (open > limits.maxConnectionsPerAddress) {
+      refused.add(socket);
       writeRaw(socket, renderGatewayError(new GatewayError('too_many_connections', CONNECTION_MESSAGES.tooManyConnections(limits.maxConnectionsPerAddress)), 'req_unparsed'));
     }
   });

@@ -67,12 +67,15 @@ describe('bounded connections to gw serve', () => {
   let gateway: GatewayProcess;
   let token: string;
   let stderr: string[];
+  let refusedReachedProvider = 0;
 
   beforeAll(async () => {
     const events = streamEvents(MODEL, [], DEFAULT_USAGE, {});
     const delta = `event: content_block_delta\ndata: ${json({ type: 'content_block_delta', index: 0, delta: { type: 'text_delta', text: 'f'.repeat(16 * 1024) } })}\n\n`;
     provider = await startScriptedProvider(async (_req, res, body) => {
-      if (!body.toString('utf8').includes('"firehose"')) {
+      const text = body.toString('utf8');
+      if (text.includes('"refused-connection"')) refusedReachedProvider++;
+      if (!text.includes('"firehose"')) {
         res.writeHead(200, { 'content-type': 'application/json' });
         res.end(
           json({
@@ -234,6 +237,27 @@ describe('bounded connections to gw serve', () => {
       after = await ordinary();
     }
     expect(after).toEqual({ status: 200, fault: null });
+  });
+
+  it('never serves a request sent on a connection it refused for being past the limit', async () => {
+    const open = Array.from({ length: 12 }, () => rawConnection(gateway.url));
+    try {
+      await Promise.all(open.map(({ socket }) => new Promise((resolve) => (socket.connecting ? socket.once('connect', resolve) : resolve(null)))));
+      // The whole request arrives with the connection: Node's parser reads it after our 429 went out,
+      // and serving it would spend the caller's slot, a lease and provider tokens on an answer nobody gets.
+      const body = json({ model: MODEL, max_tokens: 5, messages: [{ role: 'user', content: 'refused-connection' }] });
+      const refused = await rawExchange(gateway.url, head(Buffer.byteLength(body)) + body);
+      expect(classify(fromRaw(refused))).toBe('too_many_connections');
+    } finally {
+      for (const c of open) c.socket.destroy();
+    }
+    let after = await ordinary();
+    for (let tries = 0; after.fault === 'too_many_connections' && tries < 100; tries++) {
+      await new Promise((resolve) => setTimeout(resolve, 50));
+      after = await ordinary();
+    }
+    expect(after).toEqual({ status: 200, fault: null });
+    expect(refusedReachedProvider).toBe(0);
   });
 
   it('is still up and printed no crash', async () => {

@@ -44,7 +44,8 @@ EXPOSE 9090 9091
 # flag after start):
 # --max-semi-space-size=2: a young generation of 2 MB semi-spaces instead of V8's 16 MB: with 1,000
 #   streams open, gw serve peaked at 122 MB instead of 160 MB and kept 114 MB instead of 159 MB
-#   afterwards, with no CPU cost the bench could tell from noise (docs/benchmarks.md, "The budgets").
+#   afterwards. It costs CPU: about 6-11 % more per stream at 32 streams than 16 MB, because more of
+#   each stream's objects survive a scavenge (docs/benchmarks.md, "Larger semi-spaces, a third time").
 # --no-memory-reducer: V8's memory reducer shrinks an idle heap with collections that drop the maps
 #   optimized code refers to, deoptimizing about 90 hot functions after every quiet spell; gw's own
 #   idle collection (GW_IDLE_COLLECT_AFTER_MS, src/runtime/idle-memory.ts) gives the memory back

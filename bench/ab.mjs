@@ -1,7 +1,8 @@
 #!/usr/bin/env node
 // `make bench-ab REF=<commit>`: the hot path of this tree against another commit, before merging
-// anything on it. Builds REF once into the cache (bench/lib/baseline.mjs), runs the s3 case (gw
-// serve, 32 concurrent streams) and the s5 case (gw extproc, a recorded exchange) with both builds
+// anything on it. Builds REF once into the cache (bench/lib/baseline.mjs), runs the s1 case (gw serve,
+// non-streaming requests at 500 req/s), the s3 case (gw serve, 32 concurrent streams) and the s5 case
+// (gw extproc, a recorded exchange) with both builds
 // in the same interleaved rounds, then prints CPU per stream and per exchange for each build and
 // their ratio per round, with the median and the spread. CPU, not throughput: it is the figure that
 // moves least with the machine's other load. A benchmark, not a test (timing stays out of make test).
@@ -36,10 +37,14 @@ if (from === null) measure();
 function measure() {
   const dist = buildOf(commit);
   if (dist === null) process.exit(1);
-  const run = spawnSync(process.execPath, [join(ROOT, 'bench', 'run.mjs'), '--only', 's3,s5', '--rounds', String(rounds), '--ab', dist, '--ab-commit', commit, '--no-peer-install', '--date', label], {
-    cwd: ROOT,
-    stdio: 'inherit',
-  });
+  const run = spawnSync(
+    process.execPath,
+    [join(ROOT, 'bench', 'run.mjs'), '--only', 's1,s3,s5', '--rounds', String(rounds), '--ab', dist, '--ab-commit', commit, '--no-peer-install', '--date', label],
+    {
+      cwd: ROOT,
+      stdio: 'inherit',
+    },
+  );
   if (run.status !== 0) process.exit(run.status ?? 1);
 }
 
@@ -66,9 +71,12 @@ function compare(title, roundsOf, now, before, per, unit, scale) {
   return lines.join('\n');
 }
 
+const s1 = results.scenarios?.s1?.rounds ?? [];
 const s3 = results.scenarios?.s3?.rounds ?? [];
 const s5 = results.scenarios?.s5?.rounds ?? [];
-const out = [`bench-ab: this tree against ${commit} (${Math.max(s3.length, s5.length)} interleaved rounds; CPU of the process under test)`, ''];
+const out = [`bench-ab: this tree against ${commit} (${Math.max(s1.length, s3.length, s5.length)} interleaved rounds; CPU of the process under test)`, ''];
+out.push(s1.length ? compare('s1: gw serve, CPU per non-streaming request at 500 req/s', s1, 'gw-memory', 'gw-before', 'completed', 'µs', 1000) : 's1: no rounds');
+out.push('');
 out.push(s3.length ? compare('s3: gw serve, CPU per stream at 32 concurrent streams', s3, 'gw-memory', 'gw-before', 'completed', 'ms', 1) : 's3: no rounds');
 out.push('');
 for (const c of [1, 16]) {

@@ -248,6 +248,10 @@ describe('bounded connections to gw serve', () => {
       const body = json({ model: MODEL, max_tokens: 5, messages: [{ role: 'user', content: 'refused-connection' }] });
       const refused = await rawExchange(gateway.url, head(Buffer.byteLength(body)) + body);
       expect(classify(fromRaw(refused))).toBe('too_many_connections');
+      // Node answers 100-continue by itself unless told otherwise: on a refused connection that must not be a second answer.
+      const waiting = await rawExchange(gateway.url, head(Buffer.byteLength(body), ['Expect: 100-continue']) + body);
+      expect(classify(fromRaw(waiting))).toBe('too_many_connections');
+      expect(waiting.raw.toString('latin1')).not.toMatch(/100 Continue/);
     } finally {
       for (const c of open) c.socket.destroy();
     }

@@ -7,19 +7,6 @@ const BATCH_BYTES = 4096;
 /** …or until this long after the first of them, whichever comes first. */
 export const LOG_FLUSH_MS = 100;
 
-/**
- * stdout written in batches, each batch with one synchronous write. One write per log line cost gw
- * extproc a tenth of its busy time under load, so lines wait in memory until 4 KiB have gathered or
- * 100 ms have passed since the first of them. The batch is written synchronously: an asynchronous
- * write goes through libuv's thread pool, and waking a pool thread and being woken back cost more
- * than the write itself (on the bench machine about 45 µs of the event loop's time per write
- * against 4 µs for the whole synchronous write; gw serve used 5 % less CPU per non-streaming request
- * with it, docs/benchmarks.md). It is pino's own default and what Node does for process.stdout on a
- * pipe or a file; a reader that stops reading stdout altogether stalls the process, as it would any
- * process logging to stdout. Nothing is lost at the end: the shutdown path flushes (`logger.flush`),
- * and an exit hook writes what is left on any exit, a crash included. Only SIGKILL can lose the
- * last 100 ms of lines. The timer is armed only while lines wait: an idle process never wakes for it.
- */
 /** Sinks still holding lines when the process exits. */
 const atExit = new Set<{ flushSync(): void }>();
 
@@ -42,6 +29,19 @@ function flushedAtExit(sink: { flushSync(): void }): void {
   atExit.add(sink);
 }
 
+/**
+ * stdout written in batches, each batch with one synchronous write. One write per log line cost gw
+ * extproc a tenth of its busy time under load, so lines wait in memory until 4 KiB have gathered or
+ * 100 ms have passed since the first of them. The batch is written synchronously: an asynchronous
+ * write goes through libuv's thread pool, and waking a pool thread and being woken back cost more
+ * than the write itself (on the bench machine about 45 µs of the event loop's time per write
+ * against 4 µs for the whole synchronous write; gw serve used 5 % less CPU per non-streaming request
+ * with it, docs/benchmarks.md). It is pino's own default and what Node does for process.stdout on a
+ * pipe or a file; a reader that stops reading stdout altogether stalls the process, as it would any
+ * process logging to stdout. Nothing is lost at the end: the shutdown path flushes (`logger.flush`),
+ * and an exit hook writes what is left on any exit, a crash included. Only SIGKILL can lose the
+ * last 100 ms of lines. The timer is armed only while lines wait: an idle process never wakes for it.
+ */
 function batchedStdout(): pino.DestinationStream & { flush(cb?: (error?: Error) => void): void; flushSync(): void } {
   const sink = pino.destination({ dest: 1, sync: true, minLength: BATCH_BYTES });
   flushedAtExit(sink);

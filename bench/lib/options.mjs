@@ -1,4 +1,5 @@
 // Command-line options and paths of one bench run, read once and shared by every module.
+import { existsSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -20,7 +21,13 @@ export const FEWER_ROUNDS = Math.max(1, Math.min(ROUNDS, 3));
 export const ONLY = option('only', null)?.split(',') ?? null;
 export const SKIP = option('skip', null)?.split(',') ?? [];
 export const SCALE = QUICK ? 0.5 : 1;
-export const DATE = option('date', new Date().toISOString().slice(0, 10));
+/** Today's date, or today's date with -2, -3… when a run of today is already in bench/results (it would be overwritten). */
+function freshLabel(today) {
+  let label = today;
+  for (let n = 2; existsSync(join(RESULTS, `${label}.json`)); n++) label = `${today}-${n}`;
+  return label;
+}
+export const DATE = option('date', null) ?? freshLabel(new Date().toISOString().slice(0, 10));
 // Counted from the end of the installs (bench/run.mjs). A full run takes 35–45 minutes on a quiet
 // 2-core machine; the soak (last) fits itself into what is left, so a slower machine gets a
 // shorter soak, reported as such, rather than a killed run.

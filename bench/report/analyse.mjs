@@ -1,8 +1,10 @@
 // The budgets and their verdicts, and each scenario's table, from a run's raw results
 // (bench/budgets.mjs holds the budgets as data).
 import { budget } from '../budgets.mjs';
-import { cpuPercent, median, pairedDiff, pairedRatio, peakRss, perRequestCpuUs, proc, range, spread, stat, waitPercent } from './stats.mjs';
+import { cpuPercent, median, pairedCpuDiffUs, pairedCpuRatio, pairedDiff, pairedRatio, peakRss, perRequestCpuUs, proc, range, spread, stat, waitPercent } from './stats.mjs';
 import { f, fi, fr } from './format.mjs';
+
+const msOrNull = (us) => (us === null ? null : us / 1000);
 
 export function analyse(results) {
   const s = results.scenarios;
@@ -26,8 +28,8 @@ export function analyse(results) {
       waitPct: median(R.map((r) => waitPercent(r[name]))),
       ratioP50: name === 'direct' ? null : pairedRatio(R, name, 'direct', 'latencyMs.p50'),
       overProxyP50: name.startsWith('gw') && has(s.s1, 'node-proxy') ? pairedDiff(R, name, 'node-proxy', 'latencyMs.p50') : null,
-      cpuOverProxyUs: name.startsWith('gw') && has(s.s1, 'node-proxy') ? median(R.map((r) => perRequestCpuUs(r[name]) - perRequestCpuUs(r['node-proxy']))) : null,
-      cpuVsProxy: name.startsWith('gw') && has(s.s1, 'node-proxy') ? median(R.map((r) => perRequestCpuUs(r[name]) / perRequestCpuUs(r['node-proxy']))) : null,
+      cpuOverProxyUs: name.startsWith('gw') && has(s.s1, 'node-proxy') ? pairedCpuDiffUs(R, name, 'node-proxy') : null,
+      cpuVsProxy: name.startsWith('gw') && has(s.s1, 'node-proxy') ? pairedCpuRatio(R, name, 'node-proxy') : null,
       cpuUs: median(R.map((r) => perRequestCpuUs(r[name]))),
       cpuPct: median(R.map((r) => cpuPercent(r[name]))),
       redisCpuUs: name === 'gw-redis' ? median(R.map((r) => ((proc(r[name], 2)?.cpuMs ?? NaN) * 1000) / r[name].completed)) : null,
@@ -64,7 +66,7 @@ export function analyse(results) {
     // The issue's limit is both a ratio and an absolute: at most 0.25 ms of CPU added per request.
     out.budgets.push(
       budget('serve-cpu-request', gw?.cpuVsProxy, {
-        also: gw?.cpuOverProxyUs !== null && gw?.cpuOverProxyUs !== undefined && gw.cpuOverProxyUs <= 250,
+        also: (gw?.cpuOverProxyUs ?? Infinity) <= 250,
         vsDirectText: `CPU per request gw ${f(gw?.cpuUs, 0)} µs, bare Node proxy ${f(np?.cpuUs, 0)} µs: +${f(gw?.cpuOverProxyUs, 0)} µs (paired medians of rounds)`,
         vsPortkeyText: '–',
       }),
@@ -134,8 +136,8 @@ export function analyse(results) {
       vsPortkey: has(s.s3, 'portkey') && name !== 'portkey' ? pairedRatio(R, name, 'portkey', 'perSecond') : null,
       vsDirect: name === 'direct' ? null : pairedRatio(R, name, 'direct', 'perSecond'),
       cpuMsPerStream: median(R.map((r) => (perRequestCpuUs(r[name]) ?? NaN) / 1000)),
-      cpuVsProxy: name.startsWith('gw') && has(s.s3, 'node-proxy') ? median(R.map((r) => perRequestCpuUs(r[name]) / perRequestCpuUs(r['node-proxy']))) : null,
-      cpuOverProxyMs: name.startsWith('gw') && has(s.s3, 'node-proxy') ? median(R.map((r) => (perRequestCpuUs(r[name]) - perRequestCpuUs(r['node-proxy'])) / 1000)) : null,
+      cpuVsProxy: name.startsWith('gw') && has(s.s3, 'node-proxy') ? pairedCpuRatio(R, name, 'node-proxy') : null,
+      cpuOverProxyMs: name.startsWith('gw') && has(s.s3, 'node-proxy') ? msOrNull(pairedCpuDiffUs(R, name, 'node-proxy')) : null,
       sutCpuPct: median(R.map((r) => cpuPercent(r[name], 0))),
       waitPct: median(R.map((r) => waitPercent(r[name]))),
       mockCpuPct: name === 'direct' ? median(R.map((r) => cpuPercent(r[name], 0))) : median(R.map((r) => cpuPercent(r[name], 1))),
@@ -164,14 +166,14 @@ export function analyse(results) {
     const proxy = rows.find((r) => r.name === 'node-proxy');
     out.budgets.push(
       budget('serve-cpu-stream', gw?.cpuVsProxy, {
-        also: gw?.cpuOverProxyMs !== null && gw?.cpuOverProxyMs !== undefined && gw.cpuOverProxyMs <= 0.25,
+        also: (gw?.cpuOverProxyMs ?? Infinity) <= 0.25,
         vsDirectText: `CPU per stream gw ${f(gw?.cpuMsPerStream, 2)} ms, bare Node proxy ${f(proxy?.cpuMsPerStream, 2)} ms: +${f(gw?.cpuOverProxyMs, 2)} ms (paired medians of rounds; 30 deltas per stream)`,
         vsPortkeyText: '–',
       }),
     );
     const before = rows.find((r) => r.name === 'gw-before');
     if (before) {
-      const vsBefore = median(R.map((r) => perRequestCpuUs(r['gw-memory']) / perRequestCpuUs(r['gw-before'])));
+      const vsBefore = pairedCpuRatio(R, 'gw-memory', 'gw-before');
       // Judged only against the baseline commit; with make bench-ab the other build is whatever REF was.
       const baseline = results.beforeIsBaseline === true;
       out.budgets.push(

@@ -33,6 +33,13 @@ export function perRequestCpuUs(result) {
   const n = result?.completed ?? result?.streams;
   return cpu === null || !n ? null : (cpu * 1000) / n;
 }
+/** CPU per request of one case against another of the same round: median ratio, and median difference in µs. */
+export function pairedCpuRatio(rounds, name, base) {
+  return median(rounds.map((r) => perRequestCpuUs(r[name]) / perRequestCpuUs(r[base])));
+}
+export function pairedCpuDiffUs(rounds, name, base) {
+  return median(rounds.map((r) => perRequestCpuUs(r[name]) - perRequestCpuUs(r[base])));
+}
 export const cpuPercent = (result, index = 0) => proc(result, index)?.cpuPercent ?? null;
 export const waitPercent = (result) => proc(result)?.waitPercent ?? null;
 export const peakRss = (result) => proc(result)?.rssPeakMB ?? null;

@@ -27,10 +27,10 @@ export function keepHeld(deps: GovernanceDeps, ctx: RequestContext): void {
 export async function releaseHoldings(deps: GovernanceDeps, ctx: RequestContext): Promise<void> {
   if (ctx.renewal) clearInterval(ctx.renewal);
   ctx.renewal = null;
-  const releases: Promise<void>[] = [];
-  const lease = releaseLease(deps, ctx);
-  if (lease) releases.push(lease);
-  const slot = releaseCallerSlot(deps, ctx);
-  if (slot) releases.push(slot);
-  for (const result of await Promise.allSettled(releases)) if (result.status === 'rejected') deps.events.stateError('release', result.reason);
+  // Both started, and both handled, before either is awaited: a failure of one is reported and never skips the other.
+  const report = (error: unknown): void => deps.events.stateError('release', error);
+  const lease = releaseLease(deps, ctx)?.catch(report);
+  const slot = releaseCallerSlot(deps, ctx)?.catch(report);
+  if (lease) await lease;
+  if (slot) await slot;
 }

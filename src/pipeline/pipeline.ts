@@ -1,4 +1,3 @@
-import { randomUUID } from 'node:crypto';
 import { readAttribution } from '../attribution/attribution.js';
 import { authenticate } from '../auth/authenticate.js';
 import { readSeatWindows } from '../credentials/seat-windows.js';
@@ -25,6 +24,7 @@ import { findTopLevelString } from './json-top-level.js';
 import { modelsListBody } from './models-response.js';
 import type { CredentialHealthPort, PipelineState, RedactorPort } from './ports.js';
 import { readBodyFields } from './request-body.js';
+import { newRequestId } from './request-id.js';
 import { tracedModelOf, usageRecordOf } from './request-record.js';
 import { decodeRequestBody } from './request-encoding.js';
 import { tooLarge } from './too-large.js';
@@ -84,7 +84,7 @@ export class Pipeline {
     this.config = deps.config;
     this.tracer = deps.tracer ?? null;
     this.now = deps.now ?? Date.now;
-    this.newRequestId = deps.newRequestId ?? (() => `req_${randomUUID().replaceAll('-', '')}`);
+    this.newRequestId = deps.newRequestId ?? newRequestId;
     this.governance = { state: this.state, events: this.events, config: this.config, health: this.health, now: this.now };
   }
 

@@ -1,4 +1,5 @@
 import { costOf } from '../metering/cost.js';
+import { isoTime } from '../metering/iso-time.js';
 import type { UsageRecord } from '../metering/usage-record.js';
 import { emptyUsage } from '../metering/usage.js';
 import type { RequestContext } from './context.js';
@@ -17,7 +18,7 @@ export function usageRecordOf(ctx: RequestContext, end: number, ttfb: number | n
   const decision = ctx.model;
   const record: UsageRecord = {
     request_id: ctx.requestId,
-    time: new Date(ctx.startedAt).toISOString(),
+    time: isoTime(ctx.startedAt),
     company: token.company,
     address: token.address,
     endpoint: ctx.route,

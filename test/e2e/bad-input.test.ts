@@ -142,6 +142,28 @@ describe.each(DATA_PLANES)('bad input and bad endings through $name', (plane) =>
     expect(ok.type).toBe('message');
   });
 
+  // A repeat hidden by how the HTTP layer folds headers (Node keeps the first Authorization, joins x-gw-*):
+  // the gateway must see it on the wire and refuse, and let repeats of ordinary headers through.
+  it('refuses a repeated Authorization or x-gw-* header whatever its case, and passes a repeated ordinary header', async () => {
+    const { port } = new URL(gateway.url);
+    const body = JSON.stringify({ model: 'claude-haiku-4-5', max_tokens: 5, messages: [{ role: 'user', content: 'x' }] });
+    const head = (extra: string): string =>
+      `POST /v1/messages HTTP/1.1\r\nHost: 127.0.0.1:${port}\r\nAuthorization: Bearer ${token}\r\n${extra}Content-Type: application/json\r\nContent-Length: ${body.length}\r\nConnection: close\r\n\r\n${body}`;
+    const before = vendor.messageRequests().length;
+    for (const [extra, name] of [
+      [`authorization: Bearer ${token}\r\n`, 'authorization'],
+      ['X-GW-Repo: github.com/acme/a\r\nx-gw-repo: github.com/acme/b\r\n', 'x-gw-repo'],
+    ] as const) {
+      const reply = await rawRequest(gateway.url, head(extra));
+      expect(reply).toMatch(/^HTTP\/1\.1 400/);
+      expect(reply).toContain(`the ${name} header appears more than once`);
+    }
+    expect(vendor.messageRequests().length).toBe(before);
+    const passed = await rawRequest(gateway.url, head('Accept: application/json\r\naccept: */*\r\n'));
+    expect(passed).toMatch(/^HTTP\/1\.1 200/);
+    expect(vendor.messageRequests().length).toBe(before + 1);
+  });
+
   it('writes no caller token or provider secret to its output', async () => {
     await logsCaughtUp(gateway);
     const all = gateway.output.join('\n');

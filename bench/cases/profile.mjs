@@ -4,7 +4,7 @@ import { existsSync, mkdirSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { AB_BIN, DATE, GW_BIN, RESULTS, log, runs } from '../lib/options.mjs';
 import { loadJob, runLoad, slim } from '../lib/load-runner.mjs';
-import { stopChild } from '../lib/processes.mjs';
+import { profilerThreadsToDriverCpu, stopChild } from '../lib/processes.mjs';
 import { requestBody } from '../lib/requests.mjs';
 import { recordExchange } from '../lib/recording.mjs';
 import { gwHeaders, startGw } from '../lib/systems.mjs';
@@ -36,6 +36,7 @@ async function profileScenario({ mock, memFile }, { bin = GW_BIN, suffix = '' } 
     bin,
     nodeArgs: ['--cpu-prof', `--cpu-prof-dir=${RESULTS}`, `--cpu-prof-name=${name}`, '--heap-prof', '--heap-prof-interval=65536', `--heap-prof-dir=${RESULTS}`, `--heap-prof-name=${heapName}`],
   });
+  const samplerMoved = profilerThreadsToDriverCpu(gw.pid);
   const target = { name: 'gw-profile', url: gw.url, headers: gwHeaders(memFile.token), pids: [gw.pid] };
   const nonStream = { mode: 'rate', rate: 500, connections: 64, durationMs: 6000, warmupMs: 0, stream: false, body: requestBody(BODY_BYTES, false), mock: {} };
   const streaming = {
@@ -68,7 +69,7 @@ async function profileScenario({ mock, memFile }, { bin = GW_BIN, suffix = '' } 
   const summary = summarizeProfile(JSON.parse(readFileSync(path, 'utf8')), dirname(dirname(dirname(bin))), windows);
   const heapPath = join(RESULTS, heapName);
   const heap = existsSync(heapPath) ? { file: `bench/results/${heapName}`, ...summarizeHeapProfile(JSON.parse(readFileSync(heapPath, 'utf8')), dirname(dirname(dirname(bin)))) } : null;
-  return { file: `bench/results/${name}`, bytes: statSync(path).size, windows, load: { json: slim(a), sse: slim(b) }, heap, ...summary };
+  return { file: `bench/results/${name}`, bytes: statSync(path).size, windows, samplerMoved, load: { json: slim(a), sse: slim(b) }, heap, ...summary };
 }
 
 /** gw extproc under the load driver (1 stream, then 16 in flight), profiled the same way. */
@@ -79,6 +80,7 @@ export async function profileExtproc({ mock, memFile }, { bin = GW_BIN, suffix =
   rmSync(path, { force: true });
   const recording = await recordExchange(mock, 30);
   const ep = await startGw(`gw-extproc-profile${suffix}`, 'extproc', memFile.file, { bin, nodeArgs: ['--cpu-prof', `--cpu-prof-dir=${RESULTS}`, `--cpu-prof-name=${name}`] });
+  const samplerMoved = profilerThreadsToDriverCpu(ep.pid);
   const job = (concurrency, ms) => ({ kind: 'extproc', target: ep.target, recording: recording.file, token: memFile.token, concurrency, durationMs: ms, warmupMs: 0 });
   log('s7: profiling gw extproc (1 stream, then 16 in flight)');
   await runLoad(job(8, 2000), []);
@@ -99,6 +101,7 @@ export async function profileExtproc({ mock, memFile }, { bin = GW_BIN, suffix =
     bytes: statSync(path).size,
     windows,
     exchanges,
+    samplerMoved,
     load: {
       one: { streams: load[1].streams, chunkMs: load[1].chunkMs, requestPhaseMs: load[1].requestPhaseMs, procs: load[1].procs },
       sixteen: { streams: load[16].streams, chunkMs: load[16].chunkMs, procs: load[16].procs },

@@ -246,7 +246,7 @@ export function renderMarkdown(results, a, extra, date) {
     if (prof.error) p(`No profile: ${prof.error}`);
     else {
       p(
-        `\`node --cpu-prof\` on a fresh gw serve (memory state, same settings as above), warmed up, then 500 req/s JSON for 6 s and 32 concurrent streams (30 back-to-back deltas) for 6 s: \`${prof.file}\` (gitignored; open it in Chrome DevTools or speedscope). Only the samples of the two measured runs are summarised (start-up and warm-up left out): ${f(prof.sampledMs / 1000, 1)} s sampled, idle ${f((100 * prof.idleMs) / prof.sampledMs, 0)} %; shares below are of the busy (non-idle) time. The SUT served ${fi(prof.load?.json?.counted)} JSON requests and ${fi(prof.load?.sse?.counted)} streams in those windows. Under CPU contention the profiler's wall-clock sampling also charges time spent descheduled to the function that was running, so treat shares as approximate.`,
+        `\`node --cpu-prof\` on a fresh gw serve (memory state, same settings as above), warmed up, then 500 req/s JSON for 6 s and 32 concurrent streams (30 back-to-back deltas) for 6 s: \`${prof.file}\` (gitignored; open it in Chrome DevTools or speedscope). Only the samples of the two measured runs are summarised (start-up and warm-up left out): ${f(prof.sampledMs / 1000, 1)} s sampled, idle ${f((100 * prof.idleMs) / prof.sampledMs, 0)} %; shares below are of the busy (non-idle) time. The SUT served ${fi(prof.load?.json?.counted)} JSON requests and ${fi(prof.load?.sse?.counted)} streams in those windows. Under CPU contention the profiler's wall-clock sampling also charges time spent descheduled to the function that was running, so treat shares as approximate.${samplerNote(prof)}`,
       );
       p();
       profileTables(p, prof);
@@ -280,7 +280,7 @@ export function renderMarkdown(results, a, extra, date) {
     if (pe.error) p(`No profile: ${pe.error}`);
     else {
       p(
-        `\`node --cpu-prof\` on a fresh gw extproc, warmed up, then the recorded exchange replayed on 1 stream and on 16 in flight: \`${pe.file}\` (gitignored). ${fi(pe.exchanges)} exchanges in the profiled windows; ${f(pe.sampledMs / 1000, 1)} s sampled, idle ${f((100 * pe.idleMs) / pe.sampledMs, 0)} %; busy CPU per exchange ${f(pe.busyMs / Math.max(1, pe.exchanges), 3)} ms.`,
+        `\`node --cpu-prof\` on a fresh gw extproc, warmed up, then the recorded exchange replayed on 1 stream and on 16 in flight: \`${pe.file}\` (gitignored). ${fi(pe.exchanges)} exchanges in the profiled windows; ${f(pe.sampledMs / 1000, 1)} s sampled, idle ${f((100 * pe.idleMs) / pe.sampledMs, 0)} %; busy CPU per exchange ${f(pe.busyMs / Math.max(1, pe.exchanges), 3)} ms.${samplerNote(pe)}`,
       );
       p();
       profileTables(p, pe);
@@ -333,4 +333,12 @@ export function renderMarkdown(results, a, extra, date) {
   if (results.redis) p(`- redis-server ${results.redis.args.join(' ')}`);
   p();
   return L.join('\n');
+}
+
+/** Where V8's sampling thread ran (bench/lib/processes.mjs, profilerThreadsToDriverCpu): it decides whether busy time is seen. */
+function samplerNote(profile) {
+  if (profile.samplerMoved === undefined) return '';
+  return profile.samplerMoved > 0
+    ? " The profiler's sampling thread ran on the driver's CPU: on the SUT's own CPU it samples only when the event loop yields, and a profile reads mostly idle."
+    : " The profiler's sampling thread could not be moved off the SUT's CPU (no taskset, or one CPU): busy time is undercounted, mostly as idle.";
 }

@@ -9,6 +9,21 @@ const SEGMENT = /^[^\s/\\?#@:%\u0000-\u001f\u007f-\u009f]{1,200}$/u;
  * (host/group/subgroup/repo) are accepted: the owner part may hold slashes.
  */
 export function isValidRepoSlug(value: string): boolean {
+  // A caller sends the same slug on every request: its verdict is kept (a bounded table that starts over when full).
+  const known = verdicts.get(value);
+  if (known !== undefined) return known;
+  const verdict = checkRepoSlug(value);
+  if (value.length <= MAX_BYTES) {
+    if (verdicts.size >= MAX_REMEMBERED) verdicts.clear();
+    verdicts.set(value, verdict);
+  }
+  return verdict;
+}
+
+const verdicts = new Map<string, boolean>();
+const MAX_REMEMBERED = 1024;
+
+function checkRepoSlug(value: string): boolean {
   const bytes = Buffer.byteLength(value, 'utf8');
   if (bytes < 1 || bytes > MAX_BYTES) return false;
   if (value.startsWith('/') || value.includes('://') || value.includes('@')) return false;

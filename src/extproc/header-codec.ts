@@ -9,6 +9,8 @@ export interface DecodedHeaders {
   readonly repeated: string[];
   /** Regular header fields, repeats counted. */
   readonly fieldCount: number;
+  /** Bytes of the regular fields' names and values, repeats counted. */
+  readonly headerBytes: number;
 }
 
 /** Envoy sends header values in raw_value (bytes); value is only read when raw_value is absent. */
@@ -17,6 +19,7 @@ export function decodeHeaders(headers: ProtoHeaderMap | undefined): DecodedHeade
   const pseudo: Record<string, string> = {};
   const repeated: string[] = [];
   let fieldCount = 0;
+  let headerBytes = 0;
   for (const h of headers?.headers ?? []) {
     const key = (h.key ?? '').toLowerCase();
     if (key === '') continue;
@@ -28,13 +31,14 @@ export function decodeHeaders(headers: ProtoHeaderMap | undefined): DecodedHeade
       continue;
     }
     fieldCount++;
+    headerBytes += key.length + value.length;
     if (map[key] === undefined) map[key] = value;
     else {
       if (!repeated.includes(key)) repeated.push(key);
       map[key] = `${map[key]}, ${value}`;
     }
   }
-  return { map, pseudo, repeated, fieldCount };
+  return { map, pseudo, repeated, fieldCount, headerBytes };
 }
 
 /** A header to set, replacing any existing value: raw_value only (never both value and raw_value). */

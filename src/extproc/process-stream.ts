@@ -272,8 +272,8 @@ export class ProcessStream implements ObservedRequest {
   }
 
   private async requestHeaders(message: ProcessingRequest): Promise<void> {
-    const { map, pseudo, repeated, fieldCount } = decodeHeaders(message.request_headers?.headers);
-    const ctx = this.pipeline.begin({ method: pseudo[':method'] ?? 'GET', path: pseudo[':path'] ?? '/', headers: map, repeated, fieldCount }, envoyTraceParent(this.call));
+    const { map, pseudo, repeated, fieldCount, headerBytes } = decodeHeaders(message.request_headers?.headers);
+    const ctx = this.pipeline.begin({ method: pseudo[':method'] ?? 'GET', path: pseudo[':path'] ?? '/', headers: map, repeated, fieldCount, headerBytes }, envoyTraceParent(this.call));
     this.ctx = ctx;
     const outcome = await this.pipeline.onRequestHeaders(ctx);
     if (outcome.kind === 'respond') {

@@ -43,7 +43,7 @@ export interface HeaderPlan {
  */
 export function forwardHeaders(headers: HeaderMap, credential: CredentialRecord, bodyLength: number): HeaderPlan {
   const remove: string[] = [];
-  for (const name of Object.keys(headers)) if (!isForwardedCallerHeader(name)) remove.push(name);
+  for (const name in headers) if (!isForwardedCallerHeader(name)) remove.push(name);
   const version = headers['anthropic-version'] ?? headers['provider-version'] ?? DEFAULT_API_VERSION;
   const set: Array<readonly [string, string]> = [
     ['anthropic-version', version],
@@ -53,21 +53,27 @@ export function forwardHeaders(headers: HeaderMap, credential: CredentialRecord,
   if (credential.authScheme === 'bearer') set.push(['authorization', `Bearer ${credential.secret}`]);
   else set.push(['x-api-key', credential.secret]);
   const beta = headers['anthropic-beta'];
-  const flags =
-    beta === undefined
-      ? []
-      : beta
-          .split(',')
-          .map((f) => f.trim())
-          .filter((f) => f !== '');
   if (credential.kind === 'subscriptionSeat') {
+    const flags = betaFlags(beta);
     if (!flags.includes(OAUTH_BETA_FLAG)) flags.push(OAUTH_BETA_FLAG);
     set.push(['anthropic-beta', flags.join(',')]);
-  } else if (flags.includes(OAUTH_BETA_FLAG)) {
-    // The OAuth flag switches the provider to bearer authentication: a caller may not choose that for an API key.
-    const kept = flags.filter((f) => f !== OAUTH_BETA_FLAG);
-    if (kept.length > 0) set.push(['anthropic-beta', kept.join(',')]);
-    else remove.push('anthropic-beta');
+  } else if (beta !== undefined && beta.includes(OAUTH_BETA_FLAG)) {
+    // (A header without the flag's text cannot hold the flag: most requests are not split into flags at all.)
+    const flags = betaFlags(beta);
+    if (flags.includes(OAUTH_BETA_FLAG)) {
+      // The OAuth flag switches the provider to bearer authentication: a caller may not choose that for an API key.
+      const kept = flags.filter((f) => f !== OAUTH_BETA_FLAG);
+      if (kept.length > 0) set.push(['anthropic-beta', kept.join(',')]);
+      else remove.push('anthropic-beta');
+    }
   }
   return { remove, set };
+}
+
+function betaFlags(beta: string | undefined): string[] {
+  if (beta === undefined) return [];
+  return beta
+    .split(',')
+    .map((f) => f.trim())
+    .filter((f) => f !== '');
 }

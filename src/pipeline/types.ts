@@ -11,6 +11,8 @@ export interface RequestHead {
   readonly repeated?: readonly string[];
   /** Header fields as sent, counting repeats (a joined map undercounts them). */
   readonly fieldCount?: number;
+  /** Bytes of the header fields' names and values as sent, repeats included; counted by the data plane as it reads them. */
+  readonly headerBytes?: number;
 }
 
 /** What the data plane must do to forward the request upstream. */

@@ -29,6 +29,8 @@ export function sendLocal(res: ServerResponse, response: LocalResponse): void {
  */
 function connectionTokens(connection: string | undefined): ReadonlySet<string> | null {
   if (connection === undefined) return null;
+  // What nearly every message says: both are hop-by-hop already, so nothing more is removed for them.
+  if (connection === 'keep-alive' || connection === 'close') return null;
   const tokens = new Set<string>();
   for (const token of connection.toLowerCase().split(',')) {
     const name = token.trim();
@@ -64,7 +66,10 @@ export async function forward(
 ): Promise<void> {
   const abort = new AbortController();
   let clientGone = false;
+  // A caller that reads nothing for this long while we wait to write is cut off (its lease and slot come back).
+  let stalled: NodeJS.Timeout | null = null;
   res.on('close', () => {
+    if (stalled) clearTimeout(stalled);
     if (!res.writableFinished) {
       clientGone = true;
       abort.abort();
@@ -89,17 +94,22 @@ export async function forward(
     return;
   }
 
+  // for…in rather than Object.entries: these run once per answer, and the pairs arrays were their garbage.
+  const received = upstream.headers;
   const lower: Record<string, string | undefined> = {};
-  const out: string[] = [];
-  const listed = connectionTokens(typeof upstream.headers.connection === 'string' ? upstream.headers.connection : undefined);
-  for (const [name, value] of Object.entries(upstream.headers)) {
+  const listed = connectionTokens(typeof received.connection === 'string' ? received.connection : undefined);
+  for (const name in received) {
+    const value = received[name];
     if (value === undefined || isHopByHop(name) || listed?.has(name) === true) continue;
     lower[name] = Array.isArray(value) ? value.join(', ') : value;
   }
   const decision = pipeline.onResponseHeaders(ctx, upstream.statusCode, lower);
-  const removed = new Set(decision.removeHeaders);
-  for (const [name, value] of Object.entries(upstream.headers)) {
-    if (value === undefined || lower[name] === undefined || removed.has(name)) continue;
+  // The gateway's own tags to drop: none, or a few, so a scan beats building a set.
+  const removed = decision.removeHeaders;
+  const out: string[] = [];
+  for (const name in lower) {
+    if (removed.includes(name)) continue;
+    const value = received[name] as string | string[];
     if (Array.isArray(value)) for (const v of value) out.push(name, v);
     else out.push(name, value);
   }
@@ -112,8 +122,6 @@ export async function forward(
   if (decision.streaming) res.flushHeaders();
 
   const body = upstream.body;
-  // A caller that reads nothing for this long while we wait to write is cut off (its lease and slot come back).
-  let stalled: NodeJS.Timeout | null = null;
   // One socket read of the provider's answer often holds several SSE events, handed over as several chunks in the
   // same tick: corked until the tick ends, they leave in one write instead of one system call each. Nothing waits
   // longer than the tick that received it.
@@ -140,9 +148,6 @@ export async function forward(
     if (stalled) clearTimeout(stalled);
     stalled = null;
     body.resume();
-  });
-  res.on('close', () => {
-    if (stalled) clearTimeout(stalled);
   });
   body.on('end', () => {
     uncork();

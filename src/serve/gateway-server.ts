@@ -66,7 +66,15 @@ export function createGatewayServer(pipeline: Pipeline, options: GatewayServerOp
     },
     (req, res) => {
       if (refused.has(req.socket)) return;
-      const ctx = pipeline.begin({ method: req.method ?? 'GET', path: req.url ?? '/', headers: req.headers as Record<string, string | undefined>, ...rawShape(req.rawHeaders) });
+      const shape = rawShape(req.rawHeaders);
+      const ctx = pipeline.begin({
+        method: req.method ?? 'GET',
+        path: req.url ?? '/',
+        headers: req.headers as Record<string, string | undefined>,
+        repeated: shape.repeated,
+        fieldCount: shape.fieldCount,
+        headerBytes: shape.headerBytes,
+      });
       active.add(ctx);
       serving.set(req.socket, { ctx, req, res });
       report();
@@ -262,16 +270,19 @@ function discardBody(req: IncomingMessage, limit: number): void {
 
 /**
  * What Node's joined header object hides: repeats (it keeps the first of some,
- * such as Authorization and Host, and drops the rest) and the true field count.
+ * such as Authorization and Host, and drops the rest), the true field count
+ * and the bytes as sent.
  */
-function rawShape(raw: readonly string[]): { repeated: string[]; fieldCount: number } {
+function rawShape(raw: readonly string[]): { repeated: string[]; fieldCount: number; headerBytes: number } {
   const seen = new Set<string>();
   const repeated: string[] = [];
+  let headerBytes = 0;
   for (let i = 0; i < raw.length; i += 2) {
     const name = (raw[i] as string).toLowerCase();
+    headerBytes += name.length + (raw[i + 1] as string).length;
     if (seen.has(name)) {
       if (!repeated.includes(name)) repeated.push(name);
     } else seen.add(name);
   }
-  return { repeated, fieldCount: raw.length / 2 };
+  return { repeated, fieldCount: raw.length / 2, headerBytes };
 }

@@ -20,8 +20,10 @@ export function readBody(req: IncomingMessage, limit: number, floor?: BodyRateFl
     let size = 0;
     let sizeAtWindowStart = 0;
     let settled = false;
+    // A body that has fully arrived (a small one often comes in the same packet as the head) cannot stall:
+    // no bytes are awaited, so no timer is armed for it.
     const timer =
-      floor === undefined
+      floor === undefined || req.complete
         ? null
         : setInterval(() => {
             if (size - sizeAtWindowStart < (floor.minBytesPerSecond * floor.windowMs) / 1000) {

@@ -93,4 +93,10 @@ describe('isValidRepoSlug', () => {
       expect(isValidRepoSlug(base + '\u{1f600}')).toBe(false); // 201
     });
   });
+
+  it('gives a slug seen before the verdict it gave it first, across more distinct slugs than it remembers', () => {
+    // Verdicts are remembered in a bounded table that starts over when full; a wrong key or a stale entry would show here.
+    const slugs = Array.from({ length: 2500 }, (_, i) => (i % 3 === 0 ? `github.com/acme/r${i}.git` : i % 3 === 1 ? `github.com/acme/r${i}` : `https://x/${i}/y`));
+    for (let pass = 0; pass < 3; pass++) for (const [i, slug] of slugs.entries()) expect(isValidRepoSlug(slug), slug).toBe(i % 3 === 1);
+  });
 });

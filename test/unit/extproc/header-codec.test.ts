@@ -32,10 +32,12 @@ describe('decodeHeaders', () => {
     expect(decoded.pseudo).toEqual({ ':method': 'POST' });
     expect(decoded.repeated).toEqual(['accept']);
     expect(decoded.fieldCount).toBe(4);
+    // Names and values as sent, every repeat counted, pseudo-headers not: accept+a three times, x-one+v.
+    expect(decoded.headerBytes).toBe(3 * 7 + 6);
   });
 
   it('reads an absent header map as empty', () => {
-    expect(decodeHeaders(undefined)).toEqual({ map: {}, pseudo: {}, repeated: [], fieldCount: 0 });
+    expect(decodeHeaders(undefined)).toEqual({ map: {}, pseudo: {}, repeated: [], fieldCount: 0, headerBytes: 0 });
   });
 });
 

@@ -46,4 +46,14 @@ describe('normalizeModelId', () => {
       }),
     );
   });
+
+  it('answers a repeated id as it answered it first, across more distinct ids than it remembers', () => {
+    // The rewrites are remembered (a bounded table that starts over when full): each answer must still be the id's own.
+    const reference = (id: string): string => id.replace(/[-.]/g, '').replace(/[A-Z]/g, (c) => c.toLowerCase());
+    const ids = Array.from({ length: 3000 }, (_, i) => `Claude-Model-${i}.${i % 7}`);
+    for (let pass = 0; pass < 3; pass++) for (const id of ids) expect(normalizeModelId(id)).toBe(reference(id));
+    const long = `A-${'x'.repeat(300)}`;
+    expect(normalizeModelId(long)).toBe(reference(long));
+    expect(normalizeModelId(long)).toBe(reference(long));
+  });
 });

@@ -127,4 +127,11 @@ describe('forwardHeaders', () => {
     expect(setOf(plan).has('anthropic-beta')).toBe(false);
     expect(plan.remove).not.toContain('anthropic-beta');
   });
+
+  it("leaves an API key's beta list untouched when the OAuth flag's text is only part of another flag", () => {
+    const beta = `claude-code-20250219,x-${OAUTH_BETA_FLAG}-preview`;
+    const plan = forwardHeaders({ 'anthropic-beta': beta }, API_KEY, 0);
+    expect(setOf(plan).has('anthropic-beta')).toBe(false);
+    expect(plan.remove).not.toContain('anthropic-beta');
+  });
 });

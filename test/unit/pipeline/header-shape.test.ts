@@ -57,4 +57,11 @@ describe('refuseOversizedHead', () => {
     expect(faultOf(() => refuseOversizedHead(head({ a: 'x'.repeat(99) }), limits))).toBeNull();
     expect(faultOf(() => refuseOversizedHead(head({ a: 'x'.repeat(100) }), limits))).toBe('431 headers_too_large');
   });
+
+  it('takes the count and bytes the data plane read as sent, which a joined map can understate', () => {
+    // Node keeps the first of some repeated headers and drops the rest: the bytes as sent are what the limit is on.
+    expect(faultOf(() => refuseOversizedHead(head({ a: 'x' }, { fieldCount: 2, headerBytes: 101 }), limits))).toBe('431 headers_too_large');
+    expect(faultOf(() => refuseOversizedHead(head({ a: 'x' }, { fieldCount: 2, headerBytes: 100 }), limits))).toBeNull();
+    expect(faultOf(() => refuseOversizedHead(head({ a: 'x' }, { fieldCount: 6, headerBytes: 2 }), limits))).toBe('431 headers_too_large');
+  });
 });

@@ -165,7 +165,8 @@ export class SseMeter {
     const data = this.data;
     this.eventName = '';
     this.interesting = false;
-    this.data = [];
+    // Content deltas keep no data lines: their (empty) list is reused rather than replaced once per event.
+    if (data.length > 0) this.data = [];
     this.dataBytes = 0;
     this.overlong = false;
     this.hasData = false;

@@ -104,11 +104,11 @@ export async function forward(
     lower[name] = Array.isArray(value) ? value.join(', ') : value;
   }
   const decision = pipeline.onResponseHeaders(ctx, upstream.statusCode, lower);
-  // The gateway's own tags to drop: none, or a few, so a scan beats building a set.
-  const removed = decision.removeHeaders;
+  // Usually nothing to drop (the provider sent no x-gw-* header): then no set is built.
+  const removed = decision.removeHeaders.length === 0 ? null : new Set(decision.removeHeaders);
   const out: string[] = [];
   for (const name in lower) {
-    if (removed.includes(name)) continue;
+    if (removed?.has(name) === true) continue;
     const value = received[name] as string | string[];
     if (Array.isArray(value)) for (const v of value) out.push(name, v);
     else out.push(name, value);

@@ -50,7 +50,7 @@ export const BUDGETS = Object.freeze({
   'rss-streams': { what: 'memory with 1,000 concurrent streams (peak RSS of gw serve)', atMost: 150, unit: 'MB', shown: '≤ 150 MB at 1,000 open streams' },
   'rss-idle-serve': { what: 'gw serve RSS idle (a fresh process, before any request)', atMost: 100, unit: 'MB' },
   'rss-after-load-serve': { what: 'gw serve RSS 10 s after its last request (after the s6 streams: memory that goes back down)', atMost: 100, unit: 'MB' },
-  'rss-after-load-extproc': { what: 'gw extproc RSS 10 s after its last exchange (after the s5 rounds: memory that goes back down)', atMost: 100, unit: 'MB' },
+  'rss-after-load-extproc': { what: 'gw extproc RSS 10 s after a warm-up of a few thousand exchanges (memory that goes back down)', atMost: 100, unit: 'MB' },
   redaction: { what: 'redaction of a 1 MiB body, no credentials / 100 credentials (bench/redaction-throughput.mjs)', atLeast: [50, 20], unit: 'MB/s' },
   'redaction-linear': { what: 'redaction: CPU per MiB at 16 MiB vs 1 MiB (linear growth)', atMost: 1.5, unit: '×' },
   'redaction-adversarial': { what: 'redaction: worst hostile pattern (every rule keyword, generic shapes; bench/redaction-adversarial.mjs)', atLeast: 5, unit: 'MB/s' },

@@ -1,3 +1,5 @@
+import { remembered } from '../support/remembered.js';
+
 const MAX_BYTES = 200;
 const HOST = /^[A-Za-z0-9](?:[A-Za-z0-9.-]{0,252})(?::[0-9]{1,5})?$/;
 // Printable (no C0 or C1 controls), no white space, no characters that would make it a URL or a path escape.
@@ -9,19 +11,11 @@ const SEGMENT = /^[^\s/\\?#@:%\u0000-\u001f\u007f-\u009f]{1,200}$/u;
  * (host/group/subgroup/repo) are accepted: the owner part may hold slashes.
  */
 export function isValidRepoSlug(value: string): boolean {
-  // A caller sends the same slug on every request: its verdict is kept (a bounded table that starts over when full).
-  const known = verdicts.get(value);
-  if (known !== undefined) return known;
-  const verdict = checkRepoSlug(value);
-  if (value.length <= MAX_BYTES) {
-    if (verdicts.size >= MAX_REMEMBERED) verdicts.clear();
-    verdicts.set(value, verdict);
-  }
-  return verdict;
+  return verdictOf(value);
 }
 
-const verdicts = new Map<string, boolean>();
-const MAX_REMEMBERED = 1024;
+// A caller sends the same slug on every request: its verdict is kept.
+const verdictOf = remembered(checkRepoSlug, { maxKeyLength: MAX_BYTES });
 
 function checkRepoSlug(value: string): boolean {
   const bytes = Buffer.byteLength(value, 'utf8');

@@ -7,6 +7,8 @@
  * strips any client-sent copy before its first route match, and the processor
  * removes every client x-gw-* header again in its answer.
  */
+import { remembered } from '../support/remembered.js';
+
 export const ROUTE_HEADER = 'x-gw-upstream';
 export const UPSTREAM_HOST_HEADER = 'x-gw-upstream-host';
 
@@ -18,17 +20,10 @@ export const DYNAMIC_CLUSTERS = Object.freeze({ https: 'gw_dfp_https', http: 'gw
  * parsing one as a URL for every request was ~4 % of gw extproc's busy time:
  * each origin is parsed once. Bounded all the same, should origins churn.
  */
-const parsedOrigins = new Map<string, { readonly https: boolean; readonly host: string }>();
-function parsedOrigin(origin: string): { readonly https: boolean; readonly host: string } {
-  let parsed = parsedOrigins.get(origin);
-  if (parsed === undefined) {
-    const url = new URL(origin);
-    parsed = { https: url.protocol === 'https:', host: url.host };
-    if (parsedOrigins.size >= 1024) parsedOrigins.clear();
-    parsedOrigins.set(origin, parsed);
-  }
-  return parsed;
-}
+const parsedOrigin = remembered((origin: string): { readonly https: boolean; readonly host: string } => {
+  const url = new URL(origin);
+  return { https: url.protocol === 'https:', host: url.host };
+});
 
 /** The Envoy cluster that carries traffic to a provider origin (`https://host[:port]`). */
 export function clusterNameForOrigin(origin: string): string {

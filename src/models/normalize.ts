@@ -1,3 +1,5 @@
+import { remembered } from '../support/remembered.js';
+
 const DASHES_AND_DOTS = /[-.]/g;
 const CAPITAL = /[A-Z]/;
 const CAPITALS = /[A-Z]/g;
@@ -8,9 +10,13 @@ const lower = (c: string): string => String.fromCharCode(c.charCodeAt(0) + 32);
  * catalogue's spelling of it, the price list's key) three or four times, and the regex passes were most of
  * what choosing a model cost.
  */
-const rewritten = new Map<string, string>();
-const MAX_REMEMBERED = 1024;
-const MAX_REMEMBERED_LENGTH = 256;
+const rewritten = remembered(
+  (id: string): string => {
+    const dashless = id.replace(DASHES_AND_DOTS, '');
+    return CAPITAL.test(dashless) ? dashless.replace(CAPITALS, lower) : dashless;
+  },
+  { maxKeyLength: 256 },
+);
 
 /** Capitals, dashes and dots in a model id do not change which model is selected (spec §2.4). */
 export function normalizeModelId(id: string): string {
@@ -21,15 +27,5 @@ export function normalizeModelId(id: string): string {
     const c = id.charCodeAt(i);
     if (c === 0x2d || c === 0x2e || (c >= 0x41 && c <= 0x5a)) break;
   }
-  if (i === id.length) return id;
-  const known = rewritten.get(id);
-  if (known !== undefined) return known;
-  const dashless = id.replace(DASHES_AND_DOTS, '');
-  const out = CAPITAL.test(dashless) ? dashless.replace(CAPITALS, lower) : dashless;
-  if (id.length <= MAX_REMEMBERED_LENGTH) {
-    // Callers choose ids: a full table starts over rather than grow.
-    if (rewritten.size >= MAX_REMEMBERED) rewritten.clear();
-    rewritten.set(id, out);
-  }
-  return out;
+  return i === id.length ? id : rewritten(id);
 }

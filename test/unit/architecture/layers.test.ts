@@ -12,8 +12,8 @@ import { describe, expect, it } from 'vitest';
  * TypeScript scanner (static, `export … from` and dynamic `import()` alike).
  */
 export const LAYERS: readonly (readonly string[])[] = [
-  // Shapes of an HTTP exchange: types only.
-  ['http'],
+  // Shapes of an HTTP exchange (types only), and helpers with no domain.
+  ['http', 'support'],
   ['errors'],
   // Facts: the model catalogue and providers, metering arithmetic, the CRD types, secret rules.
   ['models', 'metering', 'resources', 'redaction'],
